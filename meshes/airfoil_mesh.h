@@ -1,0 +1,42 @@
+/* The standard airfoil C-mesh around NACA0012 (shared/specs/airfoil.md section 1) and its
+ * ASCII file format (OP2's new_grid.dat). All indices are 0-based. */
+#ifndef AIRFOIL_MESH_H
+#define AIRFOIL_MESH_H
+
+#include <stddef.h>
+
+typedef struct {
+    int nnode, ncell, nedge, nbedge;
+    double *x;   /* 2*nnode: x, y of each node */
+    int *cell;   /* 4*ncell: nodes of each cell, counter-clockwise */
+    int *edge;   /* 2*nedge: nodes n1, n2 of each interior edge */
+    int *ecell;  /* 2*nedge: cells c1, c2 of each interior edge; (y1-y2, x2-x1) points out of c1 */
+    int *bedge;  /* 2*nbedge: nodes n1, n2 of each boundary edge */
+    int *becell; /* nbedge: the cell of each boundary edge; (y1-y2, x2-x1) points out of it */
+    int *bound;  /* nbedge: AIRFOIL_MESH_WALL or AIRFOIL_MESH_FARFIELD */
+} airfoil_mesh;
+
+enum { AIRFOIL_MESH_WALL = 1, AIRFOIL_MESH_FARFIELD = 2 };
+
+/* Builds the C-mesh with parameters ni = I and nj = J of the spec (standard: 400, 600), with
+ * unrounded coordinates. *m is overwritten (not freed first). Returns 0, or non-zero with a
+ * message in err (and *m empty). */
+int airfoil_mesh_generate(int ni, int nj, airfoil_mesh *m, char *err, size_t errlen);
+
+/* Replaces each coordinate by the value that printf("%f") followed by strtod gives: the
+ * coordinates the solver sees after a write and a read. */
+void airfoil_mesh_round_coordinates(airfoil_mesh *m);
+
+/* Writes the ASCII mesh file: header "nnode ncell nedge nbedge", then nodes "x y" (%f),
+ * cells "n1 n2 n3 n4", edges "n1 n2 c1 c2", boundary edges "n1 n2 cell flag", one record a
+ * line, one space between numbers. On failure the partial file is removed. */
+int airfoil_mesh_write_ascii(const char *path, const airfoil_mesh *m, char *err, size_t errlen);
+
+/* Reads and validates an ASCII mesh file. Errors name the file and the 1-based line.
+ * *m is overwritten; on failure it is left empty. */
+int airfoil_mesh_read_ascii(const char *path, airfoil_mesh *m, char *err, size_t errlen);
+
+/* Frees the arrays and zeroes *m; safe on an empty mesh. */
+void airfoil_mesh_free(airfoil_mesh *m);
+
+#endif

@@ -1,0 +1,545 @@
+/* The ASCII mesh file (OP2's new_grid.dat): a validating reader and a writer.
+ *
+ * The reader loads the whole file and parses it line by line with a hand-written number
+ * parser: the standard mesh has about ten million numbers, too many for fscanf. Decimal
+ * numbers with at most 19 significant digits and a decimal exponent within +-22 (all of %f's
+ * output for the mesh) take an exact fast path: the integer mantissa and the power of ten are
+ * both exact doubles, so one IEEE multiplication or division gives the correctly rounded
+ * value, the same one strtod gives. Anything else goes to strtod. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* fileno, fstat */
+#endif
+#include "airfoil_mesh.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+__attribute__((format(printf, 3, 4))) static void set_err(char *err, size_t errlen,
+                                                          const char *fmt, ...)
+{
+    if (!err || errlen == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Writing                                                                                  */
+
+typedef struct {
+    FILE *f;
+    char *buf;
+    size_t len, cap;
+    int failed;
+} out_buffer;
+
+static void out_flush(out_buffer *o)
+{
+    if (o->len > 0 && !o->failed && fwrite(o->buf, 1, o->len, o->f) != o->len)
+        o->failed = 1;
+    o->len = 0;
+}
+
+static char *out_room(out_buffer *o, size_t need)
+{
+    if (o->cap - o->len < need)
+        out_flush(o);
+    return o->buf + o->len;
+}
+
+static void out_int(out_buffer *o, int v, char sep)
+{
+    char *p = out_room(o, 16);
+    char tmp[12];
+    int n = 0;
+    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+    do {
+        tmp[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *p++ = '-';
+    while (n)
+        *p++ = tmp[--n];
+    *p++ = sep;
+    o->len = (size_t)(p - o->buf);
+}
+
+static void out_double(out_buffer *o, double v, char sep)
+{
+    char *p = out_room(o, 400); /* %f of any double: at most 309 integer digits */
+    int n = snprintf(p, 400, "%f", v);
+    if (n < 0 || n >= 399) {
+        o->failed = 1;
+        return;
+    }
+    p[n] = sep;
+    o->len += (size_t)n + 1;
+}
+
+int airfoil_mesh_write_ascii(const char *path, const airfoil_mesh *m, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        set_err(err, errlen, "cannot open '%s' for writing: %s", path, strerror(errno));
+        return -1;
+    }
+    out_buffer o = {f, malloc(1 << 20), 0, 1 << 20, 0};
+    if (!o.buf) {
+        set_err(err, errlen, "%s:%d: out of memory for the write buffer of '%s'", __FILE__,
+                __LINE__, path);
+        fclose(f);
+        remove(path);
+        return -1;
+    }
+
+    out_int(&o, m->nnode, ' ');
+    out_int(&o, m->ncell, ' ');
+    out_int(&o, m->nedge, ' ');
+    out_int(&o, m->nbedge, '\n');
+    for (size_t k = 0; k < (size_t)m->nnode; k++) {
+        out_double(&o, m->x[2 * k], ' ');
+        out_double(&o, m->x[2 * k + 1], '\n');
+    }
+    for (size_t k = 0; k < (size_t)m->ncell; k++)
+        for (int q = 0; q < 4; q++)
+            out_int(&o, m->cell[4 * k + q], q == 3 ? '\n' : ' ');
+    for (size_t k = 0; k < (size_t)m->nedge; k++) {
+        out_int(&o, m->edge[2 * k], ' ');
+        out_int(&o, m->edge[2 * k + 1], ' ');
+        out_int(&o, m->ecell[2 * k], ' ');
+        out_int(&o, m->ecell[2 * k + 1], '\n');
+    }
+    for (size_t k = 0; k < (size_t)m->nbedge; k++) {
+        out_int(&o, m->bedge[2 * k], ' ');
+        out_int(&o, m->bedge[2 * k + 1], ' ');
+        out_int(&o, m->becell[k], ' ');
+        out_int(&o, m->bound[k], '\n');
+    }
+    out_flush(&o);
+    free(o.buf);
+
+    int write_errno = o.failed || ferror(f) ? (errno ? errno : EIO) : 0;
+    if (fclose(f) != 0 && !write_errno)
+        write_errno = errno ? errno : EIO;
+    if (write_errno) {
+        set_err(err, errlen, "error writing '%s': %s", path, strerror(write_errno));
+        remove(path);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Reading                                                                                  */
+
+enum { MAX_FIELDS = 4 };
+
+typedef struct {
+    const char *s;
+    size_t n;
+} field;
+
+typedef struct {
+    const char *path;
+    const char *p, *end; /* unread part of the file */
+    long line;           /* number of the last line handed out (1-based) */
+    char *err;
+    size_t errlen;
+} parser;
+
+static int is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* Hands out the next line; 0 at the end of the file. */
+static int next_line(parser *ps, const char **ls, const char **le)
+{
+    if (ps->p >= ps->end)
+        return 0;
+    const char *nl = memchr(ps->p, '\n', (size_t)(ps->end - ps->p));
+    *ls = ps->p;
+    *le = nl ? nl : ps->end;
+    ps->p = nl ? nl + 1 : ps->end;
+    ps->line++;
+    return 1;
+}
+
+/* Splits [ls, le) at blanks; stores up to max fields and returns how many there are. */
+static int split_fields(const char *ls, const char *le, field *f, int max)
+{
+    int k = 0;
+    const char *p = ls;
+    for (;;) {
+        while (p < le && is_blank(*p))
+            p++;
+        if (p >= le)
+            return k;
+        const char *q = p;
+        while (q < le && !is_blank(*q))
+            q++;
+        if (k < max) {
+            f[k].s = p;
+            f[k].n = (size_t)(q - p);
+        }
+        k++;
+        p = q;
+    }
+}
+
+/* 0 and the value (saturated beyond +-10^13, still out of any valid range); -1 not an
+ * integer. */
+static int parse_int(const char *s, size_t n, long long *out)
+{
+    const char *p = s, *e = s + n;
+    int neg = 0;
+    if (p < e && (*p == '+' || *p == '-'))
+        neg = *p++ == '-';
+    if (p >= e)
+        return -1;
+    long long v = 0;
+    for (; p < e; p++) {
+        if (!is_digit(*p))
+            return -1;
+        if (v < 10000000000000LL)
+            v = v * 10 + (*p - '0');
+    }
+    *out = neg ? -v : v;
+    return 0;
+}
+
+static const double POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* Decimal [+-]digits[.digits][(e|E)[+-]digits]; 0 and the value; -1 not a number;
+ * -2 not finite as a double; -3 out of memory. */
+static int parse_double(const char *s, size_t n, double *out)
+{
+    const char *p = s, *e = s + n;
+    int neg = 0;
+    if (p < e && (*p == '+' || *p == '-'))
+        neg = *p++ == '-';
+    uint64_t mant = 0;
+    int ndig = 0, dropped = 0, any = 0;
+    long scale = 0;
+    for (; p < e && is_digit(*p); p++) {
+        any = 1;
+        if (mant == 0 && *p == '0')
+            continue;
+        if (ndig < 19) {
+            mant = mant * 10 + (uint64_t)(*p - '0');
+            ndig++;
+        } else {
+            scale++;
+            dropped = 1;
+        }
+    }
+    if (p < e && *p == '.') {
+        for (p++; p < e && is_digit(*p); p++) {
+            any = 1;
+            if (mant == 0 && *p == '0') {
+                scale--;
+                continue;
+            }
+            if (ndig < 19) {
+                mant = mant * 10 + (uint64_t)(*p - '0');
+                ndig++;
+                scale--;
+            } else {
+                dropped = 1;
+            }
+        }
+    }
+    if (!any)
+        return -1;
+    if (p < e && (*p == 'e' || *p == 'E')) {
+        p++;
+        int eneg = 0;
+        if (p < e && (*p == '+' || *p == '-'))
+            eneg = *p++ == '-';
+        if (p >= e || !is_digit(*p))
+            return -1;
+        long ex = 0;
+        for (; p < e && is_digit(*p); p++)
+            if (ex < 100000)
+                ex = ex * 10 + (*p - '0');
+        scale += eneg ? -ex : ex;
+    }
+    if (p != e)
+        return -1;
+
+    double v;
+    if (!dropped && mant <= (UINT64_C(1) << 53) && scale >= -22 && scale <= 22) {
+        v = (double)mant;
+        v = scale < 0 ? v / POW10[-scale] : v * POW10[scale];
+        if (neg)
+            v = -v;
+    } else {
+        char small[512];
+        char *buf = n < sizeof small ? small : malloc(n + 1);
+        if (!buf)
+            return -3;
+        memcpy(buf, s, n);
+        buf[n] = '\0';
+        char *end;
+        v = strtod(buf, &end);
+        int whole = end == buf + n;
+        if (buf != small)
+            free(buf);
+        if (!whole)
+            return -1;
+    }
+    if (!isfinite(v))
+        return -2;
+    *out = v;
+    return 0;
+}
+
+/* Reads the next line as a record of nf fields; what, index and count name it for messages
+ * (count 0: a single record, "the header"). */
+static int get_record(parser *ps, field *f, int nf, const char *what, long index, long count,
+                      const char *layout)
+{
+    const char *ls, *le;
+    int eof = !next_line(ps, &ls, &le);
+    int k = eof ? 0 : split_fields(ls, le, f, nf);
+    if (!eof && k == nf)
+        return 0;
+    char name[64];
+    if (count > 0)
+        snprintf(name, sizeof name, "%s %ld of %ld", what, index, count);
+    else
+        snprintf(name, sizeof name, "the %s", what);
+    if (eof)
+        set_err(ps->err, ps->errlen,
+                "%s:%ld: unexpected end of file: expected %s '%s' (file truncated?)", ps->path,
+                ps->line + 1, name, layout);
+    else
+        set_err(ps->err, ps->errlen, "%s:%ld: expected %d numbers '%s' for %s, found %d",
+                ps->path, ps->line, nf, layout, name, k);
+    return -1;
+}
+
+static void bad_field(parser *ps, const field *f, int q, const char *kind, const char *what,
+                      long index, const char *layout)
+{
+    set_err(ps->err, ps->errlen, "%s:%ld: field %d '%.*s' of %s %ld '%s' is not %s", ps->path,
+            ps->line, q + 1, f[q].n > 40 ? 40 : (int)f[q].n, f[q].s, what, index, layout, kind);
+}
+
+/* Parses nf integer fields of a record, each in [0, limit[q]) (limit 0: in {1, 2}, a flag). */
+static int get_ints(parser *ps, int nf, const long *limit, const char *const *role, int *dst,
+                    const char *what, long index, long count, const char *layout)
+{
+    field f[MAX_FIELDS];
+    if (get_record(ps, f, nf, what, index, count, layout) != 0)
+        return -1;
+    for (int q = 0; q < nf; q++) {
+        long long v;
+        if (parse_int(f[q].s, f[q].n, &v) == -1) {
+            bad_field(ps, f, q, "an integer", what, index, layout);
+            return -1;
+        }
+        if (limit[q] == 0) {
+            if (v != AIRFOIL_MESH_WALL && v != AIRFOIL_MESH_FARFIELD) {
+                set_err(ps->err, ps->errlen,
+                        "%s:%ld: boundary flag '%.*s' of %s %ld is not 1 (wall) or 2 (far field)",
+                        ps->path, ps->line, f[q].n > 40 ? 40 : (int)f[q].n, f[q].s, what, index);
+                return -1;
+            }
+        } else if (v < 0 || v >= limit[q]) {
+            set_err(ps->err, ps->errlen,
+                    "%s:%ld: %s index '%.*s' (field %d of %s %ld '%s') is out of range [0, %ld)",
+                    ps->path, ps->line, role[q], f[q].n > 40 ? 40 : (int)f[q].n, f[q].s, q + 1,
+                    what, index, layout, limit[q]);
+            return -1;
+        }
+        dst[q] = (int)v;
+    }
+    return 0;
+}
+
+/* Loads a whole file, NUL-terminated. The buffer starts at the file's size when that is
+ * known and grows for anything else (a pipe). */
+static char *load_file(const char *path, size_t *size, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        set_err(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 16, len = 0;
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size < SIZE_MAX / 2)
+        cap = (size_t)st.st_size + 2;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (!buf) {
+            set_err(err, errlen, "%s:%d: out of memory reading '%s' (%zu bytes)", __FILE__,
+                    __LINE__, path, cap);
+            fclose(f);
+            return NULL;
+        }
+        len += fread(buf + len, 1, cap - 1 - len, f);
+        if (len < cap - 1)
+            break;
+        char *bigger = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
+        if (!bigger)
+            free(buf);
+        buf = bigger;
+        cap *= 2;
+    }
+    if (ferror(f)) {
+        set_err(err, errlen, "error reading '%s': %s", path, strerror(errno ? errno : EIO));
+        free(buf);
+        fclose(f);
+        return NULL;
+    }
+    fclose(f); /* opened for reading: nothing is lost if this fails */
+    buf[len] = '\0';
+    *size = len;
+    return buf;
+}
+
+static int parse_mesh(parser *ps, size_t size, airfoil_mesh *m)
+{
+    static const char *const hdr_layout = "nnode ncell nedge nbedge";
+    field f[MAX_FIELDS];
+    if (get_record(ps, f, 4, "header", 0, 0, hdr_layout) != 0)
+        return -1;
+    long counts[4];
+    static const char *const names[4] = {"nnode", "ncell", "nedge", "nbedge"};
+    for (int q = 0; q < 4; q++) {
+        long long v;
+        int rc = parse_int(f[q].s, f[q].n, &v);
+        if (rc != 0 || v <= 0 || v > INT_MAX / 4) {
+            set_err(ps->err, ps->errlen,
+                    "%s:%ld: bad header '%s': %s '%.*s' is not an integer in [1, %d]", ps->path,
+                    ps->line, hdr_layout, names[q], f[q].n > 40 ? 40 : (int)f[q].n, f[q].s,
+                    INT_MAX / 4);
+            return -1;
+        }
+        counts[q] = (long)v;
+    }
+    /* Each number takes at least two bytes (a digit and a separator): a header promising more
+     * than the file can hold is rejected before anything is allocated. */
+    double need = 2.0 * (2.0 * counts[0] + 4.0 * counts[1] + 4.0 * counts[2] + 4.0 * counts[3]);
+    if (need > (double)size) {
+        set_err(ps->err, ps->errlen,
+                "%s:1: bad header: %ld nodes, %ld cells, %ld edges and %ld boundary edges need "
+                "at least %.0f bytes, but the file has %zu (truncated, or a wrong header)",
+                ps->path, counts[0], counts[1], counts[2], counts[3], need, size);
+        return -1;
+    }
+    m->nnode = (int)counts[0];
+    m->ncell = (int)counts[1];
+    m->nedge = (int)counts[2];
+    m->nbedge = (int)counts[3];
+    m->x = malloc(2 * sizeof(double) * (size_t)m->nnode);
+    m->cell = malloc(4 * sizeof(int) * (size_t)m->ncell);
+    m->edge = malloc(2 * sizeof(int) * (size_t)m->nedge);
+    m->ecell = malloc(2 * sizeof(int) * (size_t)m->nedge);
+    m->bedge = malloc(2 * sizeof(int) * (size_t)m->nbedge);
+    m->becell = malloc(sizeof(int) * (size_t)m->nbedge);
+    m->bound = malloc(sizeof(int) * (size_t)m->nbedge);
+    if (!m->x || !m->cell || !m->edge || !m->ecell || !m->bedge || !m->becell || !m->bound) {
+        set_err(ps->err, ps->errlen, "%s:%d: out of memory for the mesh of '%s'", __FILE__,
+                __LINE__, ps->path);
+        return -1;
+    }
+
+    for (long k = 0; k < m->nnode; k++) {
+        if (get_record(ps, f, 2, "node", k, m->nnode, "x y") != 0)
+            return -1;
+        for (int q = 0; q < 2; q++) {
+            int rc = parse_double(f[q].s, f[q].n, &m->x[2 * k + q]);
+            if (rc != 0) {
+                bad_field(ps, f, q,
+                          rc == -1   ? "a decimal number"
+                          : rc == -2 ? "a finite double"
+                                     : "readable (out of memory)",
+                          "node", k, "x y");
+                return -1;
+            }
+        }
+    }
+
+    const long nn = m->nnode, nc = m->ncell;
+    static const char *const node4[4] = {"node", "node", "node", "node"};
+    static const char *const edge_roles[4] = {"node", "node", "cell", "cell"};
+    static const char *const bedge_roles[4] = {"node", "node", "cell", "flag"};
+    const long cell_lim[4] = {nn, nn, nn, nn};
+    const long edge_lim[4] = {nn, nn, nc, nc};
+    const long bedge_lim[4] = {nn, nn, nc, 0};
+    for (long k = 0; k < m->ncell; k++)
+        if (get_ints(ps, 4, cell_lim, node4, &m->cell[4 * k], "cell", k, nc, "n1 n2 n3 n4") != 0)
+            return -1;
+    for (long k = 0; k < m->nedge; k++) {
+        int v[4];
+        if (get_ints(ps, 4, edge_lim, edge_roles, v, "edge", k, m->nedge, "n1 n2 c1 c2") != 0)
+            return -1;
+        if (v[0] == v[1] || v[2] == v[3]) {
+            set_err(ps->err, ps->errlen, "%s:%ld: edge %ld joins %s %d to itself", ps->path,
+                    ps->line, k, v[0] == v[1] ? "node" : "cell", v[0] == v[1] ? v[0] : v[2]);
+            return -1;
+        }
+        memcpy(&m->edge[2 * k], v, 2 * sizeof(int));
+        memcpy(&m->ecell[2 * k], v + 2, 2 * sizeof(int));
+    }
+    for (long k = 0; k < m->nbedge; k++) {
+        int v[4];
+        if (get_ints(ps, 4, bedge_lim, bedge_roles, v, "boundary edge", k, m->nbedge,
+                     "n1 n2 cell flag") != 0)
+            return -1;
+        if (v[0] == v[1]) {
+            set_err(ps->err, ps->errlen, "%s:%ld: boundary edge %ld joins node %d to itself",
+                    ps->path, ps->line, k, v[0]);
+            return -1;
+        }
+        memcpy(&m->bedge[2 * k], v, 2 * sizeof(int));
+        m->becell[k] = v[2];
+        m->bound[k] = v[3];
+    }
+
+    const char *ls, *le;
+    while (next_line(ps, &ls, &le)) {
+        if (split_fields(ls, le, f, MAX_FIELDS) != 0) {
+            set_err(ps->err, ps->errlen,
+                    "%s:%ld: unexpected data after the last boundary edge: '%.*s'", ps->path,
+                    ps->line, le - ls > 40 ? 40 : (int)(le - ls), ls);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int airfoil_mesh_read_ascii(const char *path, airfoil_mesh *m, char *err, size_t errlen)
+{
+    memset(m, 0, sizeof *m);
+    size_t size;
+    char *buf = load_file(path, &size, err, errlen);
+    if (!buf)
+        return -1;
+    parser ps = {path, buf, buf + size, 0, err, errlen};
+    int rc = parse_mesh(&ps, size, m);
+    free(buf);
+    if (rc != 0)
+        airfoil_mesh_free(m);
+    return rc;
+}

@@ -1,0 +1,38 @@
+/*
+ * op_backend_openmp.c - the OpenMP backend: host memory, the blocks of one
+ * colour shared among threads (seed 000 section 7). Thread count from
+ * OMP_NUM_THREADS or --op-threads=N.
+ */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "op2.h"
+#include "op2_error.h"
+#include "op2_loop.h"
+
+static int requested_threads;
+
+const char *op_backend_name(void) { return "openmp"; }
+int op_num_threads(void) { return omp_get_max_threads(); }
+
+void op_backend_init(void) {
+  if (requested_threads > 0) omp_set_num_threads(requested_threads);
+}
+void op_backend_exit(void) {}
+
+int op_backend_option(const char *arg) {
+  if (strncmp(arg, "--op-threads=", 13) != 0) return 0;
+  char *end;
+  long v = strtol(arg + 13, &end, 10);
+  if (end == arg + 13 || *end || v < 1 || v > 4096)
+    op_fatal("option %s: the thread count must be an integer in [1, 4096]", arg);
+  requested_threads = (int)v;
+  return 1;
+}
+const char *op_backend_usage(void) {
+  return "  --op-threads=N      OpenMP threads (default: OMP_NUM_THREADS or all cores)\n";
+}
+void op_backend_dat_to_host(op_dat dat) {}
+void op_backend_dat_declared(op_dat dat) {}
+void op_backend_const_declared(const char *name, const void *data, size_t bytes) {}

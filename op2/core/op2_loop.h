@@ -1,0 +1,85 @@
+/*
+ * op2_loop.h - what generated loop code calls. Not for applications.
+ *
+ * A generated op_par_loop_<kernel> function brackets its work with
+ * op_loop_begin / op_loop_end: begin checks the arguments against what the
+ * generator saw in the source (always) and against the declared mesh (at
+ * diagnostics level >= 1), fetches the plan, and starts the loop's timer.
+ */
+#ifndef OP2_LOOP_H
+#define OP2_LOOP_H
+
+#include "op2.h"
+#include "op2_error.h"
+#include "op_plan.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest global (op_arg_gbl) dimension a generated loop reduces with local arrays. */
+#define OP_MAX_GBL_DIM 64
+
+/* What the generator read for one argument of one op_par_loop call. */
+typedef struct {
+  op_arg_kind kind;
+  int indirect;   /* OP_ARG_DAT through a map, or OP_ARG_IDX through a map */
+  op_type type;
+  op_access acc;
+  int dim;        /* the literal dim, or -1 when the source gives an expression */
+} op_arg_sig;
+
+typedef struct {
+  const char *name;       /* the loop name given at the call */
+  const char *kernel;     /* the kernel the generator wrote this loop for */
+  const char *where;      /* "file.c:line" of the call the generator read */
+  op_set set;
+  int nargs;
+  const op_arg *args;
+  const op_plan *plan;
+  int timer;              /* index into the timing table */
+  double t0;
+} op_loop_ctx;
+
+void op_loop_begin(op_loop_ctx *L, const char *name, op_set set, int nargs, const op_arg *args,
+                   const op_arg_sig *sig, const char *kernel, const char *where);
+/* Like op_loop_begin but with a caller-chosen partition size and plan parts
+ * (OP_PLAN_* flags), for backends that stage data or tune per loop. */
+void op_loop_begin_part(op_loop_ctx *L, const char *name, op_set set, int nargs,
+                        const op_arg *args, const op_arg_sig *sig, const char *kernel,
+                        const char *where, int part_size, unsigned plan_parts);
+void op_loop_end(op_loop_ctx *L);
+
+/* Scratch space for per-block reduction partials of argument `arg`, valid
+ * until the next call for the same argument number. */
+void *op_loop_scratch(int arg, size_t bytes);
+
+/* Combines per-block partials (nblocks x dim, block order) into the global
+ * value, in block order so the result does not depend on the thread count. */
+void op_reduce_blocks_double(op_access acc, double *gbl, const double *part, int nblocks, int dim);
+void op_reduce_blocks_float(op_access acc, float *gbl, const float *part, int nblocks, int dim);
+void op_reduce_blocks_int(op_access acc, int *gbl, const int *part, int nblocks, int dim);
+
+/* ---- timing table (op_timing.c) ---- */
+int op_timer_find(const char *name);
+void op_timer_add(int timer, double seconds, double bytes);
+
+/* ---- backend hooks: each backend library defines these ---- */
+/* Makes the host copy of dat current (device backends copy back). */
+void op_backend_dat_to_host(op_dat dat);
+/* Called once a dat is declared (device backends may allocate). */
+void op_backend_dat_declared(op_dat dat);
+/* Called from op_decl_const_named (device backends copy to constant memory). */
+void op_backend_const_declared(const char *name, const void *data, size_t bytes);
+void op_backend_init(void);
+/* Consumes a backend-specific --op-... command-line option; returns 0 if unknown. */
+int op_backend_option(const char *arg);
+/* Lines describing the backend's own options (may be ""). */
+const char *op_backend_usage(void);
+void op_backend_exit(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

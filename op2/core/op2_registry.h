@@ -1,0 +1,45 @@
+/*
+ * op2_registry.h - enumeration of everything declared so far, for I/O (dumps,
+ * checkpoints) and diagnostics.
+ */
+#ifndef OP2_REGISTRY_H
+#define OP2_REGISTRY_H
+
+#include "op2.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int op_num_sets(void);
+op_set op_set_at(int i);
+int op_num_maps(void);
+op_map op_map_at(int i);
+int op_num_dats(void);
+op_dat op_dat_at(int i);
+
+op_set op_find_set(const char *name);
+op_map op_find_map(const char *name);
+op_dat op_find_dat(const char *name);
+
+/* Global constants registered with op_decl_const, by C name. */
+typedef struct {
+  char *name;
+  char *type_name;
+  int dim;
+  size_t bytes;
+  const void *data; /* the application's variable */
+} op_const_info;
+int op_num_consts(void);
+const op_const_info *op_const_at(int i);
+
+/* Parses "double", "float", "int" (and OP2's aliases "real(8)", "r8", "real(4)",
+ * "r4", "integer(4)", "i4"); returns -1 for anything else. */
+int op_type_from_name(const char *name);
+int op_type_bytes(op_type t);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,330 @@
+/*
+ * op_decl.c - declarations of sets, maps, dats and constants; loop
+ * arguments; the registry that I/O and diagnostics enumerate.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "op2.h"
+#include "op2_error.h"
+#include "op2_loop.h"
+#include "op2_registry.h"
+#include "op2_state.h"
+
+op_state op_g;
+
+/* ---- the registry --------------------------------------------------------------- */
+
+#define GROW(arr, n, cap)                                            \
+  do {                                                               \
+    if ((n) == (cap)) {                                              \
+      (cap) = (cap) ? 2 * (cap) : 16;                                \
+      (arr) = op_realloc((arr), sizeof(*(arr)) * (size_t)(cap));     \
+    }                                                                \
+  } while (0)
+
+int op_num_sets(void) { return op_g.nsets; }
+op_set op_set_at(int i) { return (i >= 0 && i < op_g.nsets) ? op_g.sets[i] : NULL; }
+int op_num_maps(void) { return op_g.nmaps; }
+op_map op_map_at(int i) { return (i >= 0 && i < op_g.nmaps) ? op_g.maps[i] : NULL; }
+int op_num_dats(void) { return op_g.ndats; }
+op_dat op_dat_at(int i) { return (i >= 0 && i < op_g.ndats) ? op_g.dats[i] : NULL; }
+int op_num_consts(void) { return op_g.nconsts; }
+const op_const_info *op_const_at(int i) {
+  return (i >= 0 && i < op_g.nconsts) ? &op_g.consts[i] : NULL;
+}
+
+op_set op_find_set(const char *name) {
+  for (int i = 0; i < op_g.nsets; i++)
+    if (strcmp(op_g.sets[i]->name, name) == 0) return op_g.sets[i];
+  return NULL;
+}
+op_map op_find_map(const char *name) {
+  for (int i = 0; i < op_g.nmaps; i++)
+    if (strcmp(op_g.maps[i]->name, name) == 0) return op_g.maps[i];
+  return NULL;
+}
+op_dat op_find_dat(const char *name) {
+  for (int i = 0; i < op_g.ndats; i++)
+    if (strcmp(op_g.dats[i]->name, name) == 0) return op_g.dats[i];
+  return NULL;
+}
+
+int op_type_from_name(const char *name) {
+  if (!name) return -1;
+  if (!strcmp(name, "double") || !strcmp(name, "real(8)") || !strcmp(name, "r8"))
+    return OP_TYPE_DOUBLE;
+  if (!strcmp(name, "float") || !strcmp(name, "real(4)") || !strcmp(name, "r4"))
+    return OP_TYPE_FLOAT;
+  if (!strcmp(name, "int") || !strcmp(name, "integer(4)") || !strcmp(name, "i4"))
+    return OP_TYPE_INT;
+  return -1;
+}
+
+int op_type_bytes(op_type t) {
+  switch (t) {
+    case OP_TYPE_DOUBLE: return 8;
+    case OP_TYPE_FLOAT: return 4;
+    case OP_TYPE_INT: return 4;
+  }
+  return 0;
+}
+
+static const char *canonical_type_name(op_type t) {
+  switch (t) {
+    case OP_TYPE_DOUBLE: return "double";
+    case OP_TYPE_FLOAT: return "float";
+    case OP_TYPE_INT: return "int";
+  }
+  return "?";
+}
+
+static void require_init(const char *what) {
+  OP_CHECK(op_g.initialised, "%s called before op_init", what);
+}
+
+/* ---- sets, maps, dats -------------------------------------------------------- */
+
+op_set op_decl_set(int size, const char *name) {
+  require_init("op_decl_set");
+  OP_CHECK(name && *name, "op_decl_set: a set needs a name");
+  OP_CHECK(size >= 0, "op_decl_set(\"%s\"): negative size %d", name, size);
+  OP_CHECK(!op_find_set(name), "op_decl_set: a set named \"%s\" already exists", name);
+  op_set s = op_calloc(1, sizeof(*s));
+  s->index = op_g.nsets;
+  s->size = size;
+  s->name = op_strdup(name);
+  GROW(op_g.sets, op_g.nsets, op_g.cap_sets);
+  op_g.sets[op_g.nsets++] = s;
+  return s;
+}
+
+op_map op_decl_map(op_set from, op_set to, int dim, int *imap, const char *name) {
+  require_init("op_decl_map");
+  OP_CHECK(name && *name, "op_decl_map: a map needs a name");
+  OP_CHECK(from && to, "op_decl_map(\"%s\"): from-set or to-set is NULL", name);
+  OP_CHECK(dim > 0, "op_decl_map(\"%s\"): dim must be positive, got %d", name, dim);
+  OP_CHECK(imap || from->size == 0, "op_decl_map(\"%s\"): map data is NULL", name);
+  OP_CHECK(!op_find_map(name), "op_decl_map: a map named \"%s\" already exists", name);
+  /* Map entries out of range are checked once, here, whatever the diagnostics
+   * level: every later indirect access trusts them. */
+  for (long i = 0; i < (long)from->size * dim; i++) {
+    if (imap[i] < 0 || imap[i] >= to->size)
+      op_fatal("op_decl_map(\"%s\"): entry %d of element %ld is %d, outside the to-set \"%s\" "
+               "of size %d",
+               name, (int)(i % dim), i / dim, imap[i], to->name, to->size);
+  }
+  op_map m = op_calloc(1, sizeof(*m));
+  m->index = op_g.nmaps;
+  m->from = from;
+  m->to = to;
+  m->dim = dim;
+  m->map = imap;
+  m->user_owned = 1;
+  m->name = op_strdup(name);
+  GROW(op_g.maps, op_g.nmaps, op_g.cap_maps);
+  op_g.maps[op_g.nmaps++] = m;
+  return m;
+}
+
+static op_dat decl_dat(op_set set, int dim, const char *type, void *data, const char *name,
+                       int user_owned) {
+  require_init("op_decl_dat");
+  OP_CHECK(name && *name, "op_decl_dat: a dat needs a name");
+  OP_CHECK(set, "op_decl_dat(\"%s\"): set is NULL", name);
+  OP_CHECK(dim > 0, "op_decl_dat(\"%s\"): dim must be positive, got %d", name, dim);
+  int t = op_type_from_name(type);
+  OP_CHECK(t >= 0, "op_decl_dat(\"%s\"): unknown type \"%s\" (use double, float or int)", name,
+           type ? type : "(null)");
+  OP_CHECK(!op_find_dat(name), "op_decl_dat: a dat named \"%s\" already exists", name);
+  op_dat d = op_calloc(1, sizeof(*d));
+  d->index = op_g.ndats;
+  d->set = set;
+  d->dim = dim;
+  d->type = (op_type)t;
+  d->elem_bytes = op_type_bytes(d->type);
+  d->size = dim * d->elem_bytes;
+  d->name = op_strdup(name);
+  d->type_name = op_strdup(canonical_type_name(d->type));
+  if (data) {
+    d->data = data;
+    d->user_owned = user_owned;
+  } else {
+    d->data = op_calloc((size_t)set->size, (size_t)d->size);
+    d->user_owned = 0;
+  }
+  d->where = OP_DAT_HOST_CURRENT;
+  GROW(op_g.dats, op_g.ndats, op_g.cap_dats);
+  op_g.dats[op_g.ndats++] = d;
+  op_backend_dat_declared(d);
+  return d;
+}
+
+op_dat op_decl_dat(op_set set, int dim, const char *type, void *data, const char *name) {
+  OP_CHECK(data || (set && set->size == 0), "op_decl_dat(\"%s\"): data is NULL",
+           name ? name : "?");
+  return decl_dat(set, dim, type, data, name, 1);
+}
+
+op_dat op_decl_dat_temp(op_set set, int dim, const char *type, const char *name) {
+  return decl_dat(set, dim, type, NULL, name, 0);
+}
+
+void op_decl_const_named(int dim, const char *type, const void *data, size_t bytes,
+                         const char *name) {
+  require_init("op_decl_const");
+  OP_CHECK(dim > 0, "op_decl_const(%s): dim must be positive, got %d", name, dim);
+  int t = op_type_from_name(type);
+  OP_CHECK(t >= 0, "op_decl_const(%s): unknown type \"%s\"", name, type ? type : "(null)");
+  while (*name == '&' || *name == ' ' || *name == '(') name++;
+  char clean[128];
+  size_t n = strcspn(name, " )[");
+  OP_CHECK(n > 0 && n < sizeof clean, "op_decl_const: cannot use \"%s\" as a constant name", name);
+  memcpy(clean, name, n);
+  clean[n] = '\0';
+  OP_CHECK(bytes == (size_t)dim * (size_t)op_type_bytes((op_type)t),
+           "op_decl_const(%s): %d x \"%s\" is %d bytes but the variable holds %zu", clean, dim,
+           type, dim * op_type_bytes((op_type)t), bytes);
+  op_const_info *c = NULL;
+  for (int i = 0; i < op_g.nconsts; i++)
+    if (!strcmp(op_g.consts[i].name, clean)) c = &op_g.consts[i];
+  if (!c) {
+    GROW(op_g.consts, op_g.nconsts, op_g.cap_consts);
+    c = &op_g.consts[op_g.nconsts++];
+    c->name = op_strdup(clean);
+    c->type_name = op_strdup(canonical_type_name((op_type)t));
+  }
+  c->dim = dim;
+  c->bytes = bytes;
+  c->data = data;
+  op_backend_const_declared(c->name, data, bytes);
+}
+
+/* ---- arguments ------------------------------------------------------------------ */
+
+op_arg op_arg_dat(op_dat dat, int idx, op_map map, int dim, const char *type, op_access acc) {
+  op_arg a;
+  memset(&a, 0, sizeof a);
+  a.kind = OP_ARG_DAT;
+  a.dat = dat;
+  a.map = map;
+  a.idx = map ? idx : -1;
+  a.dim = dim;
+  a.type_name = type;
+  int t = op_type_from_name(type);
+  a.type = t >= 0 ? (op_type)t : OP_TYPE_DOUBLE;
+  a.acc = acc;
+  a.data = dat ? dat->data : NULL;
+  a.size = dat ? dat->size : 0;
+  return a;
+}
+
+op_arg op_arg_gbl_core(void *data, int dim, const char *type, size_t elem_bytes, op_access acc) {
+  op_arg a;
+  memset(&a, 0, sizeof a);
+  a.kind = OP_ARG_GBL;
+  a.idx = -1;
+  a.dim = dim;
+  a.type_name = type;
+  int t = op_type_from_name(type);
+  a.type = t >= 0 ? (op_type)t : OP_TYPE_DOUBLE;
+  a.acc = acc;
+  a.data = data;
+  a.size = (int)elem_bytes * dim;
+  return a;
+}
+
+op_arg op_arg_idx(int idx, op_map map) {
+  op_arg a;
+  memset(&a, 0, sizeof a);
+  a.kind = OP_ARG_IDX;
+  a.map = map;
+  a.idx = map ? idx : -1;
+  a.dim = 1;
+  a.type_name = "int";
+  a.type = OP_TYPE_INT;
+  a.acc = OP_READ;
+  a.size = 4;
+  return a;
+}
+
+/* ---- data access ------------------------------------------------------------------ */
+
+void *op_fetch_data_ptr(op_dat dat) {
+  OP_CHECK(dat, "op_fetch_data: dat is NULL");
+  if (!(dat->where & OP_DAT_HOST_CURRENT)) {
+    op_backend_dat_to_host(dat);
+    dat->where |= OP_DAT_HOST_CURRENT;
+  }
+  return dat->data;
+}
+
+void op_fetch_data(op_dat dat, void *dest) {
+  void *src = op_fetch_data_ptr(dat);
+  OP_CHECK(dest, "op_fetch_data(\"%s\"): destination is NULL", dat->name);
+  memcpy(dest, src, (size_t)dat->set->size * (size_t)dat->size);
+}
+
+void op_host_data_changed(op_dat dat) {
+  OP_CHECK(dat, "op_host_data_changed: dat is NULL");
+  dat->where = OP_DAT_HOST_CURRENT;
+}
+
+/* ---- diagnostics output ------------------------------------------------------------ */
+
+void op_diagnostic_output(void) {
+  printf("OP2 diagnostics (backend %s, part size %d, diagnostics level %d)\n",
+         op_backend_name(), op_g.part_size, op_g.diags);
+  printf("  sets:\n");
+  for (int i = 0; i < op_g.nsets; i++)
+    printf("    %-20s size %d\n", op_g.sets[i]->name, op_g.sets[i]->size);
+  printf("  maps:\n");
+  for (int i = 0; i < op_g.nmaps; i++) {
+    op_map m = op_g.maps[i];
+    printf("    %-20s %s -> %s, dim %d\n", m->name, m->from->name, m->to->name, m->dim);
+  }
+  printf("  dats:\n");
+  for (int i = 0; i < op_g.ndats; i++) {
+    op_dat d = op_g.dats[i];
+    printf("    %-20s on %s, dim %d, %s\n", d->name, d->set->name, d->dim, d->type_name);
+  }
+  printf("  constants:\n");
+  for (int i = 0; i < op_g.nconsts; i++)
+    printf("    %-20s dim %d, %s\n", op_g.consts[i].name, op_g.consts[i].dim,
+           op_g.consts[i].type_name);
+}
+
+void op_registry_free(void) {
+  for (int i = 0; i < op_g.ndats; i++) {
+    op_dat d = op_g.dats[i];
+    if (!d->user_owned) free(d->data);
+    free(d->name);
+    free(d->type_name);
+    free(d);
+  }
+  for (int i = 0; i < op_g.nmaps; i++) {
+    op_map m = op_g.maps[i];
+    if (!m->user_owned) free(m->map);
+    free(m->name);
+    free(m);
+  }
+  for (int i = 0; i < op_g.nsets; i++) {
+    free(op_g.sets[i]->name);
+    free(op_g.sets[i]);
+  }
+  for (int i = 0; i < op_g.nconsts; i++) {
+    free(op_g.consts[i].name);
+    free(op_g.consts[i].type_name);
+  }
+  free(op_g.dats);
+  free(op_g.maps);
+  free(op_g.sets);
+  free(op_g.consts);
+  op_g.dats = NULL;
+  op_g.maps = NULL;
+  op_g.sets = NULL;
+  op_g.consts = NULL;
+  op_g.ndats = op_g.nmaps = op_g.nsets = op_g.nconsts = 0;
+  op_g.cap_dats = op_g.cap_maps = op_g.cap_sets = op_g.cap_consts = 0;
+}

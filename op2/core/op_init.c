@@ -1,0 +1,82 @@
+/* op_init.c - start-up options and shut-down. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "op2.h"
+#include "op2_error.h"
+#include "op2_loop.h"
+#include "op2_state.h"
+
+static const char *usage =
+    "  --op-diags=N        argument checking: 0 none, 1 every loop and every new plan,\n"
+    "                      2 as 1 and print each new plan's statistics (env OP_DIAGS)\n"
+    "  --op-part-size=N    elements per mini-partition (block) of a plan (env OP_PART_SIZE,\n"
+    "                      default 256)\n";
+
+const char *op_usage_text(void) {
+  static char text[2048];
+  snprintf(text, sizeof text, "%s%s", usage, op_backend_usage());
+  return text;
+}
+
+static int parse_int_option(const char *what, const char *text, int lo, int hi) {
+  char *end;
+  errno = 0;
+  long v = strtol(text, &end, 10);
+  if (errno || end == text || *end != '\0' || v < lo || v > hi)
+    op_fatal("%s: \"%s\" is not an integer in [%d, %d]", what, text, lo, hi);
+  return (int)v;
+}
+
+void op_init(int *argc, char **argv, int diags) {
+  OP_CHECK(!op_g.initialised, "op_init called twice");
+  op_g.initialised = 1;
+  op_g.diags = diags;
+  op_g.part_size = OP_DEFAULT_PART_SIZE;
+  const char *env = getenv("OP_DIAGS");
+  if (env && *env) op_g.diags = parse_int_option("environment variable OP_DIAGS", env, 0, 9);
+  env = getenv("OP_PART_SIZE");
+  if (env && *env)
+    op_g.part_size = parse_int_option("environment variable OP_PART_SIZE", env, 1, 1 << 20);
+  if (argc && argv) {
+    int out = 1;
+    for (int i = 1; i < *argc; i++) {
+      const char *a = argv[i];
+      if (!strncmp(a, "--op-diags=", 11)) {
+        op_g.diags = parse_int_option("option --op-diags", a + 11, 0, 9);
+      } else if (!strncmp(a, "--op-part-size=", 15)) {
+        op_g.part_size = parse_int_option("option --op-part-size", a + 15, 1, 1 << 20);
+      } else if (!strncmp(a, "--op-", 5)) {
+        if (!op_backend_option(a))
+          op_fatal("unknown OP2 option \"%s\" for the %s backend; OP2 options are:\n%s%s", a,
+                   op_backend_name(), usage, op_backend_usage());
+      } else {
+        argv[out++] = argv[i];
+      }
+    }
+    argv[out] = NULL;
+    *argc = out;
+  }
+  op_backend_init();
+}
+
+void op_exit(void) {
+  if (!op_g.initialised) return;
+  op_backend_exit();
+  op_plan_cache_clear();
+  op_timing_free();
+  op_registry_free();
+  op_g.initialised = 0;
+}
+
+int op_diags_level(void) { return op_g.diags; }
+int op_part_size(void) { return op_g.part_size; }
+
+double op_wtime(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}

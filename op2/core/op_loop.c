@@ -1,0 +1,179 @@
+/*
+ * op_loop.c - the common part of every generated loop: argument checks, the
+ * plan, the timer, and reductions combined in a fixed order.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "op2.h"
+#include "op2_error.h"
+#include "op2_loop.h"
+#include "op2_state.h"
+
+static const char *access_name(op_access a) {
+  switch (a) {
+    case OP_READ: return "OP_READ";
+    case OP_WRITE: return "OP_WRITE";
+    case OP_RW: return "OP_RW";
+    case OP_INC: return "OP_INC";
+    case OP_MIN: return "OP_MIN";
+    case OP_MAX: return "OP_MAX";
+  }
+  return "?";
+}
+
+static const char *kind_name(op_arg_kind k) {
+  switch (k) {
+    case OP_ARG_DAT: return "op_arg_dat";
+    case OP_ARG_GBL: return "op_arg_gbl";
+    case OP_ARG_IDX: return "op_arg_idx";
+  }
+  return "?";
+}
+
+/* Fatal error about argument i of loop L. */
+OP_NORETURN OP_PRINTF(3, 4) static void arg_fail(const op_loop_ctx *L, int i, const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  op_fatal("loop \"%s\" (%s), argument %d: %s", L->name, L->where, i, msg);
+}
+#define ARG_FAIL(...) arg_fail(L, i, __VA_ARGS__)
+
+/* The generated code was written for the arguments at the call in the
+ * source; these must still be what arrives at run time. Cheap, so always on. */
+static void check_against_signature(const op_loop_ctx *L, const op_arg_sig *sig) {
+  for (int i = 0; i < L->nargs; i++) {
+    const op_arg *a = &L->args[i];
+    const op_arg_sig *s = &sig[i];
+    if (a->kind != s->kind)
+      ARG_FAIL("the generated code expects %s but got %s (rebuild to regenerate the loop code)",
+               kind_name(s->kind), kind_name(a->kind));
+    if (a->kind == OP_ARG_DAT) {
+      if (!a->dat) ARG_FAIL("op_arg_dat with a NULL dat");
+      if (!!a->map != !!s->indirect)
+        ARG_FAIL("the source passes %s for dat \"%s\" but a %s map arrived at run time",
+                 s->indirect ? "a map" : "OP_ID", a->dat->name, a->map ? "non-NULL" : "NULL");
+    }
+    if (a->kind == OP_ARG_IDX && !!a->map != !!s->indirect)
+      ARG_FAIL("op_arg_idx: the source passes %s but a %s map arrived at run time",
+               s->indirect ? "a map" : "OP_ID", a->map ? "non-NULL" : "NULL");
+    if (s->dim >= 0 && a->dim != s->dim)
+      ARG_FAIL("dim %d differs from the generated code's %d", a->dim, s->dim);
+    if (a->kind == OP_ARG_GBL && a->dim > OP_MAX_GBL_DIM && a->acc != OP_READ)
+      ARG_FAIL("a reduced global of dim %d exceeds the limit %d", a->dim, OP_MAX_GBL_DIM);
+    if (a->kind == OP_ARG_GBL && !a->data) ARG_FAIL("op_arg_gbl with NULL data");
+    if (a->kind != OP_ARG_IDX && op_type_from_name(a->type_name) != (int)s->type)
+      ARG_FAIL("type \"%s\" differs from the generated code's", a->type_name ? a->type_name : "?");
+  }
+}
+
+/* Checks against the declared mesh: diagnostics level >= 1. */
+static void check_against_mesh(const op_loop_ctx *L) {
+  for (int i = 0; i < L->nargs; i++) {
+    const op_arg *a = &L->args[i];
+    if (a->kind == OP_ARG_DAT) {
+      op_dat d = a->dat;
+      if (a->dim != d->dim)
+        ARG_FAIL("dim %d but dat \"%s\" has dim %d", a->dim, d->name, d->dim);
+      if (op_type_from_name(a->type_name) != (int)d->type)
+        ARG_FAIL("type \"%s\" but dat \"%s\" holds %s", a->type_name ? a->type_name : "(null)",
+                 d->name, d->type_name);
+      if (a->acc == OP_MIN || a->acc == OP_MAX)
+        ARG_FAIL("%s on dat \"%s\": MIN and MAX are for globals (op_arg_gbl)",
+                 access_name(a->acc), d->name);
+    }
+    if (a->kind == OP_ARG_DAT || a->kind == OP_ARG_IDX) {
+      const char *what = a->kind == OP_ARG_DAT ? a->dat->name : "op_arg_idx";
+      if (a->map) {
+        op_map m = a->map;
+        if (m->from != L->set)
+          ARG_FAIL("map \"%s\" goes from set \"%s\" but the loop is over set \"%s\" (%s)",
+                   m->name, m->from->name, L->set->name, what);
+        if (a->kind == OP_ARG_DAT && m->to != a->dat->set)
+          ARG_FAIL("map \"%s\" goes to set \"%s\" but dat \"%s\" is on set \"%s\"", m->name,
+                   m->to->name, a->dat->name, a->dat->set->name);
+        if (a->idx < 0 || a->idx >= m->dim)
+          ARG_FAIL("index %d is outside map \"%s\" of dim %d (%s)", a->idx, m->name, m->dim,
+                   what);
+      } else if (a->kind == OP_ARG_DAT && a->dat->set != L->set) {
+        ARG_FAIL("direct access (OP_ID) to dat \"%s\" on set \"%s\" in a loop over set \"%s\"",
+                 a->dat->name, a->dat->set->name, L->set->name);
+      }
+    }
+    if (a->kind == OP_ARG_GBL) {
+      if (a->acc == OP_WRITE || a->acc == OP_RW)
+        ARG_FAIL("%s on a global: a parallel loop can only read (OP_READ) or reduce (OP_INC, "
+                 "OP_MIN, OP_MAX) a global",
+                 access_name(a->acc));
+      if (op_type_from_name(a->type_name) < 0)
+        ARG_FAIL("unknown type \"%s\"", a->type_name ? a->type_name : "(null)");
+    }
+  }
+}
+
+void op_loop_begin_part(op_loop_ctx *L, const char *name, op_set set, int nargs,
+                        const op_arg *args, const op_arg_sig *sig, const char *kernel,
+                        const char *where, int part_size, unsigned plan_parts) {
+  OP_CHECK(op_g.initialised, "op_par_loop \"%s\" (%s) called before op_init", name, where);
+  OP_CHECK(set, "op_par_loop \"%s\" (%s): the iteration set is NULL", name, where);
+  L->name = name ? name : kernel;
+  L->kernel = kernel;
+  L->where = where;
+  L->set = set;
+  L->nargs = nargs;
+  L->args = args;
+  check_against_signature(L, sig);
+  if (op_g.diags >= 1) check_against_mesh(L);
+  L->plan = op_plan_get(L->name, set, part_size, nargs, args, plan_parts);
+  L->timer = op_timer_find(L->name);
+  L->t0 = op_wtime();
+}
+
+void op_loop_begin(op_loop_ctx *L, const char *name, op_set set, int nargs, const op_arg *args,
+                   const op_arg_sig *sig, const char *kernel, const char *where) {
+  op_loop_begin_part(L, name, set, nargs, args, sig, kernel, where, op_g.part_size, 0);
+}
+
+void op_loop_end(op_loop_ctx *L) {
+  op_timer_add(L->timer, op_wtime() - L->t0, L->plan ? L->plan->bytes_moved : 0.0);
+}
+
+/* ---- reductions ------------------------------------------------------------------ */
+
+#define SCRATCH_SLOTS 64
+static void *scratch[SCRATCH_SLOTS];
+static size_t scratch_bytes[SCRATCH_SLOTS];
+
+void *op_loop_scratch(int arg, size_t bytes) {
+  OP_CHECK(arg >= 0 && arg < SCRATCH_SLOTS, "argument number %d beyond %d", arg, SCRATCH_SLOTS);
+  if (scratch_bytes[arg] < bytes) {
+    free(scratch[arg]);
+    scratch[arg] = op_malloc(bytes);
+    scratch_bytes[arg] = bytes;
+  }
+  return scratch[arg];
+}
+
+#define DEFINE_REDUCE(T, SUFFIX)                                                             \
+  void op_reduce_blocks_##SUFFIX(op_access acc, T *gbl, const T *part, int nblocks, int dim) { \
+    for (int b = 0; b < nblocks; b++) {                                                      \
+      const T *p = part + (size_t)b * (size_t)dim;                                           \
+      for (int d = 0; d < dim; d++) {                                                        \
+        if (acc == OP_INC)                                                                   \
+          gbl[d] += p[d];                                                                    \
+        else if (acc == OP_MIN)                                                              \
+          gbl[d] = p[d] < gbl[d] ? p[d] : gbl[d];                                            \
+        else if (acc == OP_MAX)                                                              \
+          gbl[d] = p[d] > gbl[d] ? p[d] : gbl[d];                                            \
+      }                                                                                      \
+    }                                                                                        \
+  }
+
+DEFINE_REDUCE(double, double)
+DEFINE_REDUCE(float, float)
+DEFINE_REDUCE(int, int)

@@ -1,0 +1,464 @@
+/*
+ * op_plan.c - construction and caching of execution plans (seed 000 section 3).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "op2.h"
+#include "op2_error.h"
+#include "op2_loop.h"
+#include "op2_state.h"
+#include "op_plan.h"
+
+/* Index of the lowest zero bit of a 32-bit colour mask (mask != all ones). */
+static inline int find_first_zero(uint32_t mask) { return __builtin_ctz(~mask); }
+
+static int cmp_int(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+/* Global index of the indirect element argument i touches for element n. */
+static inline int target(const op_arg *a, int n) { return a->map->map[n * a->map->dim + a->idx]; }
+
+/* ---- the parts of a plan ---------------------------------------------------------- */
+
+static void find_indirect_dats(op_plan *p, int nargs, const op_arg *args) {
+  p->inds = op_malloc(sizeof(int) * (size_t)(nargs ? nargs : 1));
+  p->ind_dat = op_malloc(sizeof(int) * (size_t)(nargs ? nargs : 1));
+  p->ind_writes = op_calloc((size_t)(nargs ? nargs : 1), sizeof(int));
+  p->ninds = 0;
+  for (int i = 0; i < nargs; i++) {
+    p->inds[i] = -1;
+    if (args[i].kind != OP_ARG_DAT || !args[i].map) continue;
+    /* One indirect dataset per dat, whatever the map: two maps into the same
+     * dat can still touch the same element. */
+    int k;
+    for (k = 0; k < p->ninds; k++)
+      if (p->ind_dat[k] == args[i].dat->index) break;
+    if (k == p->ninds) p->ind_dat[p->ninds++] = args[i].dat->index;
+    p->inds[i] = k;
+    if (args[i].acc != OP_READ) p->ind_writes[k] = 1;
+  }
+}
+
+static void make_blocks(op_plan *p) {
+  int size = p->set_size, ps = p->part_size;
+  p->nblocks = size == 0 ? 0 : (size - 1) / ps + 1;
+  p->offset = op_malloc(sizeof(int) * (size_t)(p->nblocks + 1));
+  p->nelems = op_malloc(sizeof(int) * (size_t)(p->nblocks + 1));
+  for (int b = 0; b < p->nblocks; b++) {
+    p->offset[b] = b * ps;
+    p->nelems[b] = (b + 1) * ps <= size ? ps : size - b * ps;
+  }
+}
+
+/* Does argument i take part in conflicts (its dat is written indirectly)? */
+static inline int conflicting(const op_plan *p, int i) {
+  return p->inds[i] >= 0 && p->ind_writes[p->inds[i]];
+}
+
+/* One 32-bit colour mask per element of every conflicting indirect dat. */
+static uint32_t **alloc_masks(const op_plan *p, const op_arg *args, int nargs) {
+  uint32_t **work = op_calloc((size_t)(p->ninds ? p->ninds : 1), sizeof(uint32_t *));
+  for (int i = 0; i < nargs; i++) {
+    int k = p->inds[i];
+    if (k >= 0 && p->ind_writes[k] && !work[k])
+      work[k] = op_calloc((size_t)args[i].dat->set->size + 1, sizeof(uint32_t));
+  }
+  return work;
+}
+
+static void free_masks(uint32_t **work, int ninds) {
+  for (int k = 0; k < ninds; k++) free(work[k]);
+  free(work);
+}
+
+static void clear_masks(uint32_t **work, const op_plan *p, const op_arg *args, int nargs) {
+  for (int i = 0; i < nargs; i++) {
+    int k = p->inds[i];
+    if (k >= 0 && work[k]) memset(work[k], 0, sizeof(uint32_t) * (size_t)args[i].dat->set->size);
+  }
+}
+
+static void colour_blocks(op_plan *p, const op_arg *args, int nargs) {
+  int nb = p->nblocks;
+  int *colour = op_malloc(sizeof(int) * (size_t)(nb ? nb : 1));
+  for (int b = 0; b < nb; b++) colour[b] = -1;
+  uint32_t **work = alloc_masks(p, args, nargs);
+  int any_conflict = 0;
+  for (int i = 0; i < nargs; i++) any_conflict |= conflicting(p, i);
+  int ncolors = 0, remaining = nb, base = 0;
+  if (!any_conflict) {
+    for (int b = 0; b < nb; b++) colour[b] = 0;
+    ncolors = nb > 0;
+    remaining = 0;
+  }
+  while (remaining > 0) {
+    for (int b = 0; b < nb; b++) {
+      if (colour[b] >= 0) continue;
+      int start = p->offset[b], end = start + p->nelems[b];
+      uint32_t mask = 0;
+      for (int i = 0; i < nargs; i++) {
+        if (!conflicting(p, i)) continue;
+        const uint32_t *w = work[p->inds[i]];
+        for (int n = start; n < end; n++) mask |= w[target(&args[i], n)];
+      }
+      if (mask == 0xffffffffu) continue; /* no free colour in this pass */
+      int c = find_first_zero(mask);
+      colour[b] = base + c;
+      if (base + c + 1 > ncolors) ncolors = base + c + 1;
+      remaining--;
+      for (int i = 0; i < nargs; i++) {
+        if (!conflicting(p, i)) continue;
+        uint32_t *w = work[p->inds[i]];
+        for (int n = start; n < end; n++) w[target(&args[i], n)] |= 1u << c;
+      }
+    }
+    base += 32;
+    clear_masks(work, p, args, nargs);
+  }
+  free_masks(work, p->ninds);
+
+  /* The block map: blocks grouped by colour, in block order within a colour. */
+  p->ncolors = ncolors;
+  p->ncolblk = op_calloc((size_t)(ncolors ? ncolors : 1), sizeof(int));
+  p->colblk_offset = op_calloc((size_t)ncolors + 1, sizeof(int));
+  p->blkmap = op_malloc(sizeof(int) * (size_t)(nb ? nb : 1));
+  for (int b = 0; b < nb; b++) p->ncolblk[colour[b]]++;
+  for (int c = 0; c < ncolors; c++) p->colblk_offset[c + 1] = p->colblk_offset[c] + p->ncolblk[c];
+  int *fill = op_calloc((size_t)(ncolors ? ncolors : 1), sizeof(int));
+  for (int b = 0; b < nb; b++) {
+    int c = colour[b];
+    p->blkmap[p->colblk_offset[c] + fill[c]++] = b;
+  }
+  free(fill);
+  free(colour);
+}
+
+/* Local renumbering: for each block and indirect dat, the sorted distinct
+ * global elements it touches; for each indirect argument, every element's
+ * local index into its block's list. */
+static void renumber(op_plan *p, const op_arg *args, int nargs) {
+  int nb = p->nblocks, ni = p->ninds;
+  p->ind_offs = op_calloc((size_t)(ni * nb) + 1, sizeof(int));
+  p->ind_sizes = op_calloc((size_t)(ni * nb) + 1, sizeof(int));
+  p->ind_maps = op_calloc((size_t)(ni ? ni : 1), sizeof(int *));
+  p->loc_maps = op_calloc((size_t)(nargs ? nargs : 1), sizeof(int *));
+  for (int i = 0; i < nargs; i++)
+    if (p->inds[i] >= 0) p->loc_maps[i] = op_malloc(sizeof(int) * (size_t)(p->set_size + 1));
+
+  int maxlist = 0;
+  for (int i = 0; i < nargs; i++) maxlist += p->part_size;
+  int *list = op_malloc(sizeof(int) * (size_t)(maxlist + 1));
+  for (int k = 0; k < ni; k++) {
+    op_dat d = op_g.dats[p->ind_dat[k]];
+    int *local = op_malloc(sizeof(int) * (size_t)(d->set->size + 1)); /* global -> local */
+    size_t cap = 1024, total = 0;
+    int *all = op_malloc(sizeof(int) * cap);
+    for (int b = 0; b < nb; b++) {
+      int start = p->offset[b], end = start + p->nelems[b], nl = 0;
+      for (int i = 0; i < nargs; i++)
+        if (p->inds[i] == k)
+          for (int n = start; n < end; n++) list[nl++] = target(&args[i], n);
+      qsort(list, (size_t)nl, sizeof(int), cmp_int);
+      int nu = 0;
+      for (int j = 0; j < nl; j++)
+        if (nu == 0 || list[j] != list[nu - 1]) list[nu++] = list[j];
+      if (total + (size_t)nu > cap) {
+        while (total + (size_t)nu > cap) cap *= 2;
+        all = op_realloc(all, sizeof(int) * cap);
+      }
+      p->ind_offs[k * nb + b] = (int)total;
+      p->ind_sizes[k * nb + b] = nu;
+      for (int j = 0; j < nu; j++) {
+        all[total + (size_t)j] = list[j];
+        local[list[j]] = j;
+      }
+      total += (size_t)nu;
+      for (int i = 0; i < nargs; i++)
+        if (p->inds[i] == k)
+          for (int n = start; n < end; n++) p->loc_maps[i][n] = local[target(&args[i], n)];
+    }
+    p->ind_maps[k] = all;
+    free(local);
+  }
+  free(list);
+
+  /* Shared memory to stage one block's indirect data, each dat's segment
+   * aligned to 8 bytes. */
+  size_t maxshared = 0;
+  for (int b = 0; b < nb; b++) {
+    size_t bytes = 0;
+    for (int k = 0; k < ni; k++) {
+      size_t seg = (size_t)p->ind_sizes[k * nb + b] * (size_t)op_g.dats[p->ind_dat[k]]->size;
+      bytes += (seg + 7) & ~(size_t)7;
+    }
+    if (bytes > maxshared) maxshared = bytes;
+  }
+  p->nshared = maxshared;
+}
+
+/* Element colours within each block, 32 at a time (thread colouring). */
+static void colour_elements(op_plan *p, const op_arg *args, int nargs) {
+  int nb = p->nblocks;
+  p->thrcol = op_malloc(sizeof(int) * (size_t)(p->set_size + 1));
+  p->nthrcol = op_calloc((size_t)(nb ? nb : 1), sizeof(int));
+  uint32_t **work = alloc_masks(p, args, nargs);
+  p->max_thrcol = 0;
+  for (int b = 0; b < nb; b++) {
+    int start = p->offset[b], end = start + p->nelems[b];
+    for (int n = start; n < end; n++) p->thrcol[n] = -1;
+    int remaining = end - start, base = 0, ncol = 0;
+    int any = 0;
+    for (int i = 0; i < nargs; i++) any |= conflicting(p, i);
+    if (!any) {
+      for (int n = start; n < end; n++) p->thrcol[n] = 0;
+      ncol = remaining > 0;
+      remaining = 0;
+    }
+    while (remaining > 0) {
+      for (int n = start; n < end; n++) {
+        if (p->thrcol[n] >= 0) continue;
+        uint32_t mask = 0;
+        for (int i = 0; i < nargs; i++)
+          if (conflicting(p, i)) mask |= work[p->inds[i]][target(&args[i], n)];
+        if (mask == 0xffffffffu) continue;
+        int c = find_first_zero(mask);
+        p->thrcol[n] = base + c;
+        if (base + c + 1 > ncol) ncol = base + c + 1;
+        remaining--;
+        for (int i = 0; i < nargs; i++)
+          if (conflicting(p, i)) work[p->inds[i]][target(&args[i], n)] |= 1u << c;
+      }
+      /* Reset only what this block touched. */
+      for (int i = 0; i < nargs; i++)
+        if (conflicting(p, i))
+          for (int n = start; n < end; n++) work[p->inds[i]][target(&args[i], n)] = 0;
+      base += 32;
+    }
+    p->nthrcol[b] = ncol;
+    if (ncol > p->max_thrcol) p->max_thrcol = ncol;
+  }
+  free_masks(work, p->ninds);
+}
+
+/* One-level colouring of all elements: elements of one colour touch disjoint
+ * indirectly written data, so a whole colour can run at once without staging. */
+static void colour_globally(op_plan *p, const op_arg *args, int nargs) {
+  int size = p->set_size;
+  int *colour = op_malloc(sizeof(int) * (size_t)(size + 1));
+  for (int n = 0; n < size; n++) colour[n] = -1;
+  uint32_t **work = alloc_masks(p, args, nargs);
+  int any = 0;
+  for (int i = 0; i < nargs; i++) any |= conflicting(p, i);
+  int ncol = 0, remaining = size, base = 0;
+  if (!any) {
+    for (int n = 0; n < size; n++) colour[n] = 0;
+    ncol = size > 0;
+    remaining = 0;
+  }
+  while (remaining > 0) {
+    for (int n = 0; n < size; n++) {
+      if (colour[n] >= 0) continue;
+      uint32_t mask = 0;
+      for (int i = 0; i < nargs; i++)
+        if (conflicting(p, i)) mask |= work[p->inds[i]][target(&args[i], n)];
+      if (mask == 0xffffffffu) continue;
+      int c = find_first_zero(mask);
+      colour[n] = base + c;
+      if (base + c + 1 > ncol) ncol = base + c + 1;
+      remaining--;
+      for (int i = 0; i < nargs; i++)
+        if (conflicting(p, i)) work[p->inds[i]][target(&args[i], n)] |= 1u << c;
+    }
+    clear_masks(work, p, args, nargs);
+    base += 32;
+  }
+  free_masks(work, p->ninds);
+  p->gcolors = ncol;
+  p->gcol_offset = op_calloc((size_t)ncol + 2, sizeof(int));
+  p->gcol_elems = op_malloc(sizeof(int) * (size_t)(size + 1));
+  for (int n = 0; n < size; n++) p->gcol_offset[colour[n] + 1]++;
+  for (int c = 0; c < ncol; c++) p->gcol_offset[c + 1] += p->gcol_offset[c];
+  int *fill = op_calloc((size_t)ncol + 1, sizeof(int));
+  for (int n = 0; n < size; n++) {
+    int c = colour[n];
+    p->gcol_elems[p->gcol_offset[c] + fill[c]++] = n;
+  }
+  free(fill);
+  free(colour);
+}
+
+/* The bytes a loop must move at least: every dat element it touches once
+ * (twice when it is read and written), and the map entries it uses. */
+static void count_bytes(op_plan *p, const op_arg *args, int nargs) {
+  double bytes = 0.0;
+  int *factor_dat = op_calloc((size_t)op_g.ndats + 1, sizeof(int));
+  int *direct_dat = op_calloc((size_t)op_g.ndats + 1, sizeof(int));
+  char *map_seen = op_calloc((size_t)op_g.nmaps + 1, 1);
+  for (int i = 0; i < nargs; i++) {
+    const op_arg *a = &args[i];
+    if (a->map && a->kind != OP_ARG_GBL && !map_seen[a->map->index]) {
+      map_seen[a->map->index] = 1;
+      bytes += (double)p->set_size * a->map->dim * (double)sizeof(int);
+    }
+    if (a->kind != OP_ARG_DAT) continue;
+    int f = (a->acc == OP_RW || a->acc == OP_INC) ? 2 : 1;
+    if (f > factor_dat[a->dat->index]) factor_dat[a->dat->index] = f;
+    if (!a->map) direct_dat[a->dat->index] = 1;
+  }
+  for (int d = 0; d < op_g.ndats; d++) {
+    if (!factor_dat[d]) continue;
+    op_dat dat = op_g.dats[d];
+    long touched;
+    if (direct_dat[d]) {
+      touched = p->set_size;
+    } else {
+      char *seen = op_calloc((size_t)dat->set->size + 1, 1);
+      touched = 0;
+      for (int i = 0; i < nargs; i++) {
+        if (args[i].kind != OP_ARG_DAT || !args[i].map || args[i].dat->index != d) continue;
+        for (int n = 0; n < p->set_size; n++) {
+          int g = target(&args[i], n);
+          if (!seen[g]) {
+            seen[g] = 1;
+            touched++;
+          }
+        }
+      }
+      free(seen);
+    }
+    bytes += (double)touched * dat->size * factor_dat[d];
+  }
+  free(factor_dat);
+  free(direct_dat);
+  free(map_seen);
+  p->bytes_moved = bytes;
+}
+
+op_plan *op_plan_build(const char *loop_name, op_set set, int part_size, int nargs,
+                       const op_arg *args, unsigned what) {
+  OP_CHECK(part_size > 0, "plan for loop \"%s\": partition size must be positive, got %d",
+           loop_name, part_size);
+  double t0 = op_wtime();
+  op_plan *p = op_calloc(1, sizeof(*p));
+  p->loop_name = op_strdup(loop_name);
+  p->set = set;
+  p->set_size = set->size;
+  p->part_size = part_size;
+  p->nargs = nargs;
+  p->what = what;
+  size_t na = (size_t)(nargs ? nargs : 1);
+  p->arg_dat = op_malloc(sizeof(int) * na);
+  p->arg_map = op_malloc(sizeof(int) * na);
+  p->arg_idx = op_malloc(sizeof(int) * na);
+  p->arg_acc = op_malloc(sizeof(int) * na);
+  for (int i = 0; i < nargs; i++) {
+    p->arg_dat[i] = (args[i].kind == OP_ARG_DAT && args[i].dat) ? args[i].dat->index : -1;
+    p->arg_map[i] = args[i].map ? args[i].map->index : -1;
+    p->arg_idx[i] = args[i].idx;
+    p->arg_acc[i] = (int)args[i].acc;
+  }
+  find_indirect_dats(p, nargs, args);
+  make_blocks(p);
+  colour_blocks(p, args, nargs);
+  if (what & OP_PLAN_STAGED) {
+    renumber(p, args, nargs);
+    colour_elements(p, args, nargs);
+  }
+  if (what & OP_PLAN_GLOBAL_COLOURS) colour_globally(p, args, nargs);
+  count_bytes(p, args, nargs);
+  p->build_seconds = op_wtime() - t0;
+  return p;
+}
+
+void op_plan_free(op_plan *p) {
+  if (!p) return;
+  free(p->loop_name);
+  free(p->arg_dat);
+  free(p->arg_map);
+  free(p->arg_idx);
+  free(p->arg_acc);
+  free(p->inds);
+  free(p->ind_dat);
+  free(p->ind_writes);
+  free(p->offset);
+  free(p->nelems);
+  free(p->ncolblk);
+  free(p->colblk_offset);
+  free(p->blkmap);
+  free(p->nthrcol);
+  free(p->thrcol);
+  free(p->ind_offs);
+  free(p->ind_sizes);
+  if (p->ind_maps)
+    for (int k = 0; k < p->ninds; k++) free(p->ind_maps[k]);
+  free(p->ind_maps);
+  if (p->loc_maps)
+    for (int i = 0; i < p->nargs; i++) free(p->loc_maps[i]);
+  free(p->loc_maps);
+  free(p->gcol_offset);
+  free(p->gcol_elems);
+  free(p);
+}
+
+/* ---- the cache -------------------------------------------------------------------- */
+
+static op_plan **cache;
+static int ncache, cap_cache;
+
+static int matches(const op_plan *p, const char *loop_name, op_set set, int part_size, int nargs,
+                   const op_arg *args, unsigned what) {
+  if (p->set != set || p->set_size != set->size || p->part_size != part_size ||
+      p->nargs != nargs || (p->what & what) != what || strcmp(p->loop_name, loop_name) != 0)
+    return 0;
+  for (int i = 0; i < nargs; i++) {
+    int dat = (args[i].kind == OP_ARG_DAT && args[i].dat) ? args[i].dat->index : -1;
+    int map = args[i].map ? args[i].map->index : -1;
+    if (p->arg_dat[i] != dat || p->arg_map[i] != map || p->arg_idx[i] != args[i].idx ||
+        p->arg_acc[i] != (int)args[i].acc)
+      return 0;
+  }
+  return 1;
+}
+
+static void print_plan_stats(const op_plan *p) {
+  printf("OP2 plan for loop \"%s\" over %s (%d elements): part size %d, %d blocks, %d block "
+         "colours",
+         p->loop_name, p->set->name, p->set_size, p->part_size, p->nblocks, p->ncolors);
+  if (p->what & OP_PLAN_STAGED)
+    printf(", up to %d element colours, %zu bytes staged", p->max_thrcol, p->nshared);
+  if (p->what & OP_PLAN_GLOBAL_COLOURS) printf(", %d global colours", p->gcolors);
+  printf(", built in %.3f s\n", p->build_seconds);
+}
+
+const op_plan *op_plan_get(const char *loop_name, op_set set, int part_size, int nargs,
+                           const op_arg *args, unsigned what) {
+  for (int c = 0; c < ncache; c++)
+    if (matches(cache[c], loop_name, set, part_size, nargs, args, what)) return cache[c];
+  op_plan *p = op_plan_build(loop_name, set, part_size, nargs, args, what);
+  if (op_g.diags >= 1) {
+    char msg[512];
+    if (op_plan_check(p, nargs, args, msg, sizeof msg) != 0)
+      op_fatal("plan for loop \"%s\" failed its check: %s", loop_name, msg);
+  }
+  if (op_g.diags >= 2) print_plan_stats(p);
+  if (ncache == cap_cache) {
+    cap_cache = cap_cache ? 2 * cap_cache : 16;
+    cache = op_realloc(cache, sizeof(*cache) * (size_t)cap_cache);
+  }
+  cache[ncache++] = p;
+  return p;
+}
+
+void op_plan_cache_clear(void) {
+  for (int c = 0; c < ncache; c++) op_plan_free(cache[c]);
+  free(cache);
+  cache = NULL;
+  ncache = cap_cache = 0;
+}
+
+int op_plan_cache_size(void) { return ncache; }

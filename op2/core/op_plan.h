@@ -1,0 +1,103 @@
+/*
+ * op_plan.h - execution plans for parallel loops (seed 000 section 3).
+ *
+ * A plan splits the iteration set into contiguous mini-partitions ("blocks"),
+ * renumbers the indirect data each block touches into a local, sorted range,
+ * colours the elements of each block and then the blocks themselves so that
+ * two elements (or blocks) of one colour never touch the same indirectly
+ * written element, and lists the blocks grouped by colour (blkmap).
+ *
+ * Every backend executes loops through a plan: colours one after another,
+ * the blocks of a colour in any order (in parallel), the elements of a block
+ * in order. The order of operations is therefore the same for seq, OpenMP with
+ * any number of threads, and anything else that follows the plan.
+ */
+#ifndef OP_PLAN_H
+#define OP_PLAN_H
+
+#include "op2.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct op_plan {
+  /* ---- what the plan was built for (the cache key) ---- */
+  char *loop_name;
+  op_set set;
+  int set_size;
+  int part_size;
+  int nargs;
+  int *arg_dat;   /* dat index per argument, -1 for gbl/idx */
+  int *arg_map;   /* map index per argument, -1 when direct */
+  int *arg_idx;
+  int *arg_acc;
+  int ninds;      /* number of indirectly accessed dats */
+  int *inds;      /* per argument: its indirect dat number, or -1 */
+  int *ind_dat;   /* per indirect dat: the dat index */
+  int *ind_writes;/* per indirect dat: 1 when some argument writes or increments it */
+  unsigned what;  /* OP_PLAN_* parts that were built */
+
+  /* ---- blocks ---- */
+  int nblocks;
+  int *offset;    /* first element of each block */
+  int *nelems;    /* elements in each block */
+
+  /* ---- block colouring and the block map ---- */
+  int ncolors;
+  int *ncolblk;   /* blocks of each colour */
+  int *colblk_offset; /* first position in blkmap of each colour */
+  int *blkmap;    /* blocks grouped by colour */
+
+  /* ---- element (thread) colouring within each block ---- */
+  int *nthrcol;   /* colours used in each block */
+  int *thrcol;    /* colour of each element */
+  int max_thrcol;
+
+  /* ---- local renumbering of indirect data ---- */
+  int *ind_offs;  /* [ind * nblocks + b]: offset of block b's list in ind_maps[ind] */
+  int *ind_sizes; /* [ind * nblocks + b]: distinct elements of ind touched by block b */
+  int **ind_maps; /* per ind: concatenated sorted global indices, block by block */
+  int **loc_maps; /* per argument (NULL when direct): local index for each element */
+  size_t nshared; /* bytes needed to stage the largest block's indirect data */
+
+  /* ---- one-level global element colouring (alternative to blocks) ---- */
+  int gcolors;
+  int *gcol_offset; /* gcolors + 1 offsets into gcol_elems */
+  int *gcol_elems;  /* elements grouped by global colour */
+
+  /* ---- what the loop must move, for achieved bandwidth ---- */
+  double bytes_moved;
+
+  double build_seconds;
+} op_plan;
+
+/* Returns the cached plan for these arguments, building (and, at diagnostics
+ * level >= 1, checking) it the first time. */
+/* What a plan holds beyond blocks and block colours (which every plan has). */
+enum {
+  OP_PLAN_STAGED = 1,        /* local renumbering, element colours, shared-memory size */
+  OP_PLAN_GLOBAL_COLOURS = 2 /* one-level colouring of all elements */
+};
+
+const op_plan *op_plan_get(const char *loop_name, op_set set, int part_size, int nargs,
+                           const op_arg *args, unsigned what);
+
+/* Builds a plan without caching it; free it with op_plan_free. */
+op_plan *op_plan_build(const char *loop_name, op_set set, int part_size, int nargs,
+                       const op_arg *args, unsigned what);
+void op_plan_free(op_plan *plan);
+
+/* Checks every property that safe execution relies on. Returns 0 when the plan
+ * is sound; otherwise writes what is wrong into msg and returns non-zero. */
+int op_plan_check(const op_plan *plan, int nargs, const op_arg *args, char *msg, size_t msglen);
+
+/* Drops every cached plan (e.g. after the partition size changes). */
+void op_plan_cache_clear(void);
+int op_plan_cache_size(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,86 @@
+/*
+ * gen.h - op2-gen, the code generator: reads an application's sources, finds
+ * every op_par_loop and op_decl_const, and writes the loop code for each
+ * backend. Shared declarations of its parts (lexer, parser, emitters).
+ */
+#ifndef OP2_GEN_H
+#define OP2_GEN_H
+
+#include <stdio.h>
+
+/* ---- tokens ---- */
+typedef enum { TOK_IDENT, TOK_NUMBER, TOK_STRING, TOK_CHAR, TOK_PUNCT, TOK_END } tok_kind;
+
+typedef struct {
+  tok_kind kind;
+  char *text; /* NUL-terminated copy */
+  int line;
+} token;
+
+typedef struct {
+  const char *path;
+  token *toks;
+  int ntoks;
+} token_list;
+
+/* Tokenizes a C source file, skipping comments and preprocessor lines.
+ * Exits with a message naming the file and line on a lexical error. */
+void gen_lex_file(const char *path, token_list *out);
+void gen_free_tokens(token_list *tl);
+
+/* ---- what the parser finds ---- */
+#define GEN_MAX_ARGS 64
+#define GEN_NAME 128
+
+typedef enum { GEN_ARG_DAT, GEN_ARG_GBL, GEN_ARG_IDX } gen_arg_kind;
+
+typedef struct {
+  gen_arg_kind kind;
+  int indirect;             /* through a map (not OP_ID) */
+  char type[16];            /* C type: double, float or int */
+  char type_enum[24];       /* OP_TYPE_... */
+  char acc[12];             /* OP_READ ... */
+  int dim;                  /* literal dim, or -1 */
+  char dat_text[GEN_NAME];  /* source text of the dat (for sharing pointers) */
+} gen_arg;
+
+typedef struct {
+  char kernel[GEN_NAME];
+  char file[512];
+  int line;
+  int nargs;
+  gen_arg args[GEN_MAX_ARGS];
+} gen_loop;
+
+typedef struct {
+  char name[GEN_NAME];
+  char type[16];
+  int dim;                  /* literal dim, or -1 */
+  int scalar;               /* declared as op_decl_const(1, "t", &name) */
+  char file[512];
+  int line;
+} gen_const;
+
+typedef struct {
+  gen_loop *loops;          /* one per distinct kernel */
+  int nloops, cap_loops;
+  gen_const *consts;
+  int nconsts, cap_consts;
+} gen_program;
+
+/* Adds the loops and constants of one tokenized file; refuses (exit 1 with
+ * file:line) what the generator cannot handle. */
+void gen_parse(const token_list *tl, gen_program *prog);
+
+/* ---- output ---- */
+typedef enum { GEN_SEQ, GEN_OPENMP, GEN_CUDA } gen_backend;
+
+void gen_emit_prototypes(FILE *f, const gen_program *prog, const char *app);
+void gen_emit_cpu(FILE *f, const gen_program *prog, const char *app, gen_backend backend);
+void gen_emit_cuda(FILE *f, const gen_program *prog, const char *app);
+
+/* Exit with "file:line: error: ..." */
+void gen_error_at(const char *file, int line, const char *fmt, ...)
+    __attribute__((noreturn, format(printf, 3, 4)));
+
+#endif

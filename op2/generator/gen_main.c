@@ -1,0 +1,159 @@
+/*
+ * gen_main.c - op2-gen command line.
+ *
+ *   op2-gen --app NAME --out DIR [--kernel-dir DIR] [--backends seq,openmp,cuda] SOURCE...
+ *
+ * Writes DIR/NAME_loops.h (prototypes) and DIR/NAME_<backend>.c (or .cu) for
+ * each backend. A file whose content would not change is left untouched so
+ * that the build does not recompile it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gen.h"
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: op2-gen --app NAME --out DIR [--kernel-dir DIR] [--backends LIST] SOURCE...\n"
+          "  Reads the application's sources, finds every op_par_loop and op_decl_const,\n"
+          "  and writes the loop code for each backend into DIR:\n"
+          "    NAME_loops.h     prototypes of op_par_loop_<kernel>\n"
+          "    NAME_seq.c       sequential backend\n"
+          "    NAME_openmp.c    OpenMP backend\n"
+          "    NAME_cuda.cu     CUDA backend\n"
+          "  --kernel-dir DIR   where the kernel headers <kernel>.h live (default: the\n"
+          "                     directory of the first source)\n"
+          "  --backends LIST    comma-separated subset of seq,openmp,cuda (default all)\n");
+}
+
+/* Writes text to path unless the file already holds exactly that text. */
+static void write_if_changed(const char *path, const char *text, size_t len) {
+  FILE *f = fopen(path, "rb");
+  if (f) {
+    char *old = malloc(len + 2);
+    size_t got = old ? fread(old, 1, len + 1, f) : 0;
+    fclose(f);
+    int same = old && got == len && memcmp(old, text, len) == 0;
+    free(old);
+    if (same) return;
+  }
+  char tmp[4200];
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  f = fopen(tmp, "wb");
+  if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0) {
+    fprintf(stderr, "op2-gen: cannot write %s\n", tmp);
+    exit(1);
+  }
+  if (rename(tmp, path) != 0) {
+    fprintf(stderr, "op2-gen: cannot rename %s to %s\n", tmp, path);
+    exit(1);
+  }
+}
+
+typedef void (*emitter)(FILE *, const gen_program *, const char *, gen_backend);
+
+static void emit_to(const char *dir, const char *app, const char *suffix, const gen_program *prog,
+                    gen_backend backend, int prototypes) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (!f) {
+    fprintf(stderr, "op2-gen: out of memory\n");
+    exit(1);
+  }
+  if (prototypes)
+    gen_emit_prototypes(f, prog, app);
+  else if (backend == GEN_CUDA)
+    gen_emit_cuda(f, prog, app);
+  else
+    gen_emit_cpu(f, prog, app, backend);
+  fclose(f);
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s%s", dir, app, suffix);
+  write_if_changed(path, buf, len);
+  free(buf);
+}
+
+static int file_exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int main(int argc, char **argv) {
+  const char *app = NULL, *out = NULL, *kdir = NULL, *backends = "seq,openmp,cuda";
+  const char *sources[256];
+  int nsrc = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      usage(stdout);
+      return 0;
+    } else if (!strcmp(a, "--app") && i + 1 < argc) {
+      app = argv[++i];
+    } else if (!strcmp(a, "--out") && i + 1 < argc) {
+      out = argv[++i];
+    } else if (!strcmp(a, "--kernel-dir") && i + 1 < argc) {
+      kdir = argv[++i];
+    } else if (!strcmp(a, "--backends") && i + 1 < argc) {
+      backends = argv[++i];
+    } else if (a[0] == '-') {
+      fprintf(stderr, "op2-gen: unknown or incomplete option %s\n", a);
+      usage(stderr);
+      return 2;
+    } else if (nsrc < 256) {
+      sources[nsrc++] = a;
+    }
+  }
+  if (!app || !out || nsrc == 0) {
+    usage(stderr);
+    return 2;
+  }
+  char kbuf[4096];
+  if (!kdir) {
+    snprintf(kbuf, sizeof kbuf, "%s", sources[0]);
+    char *slash = strrchr(kbuf, '/');
+    if (slash)
+      *slash = '\0';
+    else
+      strcpy(kbuf, ".");
+    kdir = kbuf;
+  }
+
+  gen_program prog;
+  memset(&prog, 0, sizeof prog);
+  for (int s = 0; s < nsrc; s++) {
+    token_list tl;
+    gen_lex_file(sources[s], &tl);
+    gen_parse(&tl, &prog);
+    gen_free_tokens(&tl);
+  }
+  if (prog.nloops == 0) {
+    fprintf(stderr, "op2-gen: no op_par_loop found in the sources of %s\n", app);
+    return 1;
+  }
+  for (int l = 0; l < prog.nloops; l++) {
+    char path[8192];
+    snprintf(path, sizeof path, "%s/%s.h", kdir, prog.loops[l].kernel);
+    if (!file_exists(path))
+      gen_error_at(prog.loops[l].file, prog.loops[l].line,
+                   "kernel %s: its header %s does not exist (one kernel per header, named after "
+                   "the kernel)",
+                   prog.loops[l].kernel, path);
+  }
+  if (mkdir(out, 0777) != 0) {
+    struct stat st;
+    if (stat(out, &st) != 0 || !S_ISDIR(st.st_mode)) {
+      fprintf(stderr, "op2-gen: cannot create directory %s\n", out);
+      return 1;
+    }
+  }
+  emit_to(out, app, "_loops.h", &prog, GEN_SEQ, 1);
+  if (strstr(backends, "seq")) emit_to(out, app, "_seq.c", &prog, GEN_SEQ, 0);
+  if (strstr(backends, "openmp")) emit_to(out, app, "_openmp.c", &prog, GEN_OPENMP, 0);
+  if (strstr(backends, "cuda")) emit_to(out, app, "_cuda.cu", &prog, GEN_CUDA, 0);
+  free(prog.loops);
+  free(prog.consts);
+  return 0;
+}

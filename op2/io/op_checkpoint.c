@@ -1,0 +1,278 @@
+/*
+ * op_checkpoint.c - checkpoint / restart in HDF5 (op_checkpoint.h).
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include "op_checkpoint.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "op_hdf5_impl.h"
+#include "op_io_util.h"
+
+#define CKPT_GROUP "checkpoint"
+#define CKPT_SCALARS "checkpoint/scalars"
+#define CKPT_FORMAT "op2-checkpoint"
+#define CKPT_VERSION 1
+
+static int check_args(const op_io_ctx *c, const op_dat *dats, int ndats,
+                      const char *const *names, const void *scalars, int nscalars) {
+  if (ndats < 0 || nscalars < 0 || (ndats > 0 && !dats) ||
+      (nscalars > 0 && (!names || !scalars)))
+    return OP_IO_ERR(c, OP_IO_EARG, "invalid dat or scalar lists");
+  for (int i = 0; i < ndats; ++i) {
+    if (!dats[i] || !dats[i]->name || !dats[i]->set || !dats[i]->data)
+      return OP_IO_ERR(c, OP_IO_EARG, "dat #%d is NULL, unnamed or has no data", i);
+    op_io_ctx co = *c;
+    co.what = "dataset";
+    co.object = dats[i]->name;
+    int rc = op_h5_check_name(&co, dats[i]->name);
+    if (rc != OP_IO_OK)
+      return rc;
+    for (int j = 0; j < i; ++j)
+      if (strcmp(dats[i]->name, dats[j]->name) == 0)
+        return OP_IO_ERR(&co, OP_IO_EARG, "two dats have this name");
+  }
+  for (int i = 0; i < nscalars; ++i) {
+    if (!names[i] || !names[i][0])
+      return OP_IO_ERR(c, OP_IO_EARG, "scalar #%d has no name", i);
+    for (int j = 0; j < i; ++j)
+      if (strcmp(names[i], names[j]) == 0) {
+        op_io_ctx co = *c;
+        co.what = "scalar";
+        co.object = names[i];
+        return OP_IO_ERR(&co, OP_IO_EARG, "two scalars have this name");
+      }
+  }
+  return OP_IO_OK;
+}
+
+static int close_group(const op_io_ctx *c, hid_t g, int rc) {
+  if (H5Gclose(g) < 0 && rc == OP_IO_OK)
+    rc = OP_IO_ERR(c, OP_IO_EIO, "cannot close group");
+  return rc;
+}
+
+static int write_body(const op_io_ctx *c, hid_t f, const op_dat *dats, int ndats,
+                      const char *const *names, const double *scalars, int nscalars) {
+  int rc = OP_IO_OK;
+  for (int i = 0; rc == OP_IO_OK && i < ndats; ++i)
+    rc = op_h5_write_dat(c, f, dats[i], 0); /* fetches the host copy first */
+  /* Set sizes, for tools reading the file in the OP2 layout. */
+  for (int i = 0; rc == OP_IO_OK && i < ndats; ++i) {
+    op_set s = dats[i]->set;
+    int skip = !s->name || op_h5_check_name(&(op_io_ctx){0}, s->name) != OP_IO_OK;
+    for (int j = 0; !skip && j < ndats; ++j)
+      skip = strcmp(dats[j]->name, s->name) == 0 || (j < i && dats[j]->set == s) ||
+             strcmp(s->name, CKPT_GROUP) == 0;
+    if (!skip) {
+      op_io_ctx probe = {0}; /* silent: a name taken by a group just skips the set */
+      if (op_h5_dataset_exists(&probe, f, s->name) == 0)
+        rc = op_h5_write_set(c, f, s, 0);
+    }
+  }
+  if (rc != OP_IO_OK)
+    return rc;
+  op_io_ctx cg = *c;
+  cg.what = "group";
+  cg.object = "/" CKPT_GROUP;
+  hid_t g = H5Gcreate2(f, CKPT_GROUP, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  if (g < 0)
+    return OP_IO_ERR(&cg, OP_IO_EIO, "cannot create the group (a dat named '%s'?)", CKPT_GROUP);
+  rc = op_h5_set_attr_str(c, g, "/" CKPT_GROUP, "format", CKPT_FORMAT);
+  if (rc == OP_IO_OK)
+    rc = op_h5_set_attr_int(c, g, "/" CKPT_GROUP, "version", CKPT_VERSION);
+  if (rc == OP_IO_OK)
+    rc = op_h5_set_attr_int(c, g, "/" CKPT_GROUP, "ndats", ndats);
+  rc = close_group(&cg, g, rc);
+  if (rc != OP_IO_OK)
+    return rc;
+  cg.object = "/" CKPT_SCALARS;
+  g = H5Gcreate2(f, CKPT_SCALARS, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  if (g < 0)
+    return OP_IO_ERR(&cg, OP_IO_EIO, "cannot create the group");
+  for (int i = 0; rc == OP_IO_OK && i < nscalars; ++i) {
+    op_io_ctx cs = *c;
+    cs.what = "scalar";
+    cs.object = names[i];
+    rc = op_h5_set_attr_double(&cs, g, "/" CKPT_SCALARS, names[i], scalars[i]);
+  }
+  return close_group(&cg, g, rc);
+}
+
+int op_checkpoint_write(const char *file, const op_dat *dats, int ndats,
+                        const char *const *scalar_names, const double *scalars, int nscalars,
+                        char *err, size_t errlen) {
+  op_io_ctx c = op_h5_ctx(err, errlen, file);
+  if (!file || !file[0])
+    return OP_IO_ERR(&c, OP_IO_EARG, "no file name given");
+  int rc = check_args(&c, dats, ndats, scalar_names, scalars, nscalars);
+  if (rc != OP_IO_OK)
+    return rc;
+  char *tmp = op_io_tmpname(file);
+  if (!tmp)
+    return OP_IO_ERR(&c, OP_IO_ENOMEM, "out of memory");
+  hid_t f;
+  rc = op_h5_create(&c, tmp, &f);
+  if (rc != OP_IO_OK) {
+    free(tmp);
+    return rc;
+  }
+  rc = write_body(&c, f, dats, ndats, scalar_names, scalars, nscalars);
+  int rc2 = op_h5_close(&c, f);
+  rc = rc != OP_IO_OK ? rc : rc2;
+  if (rc == OP_IO_OK)
+    rc = op_io_commit(&c, tmp, file); /* fsync tmp, rename, fsync directory */
+  else if (unlink(tmp) != 0)
+    fprintf(stderr, "op2-io: warning: cannot remove '%s'\n", tmp);
+  free(tmp);
+  return rc;
+}
+
+/* ---- reading ---------------------------------------------------------------------------- */
+
+static int check_format(const op_io_ctx *c, hid_t f) {
+  op_io_ctx cg = *c;
+  cg.what = "group";
+  cg.object = "/" CKPT_GROUP;
+  htri_t e = H5Lexists(f, CKPT_GROUP, H5P_DEFAULT);
+  if (e < 0)
+    return OP_IO_ERR(&cg, OP_IO_EFORMAT, "cannot look up the group");
+  if (e == 0)
+    return OP_IO_ERR(&cg, OP_IO_EFORMAT, "not an OP2 checkpoint (group missing)");
+  hid_t g = H5Gopen2(f, CKPT_GROUP, H5P_DEFAULT);
+  if (g < 0)
+    return OP_IO_ERR(&cg, OP_IO_EFORMAT, "not an OP2 checkpoint (not a group)");
+  char fmt[64];
+  int found = 0;
+  double version = 0;
+  int rc = op_h5_get_attr_str(c, g, "/" CKPT_GROUP, "format", fmt, sizeof fmt, &found);
+  if (rc == OP_IO_OK && (!found || strcmp(fmt, CKPT_FORMAT) != 0))
+    rc = OP_IO_ERR(&cg, OP_IO_EFORMAT, "not an OP2 checkpoint (format attribute '%s')",
+                   found ? fmt : "missing");
+  if (rc == OP_IO_OK)
+    rc = op_h5_get_attr_double(c, g, "/" CKPT_GROUP, "version", &version);
+  if (rc == OP_IO_OK && version != CKPT_VERSION)
+    rc = OP_IO_ERR(&cg, OP_IO_EFORMAT, "checkpoint version %g, this library reads %d", version,
+                   CKPT_VERSION);
+  return close_group(&cg, g, rc);
+}
+
+static int check_set_attr(const op_io_ctx *c, hid_t f, op_dat dat) {
+  op_io_ctx cd = *c;
+  cd.what = "dataset";
+  cd.object = dat->name;
+  hid_t d = H5Dopen2(f, dat->name, H5P_DEFAULT);
+  if (d < 0)
+    return OP_IO_ERR(&cd, OP_IO_EFORMAT, "cannot open the dataset");
+  char set[256];
+  int found = 0;
+  int rc = op_h5_get_attr_str(&cd, d, dat->name, "set", set, sizeof set, &found);
+  if (rc == OP_IO_OK && found && dat->set->name && strcmp(set, dat->set->name) != 0)
+    rc = OP_IO_ERR(&cd, OP_IO_ESHAPE, "was written for set '%s', dat is on set '%s'", set,
+                   dat->set->name);
+  if (H5Dclose(d) < 0 && rc == OP_IO_OK)
+    rc = OP_IO_ERR(&cd, OP_IO_EIO, "cannot close the dataset");
+  return rc;
+}
+
+static int read_scalars(const op_io_ctx *c, hid_t f, const char *const *names, double *out,
+                        int n) {
+  if (n == 0)
+    return OP_IO_OK;
+  op_io_ctx cg = *c;
+  cg.what = "group";
+  cg.object = "/" CKPT_SCALARS;
+  htri_t e = H5Lexists(f, CKPT_SCALARS, H5P_DEFAULT);
+  if (e <= 0)
+    return OP_IO_ERR(&cg, OP_IO_EFORMAT, "group of scalars missing");
+  hid_t g = H5Gopen2(f, CKPT_SCALARS, H5P_DEFAULT);
+  if (g < 0)
+    return OP_IO_ERR(&cg, OP_IO_EFORMAT, "cannot open the group of scalars");
+  int rc = OP_IO_OK;
+  for (int i = 0; rc == OP_IO_OK && i < n; ++i) {
+    op_io_ctx cs = *c;
+    cs.what = "scalar";
+    cs.object = names[i];
+    htri_t a = H5Aexists(g, names[i]);
+    if (a < 0)
+      rc = OP_IO_ERR(&cs, OP_IO_EFORMAT, "cannot look up the scalar");
+    else if (a == 0)
+      rc = OP_IO_ERR(&cs, OP_IO_ENOENT, "scalar missing in the checkpoint");
+    else
+      rc = op_h5_get_attr_double(&cs, g, "/" CKPT_SCALARS, names[i], &out[i]);
+  }
+  return close_group(&cg, g, rc);
+}
+
+int op_checkpoint_read(const char *file, op_dat *dats, int ndats,
+                       const char *const *scalar_names, double *scalars, int nscalars,
+                       char *err, size_t errlen) {
+  op_io_ctx c = op_h5_ctx(err, errlen, file);
+  int rc = check_args(&c, (const op_dat *)dats, ndats, scalar_names, scalars, nscalars);
+  if (rc != OP_IO_OK)
+    return rc;
+  hid_t f;
+  rc = op_h5_open_read(&c, &f);
+  if (rc != OP_IO_OK)
+    return rc;
+  char **bufs = calloc((size_t)ndats + 1, sizeof *bufs);
+  double *vals = calloc((size_t)nscalars + 1, sizeof *vals);
+  if (!bufs || !vals)
+    rc = OP_IO_ERR(&c, OP_IO_ENOMEM, "out of memory");
+  if (rc == OP_IO_OK)
+    rc = check_format(&c, f);
+  /* Read everything into scratch memory first. */
+  for (int i = 0; rc == OP_IO_OK && i < ndats; ++i) {
+    op_dat d = dats[i];
+    size_t bytes = (size_t)d->set->size * (size_t)d->size;
+    bufs[i] = malloc(bytes ? bytes : 1);
+    if (!bufs[i]) {
+      op_io_ctx cd = c;
+      cd.what = "dataset";
+      cd.object = d->name;
+      rc = OP_IO_ERR(&cd, OP_IO_ENOMEM, "out of memory for %zu bytes", bytes);
+      break;
+    }
+    rc = op_h5_read_dat_into(&c, f, d, d->name, bufs[i]);
+    if (rc == OP_IO_OK)
+      rc = check_set_attr(&c, f, d);
+  }
+  if (rc == OP_IO_OK)
+    rc = read_scalars(&c, f, scalar_names, vals, nscalars);
+  int rc2 = op_h5_close(&c, f);
+  rc = rc != OP_IO_OK ? rc : rc2;
+  /* Commit only when everything succeeded. */
+  if (rc == OP_IO_OK) {
+    for (int i = 0; i < ndats; ++i) {
+      op_dat d = dats[i];
+      memcpy(d->data, bufs[i], (size_t)d->set->size * (size_t)d->size);
+      op_host_data_changed(d);
+    }
+    for (int i = 0; i < nscalars; ++i)
+      scalars[i] = vals[i];
+  }
+  for (int i = 0; bufs && i < ndats; ++i)
+    free(bufs[i]);
+  free(bufs);
+  free(vals);
+  return rc;
+}
+
+int op_checkpoint_exists(const char *file) {
+  if (!file || !op_io_path_exists(file))
+    return 0;
+  op_io_ctx c = op_h5_ctx(NULL, 0, file);
+  hid_t f;
+  if (op_h5_open_read(&c, &f) != OP_IO_OK)
+    return 0;
+  int ok = check_format(&c, f) == OP_IO_OK;
+  if (op_h5_close(&c, f) != OP_IO_OK)
+    ok = 0;
+  return ok;
+}

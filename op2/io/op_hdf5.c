@@ -1,0 +1,976 @@
+/*
+ * op_hdf5.c - OP2 sets, maps, dats and constants in HDF5 files (op_hdf5.h).
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include "op_hdf5_impl.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The registry accessors come from the core (op2/core/op2_registry.h). */
+#if defined(__has_include)
+#if __has_include("op2_registry.h")
+#include "op2_registry.h"
+#define OP_IO_HAVE_REGISTRY_H 1
+#endif
+#endif
+#ifndef OP_IO_HAVE_REGISTRY_H
+int op_num_sets(void);
+op_set op_set_at(int i);
+int op_num_maps(void);
+op_map op_map_at(int i);
+int op_num_dats(void);
+op_dat op_dat_at(int i);
+#endif
+
+/* ---- basics ------------------------------------------------------------------- */
+
+void op_h5_quiet(void) {
+  /* Our messages replace HDF5's automatic stack dump. Failing to switch it off
+   * only means HDF5 also prints its own stack, so the result is not fatal. */
+  if (H5Eset_auto2(H5E_DEFAULT, NULL, NULL) < 0)
+    fprintf(stderr, "op2-io: warning: cannot silence HDF5 error printing\n");
+}
+
+op_io_ctx op_h5_ctx(char *err, size_t errlen, const char *file) {
+  op_io_ctx c;
+  c.err = err;
+  c.errlen = errlen;
+  c.kind = "HDF5 file";
+  c.file = file;
+  c.what = NULL;
+  c.object = NULL;
+  return c;
+}
+
+static op_io_ctx with_object(const op_io_ctx *c, const char *what, const char *object) {
+  op_io_ctx d = *c;
+  d.what = what;
+  d.object = object;
+  return d;
+}
+
+static hid_t mem_type(op_type t) {
+  switch (t) {
+  case OP_TYPE_DOUBLE: return H5T_NATIVE_DOUBLE;
+  case OP_TYPE_FLOAT: return H5T_NATIVE_FLOAT;
+  case OP_TYPE_INT: return H5T_NATIVE_INT;
+  }
+  return -1;
+}
+
+static hid_t file_type(op_type t) {
+  switch (t) {
+  case OP_TYPE_DOUBLE: return H5T_IEEE_F64LE;
+  case OP_TYPE_FLOAT: return H5T_IEEE_F32LE;
+  case OP_TYPE_INT: return H5T_STD_I32LE;
+  }
+  return -1;
+}
+
+static int is_hdf5(const char *file) {
+#if H5_VERSION_GE(1, 12, 0)
+  return (int)H5Fis_accessible(file, H5P_DEFAULT);
+#else
+  return (int)H5Fis_hdf5(file);
+#endif
+}
+
+/* ---- files ---------------------------------------------------------------------- */
+
+static int open_existing(const op_io_ctx *c, unsigned flags, hid_t *out) {
+  int is = is_hdf5(c->file);
+  if (is < 0)
+    return OP_IO_ERR(c, OP_IO_ENOFILE, "cannot read the file (permissions?)");
+  if (is == 0)
+    return OP_IO_ERR(c, OP_IO_EFORMAT, "not an HDF5 file");
+  hid_t f = H5Fopen(c->file, flags, H5P_DEFAULT);
+  if (f < 0)
+    return OP_IO_ERR(c, OP_IO_EFORMAT, "cannot open%s: truncated or corrupt HDF5 file?",
+                     flags == H5F_ACC_RDWR ? " for writing" : "");
+  *out = f;
+  return OP_IO_OK;
+}
+
+int op_h5_open_read(const op_io_ctx *c, hid_t *out) {
+  op_h5_quiet();
+  if (!c->file || !c->file[0])
+    return OP_IO_ERR(c, OP_IO_EARG, "no file name given");
+  if (!op_io_path_exists(c->file))
+    return OP_IO_ERR(c, OP_IO_ENOFILE, "file does not exist");
+  return open_existing(c, H5F_ACC_RDONLY, out);
+}
+
+int op_h5_open_write(const op_io_ctx *c, hid_t *out) {
+  op_h5_quiet();
+  if (!c->file || !c->file[0])
+    return OP_IO_ERR(c, OP_IO_EARG, "no file name given");
+  if (op_io_path_exists(c->file))
+    return open_existing(c, H5F_ACC_RDWR, out);
+  hid_t f = H5Fcreate(c->file, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
+  if (f < 0)
+    return OP_IO_ERR(c, OP_IO_ENOFILE, "cannot create the file (missing directory? permissions?)");
+  *out = f;
+  return OP_IO_OK;
+}
+
+int op_h5_create(const op_io_ctx *c, const char *path, hid_t *out) {
+  op_h5_quiet();
+  hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (f < 0)
+    return OP_IO_ERR(c, OP_IO_ENOFILE, "cannot create '%s' (missing directory? permissions?)",
+                     path);
+  *out = f;
+  return OP_IO_OK;
+}
+
+int op_h5_close(const op_io_ctx *c, hid_t f) {
+  if (H5Fclose(f) < 0)
+    return OP_IO_ERR(c, OP_IO_EIO, "closing the file failed (data may be incomplete)");
+  return OP_IO_OK;
+}
+
+/* Keeps the first error of a sequence. */
+static int keep(int rc, int rc2) { return rc != OP_IO_OK ? rc : rc2; }
+
+/* ---- names ---------------------------------------------------------------------------- */
+
+int op_h5_check_name(const op_io_ctx *c, const char *name) {
+  if (!name || !name[0])
+    return OP_IO_ERR(c, OP_IO_EARG, "empty dataset name");
+  const char *p = name[0] == '/' ? name + 1 : name;
+  size_t n = strlen(p);
+  if (n == 0 || p[n - 1] == '/' || strstr(p, "//") || p[0] == '/')
+    return OP_IO_ERR(c, OP_IO_EARG, "invalid dataset name (empty component or trailing '/')");
+  return OP_IO_OK;
+}
+
+static int object_kind(const op_io_ctx *c, hid_t f, const char *path, H5I_type_t *kind) {
+  hid_t o = H5Oopen(f, path, H5P_DEFAULT);
+  if (o < 0)
+    return OP_IO_ERR(c, OP_IO_EFORMAT, "cannot open object '%s'", path);
+  H5I_type_t k = H5Iget_type(o);
+  if (H5Oclose(o) < 0)
+    return OP_IO_ERR(c, OP_IO_EIO, "cannot close object '%s'", path);
+  if (k == H5I_BADID)
+    return OP_IO_ERR(c, OP_IO_EFORMAT, "cannot determine the kind of object '%s'", path);
+  *kind = k;
+  return OP_IO_OK;
+}
+
+int op_h5_dataset_exists(const op_io_ctx *c, hid_t f, const char *name) {
+  int rc = op_h5_check_name(c, name);
+  if (rc != OP_IO_OK)
+    return rc;
+  size_t n = strlen(name);
+  char *path = malloc(n + 1);
+  if (!path)
+    return OP_IO_ERR(c, OP_IO_ENOMEM, "out of memory");
+  memcpy(path, name, n + 1);
+  /* Walk the intermediate groups: H5Lexists needs every parent to exist. */
+  for (size_t i = 1; i <= n; ++i) {
+    if (i < n && path[i] != '/')
+      continue;
+    char saved = path[i];
+    path[i] = '\0';
+    htri_t e = H5Lexists(f, path, H5P_DEFAULT);
+    if (e < 0) {
+      rc = OP_IO_ERR(c, OP_IO_EFORMAT, "cannot look up '%s'", path);
+      free(path);
+      return rc;
+    }
+    if (e == 0) {
+      free(path);
+      return 0;
+    }
+    H5I_type_t kind;
+    rc = object_kind(c, f, path, &kind);
+    if (rc != OP_IO_OK) {
+      free(path);
+      return rc;
+    }
+    if (i < n && kind != H5I_GROUP) {
+      rc = OP_IO_ERR(c, OP_IO_EFORMAT, "'%s' exists but is not a group", path);
+      free(path);
+      return rc;
+    }
+    if (i == n && kind != H5I_DATASET) {
+      rc = OP_IO_ERR(c, OP_IO_EFORMAT, "exists but is not a dataset");
+      free(path);
+      return rc;
+    }
+    path[i] = saved;
+  }
+  free(path);
+  return 1;
+}
+
+/* ---- datasets --------------------------------------------------------------------------- */
+
+static void describe_type(hid_t t, op_hdf5_info *info) {
+  info->type_known = 0;
+  info->type = OP_TYPE_DOUBLE;
+  H5T_class_t cl = H5Tget_class(t);
+  size_t sz = H5Tget_size(t);
+  if (cl == H5T_FLOAT && sz == 8) {
+    info->type_known = 1;
+    info->type = OP_TYPE_DOUBLE;
+  } else if (cl == H5T_FLOAT && sz == 4) {
+    info->type_known = 1;
+    info->type = OP_TYPE_FLOAT;
+  } else if (cl == H5T_INTEGER && sz == 4 && H5Tget_sign(t) == H5T_SGN_2) {
+    info->type_known = 1;
+    info->type = OP_TYPE_INT;
+  }
+  if (info->type_known) {
+    snprintf(info->type_name, sizeof info->type_name, "%s", op_io_type_name(info->type));
+    return;
+  }
+  const char *cls = cl == H5T_INTEGER ? "integer"
+                    : cl == H5T_FLOAT ? "float"
+                    : cl == H5T_STRING ? "string"
+                    : cl == H5T_COMPOUND ? "compound"
+                    : cl == H5T_ENUM ? "enum"
+                    : cl == H5T_ARRAY ? "array"
+                                       : "other";
+  if (cl == H5T_INTEGER && H5Tget_sign(t) == H5T_SGN_NONE)
+    snprintf(info->type_name, sizeof info->type_name, "unsigned integer(%zu bytes)", sz);
+  else
+    snprintf(info->type_name, sizeof info->type_name, "%s(%zu bytes)", cls, sz);
+}
+
+int op_h5_query(const op_io_ctx *c0, hid_t f, const char *name, op_hdf5_info *info) {
+  op_io_ctx c = with_object(c0, "dataset", name);
+  int e = op_h5_dataset_exists(&c, f, name);
+  if (e < 0)
+    return e;
+  if (e == 0)
+    return OP_IO_ERR(&c, OP_IO_ENOENT, "dataset does not exist");
+  int rc = OP_IO_OK;
+  hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+  if (d < 0)
+    return OP_IO_ERR(&c, OP_IO_EFORMAT, "cannot open the dataset");
+  hid_t s = H5Dget_space(d);
+  hid_t t = s < 0 ? -1 : H5Dget_type(d);
+  if (s < 0 || t < 0) {
+    rc = OP_IO_ERR(&c, OP_IO_EFORMAT, "cannot read the dataset's %s", s < 0 ? "shape" : "type");
+  } else {
+    hsize_t dims[H5S_MAX_RANK];
+    int rank = H5Sget_simple_extent_ndims(s);
+    if (rank < 0 || rank > H5S_MAX_RANK || H5Sget_simple_extent_dims(s, dims, NULL) < 0) {
+      rc = OP_IO_ERR(&c, OP_IO_EFORMAT, "cannot read the dataset's shape");
+    } else {
+      info->rank = rank;
+      info->rows = rank == 0 ? 1 : (long long)dims[0];
+      info->cols = 1;
+      for (int i = 1; i < rank; ++i)
+        info->cols *= (long long)dims[i];
+      describe_type(t, info);
+    }
+  }
+  if (t >= 0 && H5Tclose(t) < 0)
+    rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close a datatype"));
+  if (s >= 0 && H5Sclose(s) < 0)
+    rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close a dataspace"));
+  if (H5Dclose(d) < 0)
+    rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close the dataset"));
+  return rc;
+}
+
+static void shape_str(const op_hdf5_info *i, char *buf, size_t n) {
+  if (i->rank == 0)
+    snprintf(buf, n, "scalar");
+  else if (i->rank == 1)
+    snprintf(buf, n, "[%lld]", i->rows);
+  else if (i->rank == 2)
+    snprintf(buf, n, "[%lld x %lld]", i->rows, i->cols);
+  else
+    snprintf(buf, n, "rank %d ([%lld x ...])", i->rank, i->rows);
+}
+
+int op_h5_read(const op_io_ctx *c0, hid_t f, const char *name, op_type type, long long rows,
+               long long cols, int shape_rule, void *buf) {
+  op_io_ctx c = with_object(c0, "dataset", name);
+  op_hdf5_info info;
+  int rc = op_h5_query(c0, f, name, &info);
+  if (rc != OP_IO_OK)
+    return rc;
+  if (!info.type_known || info.type != type)
+    return OP_IO_ERR(&c, OP_IO_ETYPE, "stored type is '%s', requested '%s'", info.type_name,
+                     op_io_type_name(type));
+  int ok;
+  if (shape_rule == OP_H5_SHAPE_FLAT)
+    ok = info.rows * info.cols == rows * cols;
+  else
+    ok = (info.rank == 2 && info.rows == rows && info.cols == cols) ||
+         (info.rank == 1 && cols == 1 && info.rows == rows) ||
+         (info.rank == 0 && rows == 1 && cols == 1);
+  if (!ok) {
+    char s[64];
+    shape_str(&info, s, sizeof s);
+    if (shape_rule == OP_H5_SHAPE_FLAT)
+      return OP_IO_ERR(&c, OP_IO_ESHAPE, "shape is %s, expected %lld element(s)", s, rows * cols);
+    return OP_IO_ERR(&c, OP_IO_ESHAPE, "shape is %s, expected [%lld x %lld]", s, rows, cols);
+  }
+  if (rows * cols == 0)
+    return OP_IO_OK;
+  if (!buf)
+    return OP_IO_ERR(&c, OP_IO_EARG, "no buffer to read into");
+  hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+  if (d < 0)
+    return OP_IO_ERR(&c, OP_IO_EFORMAT, "cannot open the dataset");
+  if (H5Dread(d, mem_type(type), H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+    rc = OP_IO_ERR(&c, OP_IO_EIO, "reading the data failed (truncated or corrupt file?)");
+  if (H5Dclose(d) < 0)
+    rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close the dataset"));
+  return rc;
+}
+
+/* ---- attributes ------------------------------------------------------------------------ */
+
+static int drop_attr(const op_io_ctx *c, hid_t obj, const char *attr) {
+  htri_t e = H5Aexists(obj, attr);
+  if (e < 0)
+    return OP_IO_ERR(c, OP_IO_EFORMAT, "cannot look up attribute '%s'", attr);
+  if (e > 0 && H5Adelete(obj, attr) < 0)
+    return OP_IO_ERR(c, OP_IO_EIO, "cannot replace attribute '%s'", attr);
+  return OP_IO_OK;
+}
+
+static int write_attr(const op_io_ctx *c, hid_t obj, const char *attr, hid_t ftype, hid_t mtype,
+                      const void *value) {
+  int rc = drop_attr(c, obj, attr);
+  if (rc != OP_IO_OK)
+    return rc;
+  hid_t s = H5Screate(H5S_SCALAR);
+  if (s < 0)
+    return OP_IO_ERR(c, OP_IO_EIO, "cannot create a dataspace for attribute '%s'", attr);
+  hid_t a = H5Acreate2(obj, attr, ftype, s, H5P_DEFAULT, H5P_DEFAULT);
+  if (a < 0) {
+    rc = OP_IO_ERR(c, OP_IO_EIO, "cannot create attribute '%s'", attr);
+  } else {
+    if (H5Awrite(a, mtype, value) < 0)
+      rc = OP_IO_ERR(c, OP_IO_EIO, "cannot write attribute '%s'", attr);
+    if (H5Aclose(a) < 0)
+      rc = keep(rc, OP_IO_ERR(c, OP_IO_EIO, "cannot close attribute '%s'", attr));
+  }
+  if (H5Sclose(s) < 0)
+    rc = keep(rc, OP_IO_ERR(c, OP_IO_EIO, "cannot close a dataspace"));
+  return rc;
+}
+
+int op_h5_set_attr_str(const op_io_ctx *c0, hid_t obj, const char *objname, const char *attr,
+                       const char *value) {
+  op_io_ctx c = with_object(c0, "object", objname);
+  hid_t t = H5Tcopy(H5T_C_S1);
+  if (t < 0)
+    return OP_IO_ERR(&c, OP_IO_EIO, "cannot create a string type");
+  int rc = OP_IO_OK;
+  if (H5Tset_size(t, strlen(value) + 1) < 0 || H5Tset_strpad(t, H5T_STR_NULLTERM) < 0)
+    rc = OP_IO_ERR(&c, OP_IO_EIO, "cannot set up a string type");
+  else
+    rc = write_attr(&c, obj, attr, t, t, value);
+  if (H5Tclose(t) < 0)
+    rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close a string type"));
+  return rc;
+}
+
+int op_h5_set_attr_int(const op_io_ctx *c0, hid_t obj, const char *objname, const char *attr,
+                       int value) {
+  op_io_ctx c = with_object(c0, "object", objname);
+  return write_attr(&c, obj, attr, H5T_STD_I32LE, H5T_NATIVE_INT, &value);
+}
+
+int op_h5_set_attr_double(const op_io_ctx *c0, hid_t obj, const char *objname, const char *attr,
+                          double value) {
+  op_io_ctx c = with_object(c0, "object", objname);
+  return write_attr(&c, obj, attr, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value);
+}
+
+int op_h5_get_attr_double(const op_io_ctx *c0, hid_t obj, const char *objname, const char *attr,
+                          double *value) {
+  op_io_ctx c = with_object(c0, "attribute", attr);
+  htri_t e = H5Aexists(obj, attr);
+  if (e < 0)
+    return OP_IO_ERR(&c, OP_IO_EFORMAT, "cannot look up the attribute on '%s'", objname);
+  if (e == 0)
+    return OP_IO_ERR(&c, OP_IO_ENOENT, "attribute missing on '%s'", objname);
+  hid_t a = H5Aopen(obj, attr, H5P_DEFAULT);
+  if (a < 0)
+    return OP_IO_ERR(&c, OP_IO_EFORMAT, "cannot open the attribute on '%s'", objname);
+  int rc = OP_IO_OK;
+  hid_t s = H5Aget_space(a);
+  hid_t t = s < 0 ? -1 : H5Aget_type(a);
+  if (s < 0 || t < 0) {
+    rc = OP_IO_ERR(&c, OP_IO_EFORMAT, "cannot inspect the attribute");
+  } else {
+    hssize_t n = H5Sget_simple_extent_npoints(s);
+    H5T_class_t cl = H5Tget_class(t);
+    if (n != 1)
+      rc = OP_IO_ERR(&c, OP_IO_ESHAPE, "attribute holds %lld values, expected 1", (long long)n);
+    else if (cl != H5T_FLOAT && cl != H5T_INTEGER)
+      rc = OP_IO_ERR(&c, OP_IO_ETYPE, "attribute is not numeric");
+    else if (H5Aread(a, H5T_NATIVE_DOUBLE, value) < 0)
+      rc = OP_IO_ERR(&c, OP_IO_EIO, "cannot read the attribute");
+  }
+  if (t >= 0 && H5Tclose(t) < 0)
+    rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close a datatype"));
+  if (s >= 0 && H5Sclose(s) < 0)
+    rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close a dataspace"));
+  if (H5Aclose(a) < 0)
+    rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close the attribute"));
+  return rc;
+}
+
+int op_h5_get_attr_str(const op_io_ctx *c0, hid_t obj, const char *objname, const char *attr,
+                       char *buf, size_t len, int *found) {
+  op_io_ctx c = with_object(c0, "attribute", attr);
+  *found = 0;
+  if (len == 0)
+    return OP_IO_ERR(&c, OP_IO_EARG, "no room for the attribute value");
+  buf[0] = '\0';
+  htri_t e = H5Aexists(obj, attr);
+  if (e < 0)
+    return OP_IO_ERR(&c, OP_IO_EFORMAT, "cannot look up the attribute on '%s'", objname);
+  if (e == 0)
+    return OP_IO_OK;
+  hid_t a = H5Aopen(obj, attr, H5P_DEFAULT);
+  if (a < 0)
+    return OP_IO_ERR(&c, OP_IO_EFORMAT, "cannot open the attribute on '%s'", objname);
+  int rc = OP_IO_OK;
+  hid_t t = H5Aget_type(a);
+  if (t < 0 || H5Tget_class(t) != H5T_STRING) {
+    rc = OP_IO_ERR(&c, OP_IO_ETYPE, "attribute on '%s' is not a string", objname);
+  } else {
+    htri_t vl = H5Tis_variable_str(t);
+    hid_t mt = H5Tcopy(H5T_C_S1);
+    if (vl < 0 || mt < 0) {
+      rc = OP_IO_ERR(&c, OP_IO_EIO, "cannot inspect the attribute's string type");
+    } else if (vl > 0) {
+      char *s = NULL;
+      if (H5Tset_size(mt, H5T_VARIABLE) < 0 || H5Aread(a, mt, &s) < 0) {
+        rc = OP_IO_ERR(&c, OP_IO_EIO, "cannot read the attribute");
+      } else {
+        snprintf(buf, len, "%s", s ? s : "");
+        *found = 1;
+        if (s && H5free_memory(s) < 0)
+          rc = OP_IO_ERR(&c, OP_IO_EIO, "cannot free an HDF5 string");
+      }
+    } else {
+      size_t sz = H5Tget_size(t);
+      char *s = malloc(sz + 1);
+      if (!s) {
+        rc = OP_IO_ERR(&c, OP_IO_ENOMEM, "out of memory");
+      } else {
+        if (sz == 0 || H5Tset_size(mt, sz) < 0 || H5Aread(a, mt, s) < 0) {
+          rc = OP_IO_ERR(&c, OP_IO_EIO, "cannot read the attribute");
+        } else {
+          s[sz] = '\0';
+          snprintf(buf, len, "%s", s);
+          *found = 1;
+        }
+        free(s);
+      }
+    }
+    if (mt >= 0 && H5Tclose(mt) < 0)
+      rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close a datatype"));
+  }
+  if (t >= 0 && H5Tclose(t) < 0)
+    rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close a datatype"));
+  if (H5Aclose(a) < 0)
+    rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close the attribute"));
+  return rc;
+}
+
+/* ---- writing ---------------------------------------------------------------------------- */
+
+static int write_impl(const op_io_ctx *c0, hid_t f, const char *name, op_type type, int rank,
+                      long long rows, long long cols, const void *buf, int dim_attr, int replace,
+                      int nattr, const char *const *attr_names, const char *const *attr_values) {
+  op_io_ctx c = with_object(c0, "dataset", name);
+  if (rank < 1 || rank > 2 || rows < 0 || cols < 0 || (rank == 1 && cols != 1))
+    return OP_IO_ERR(&c, OP_IO_EARG, "invalid shape (rank %d, %lld x %lld)", rank, rows, cols);
+  if (rows * cols > 0 && !buf)
+    return OP_IO_ERR(&c, OP_IO_EARG, "no data to write");
+  int e = op_h5_dataset_exists(&c, f, name);
+  if (e < 0)
+    return e;
+  hid_t d = -1;
+  int rc = OP_IO_OK;
+  if (e > 0) {
+    if (!replace)
+      return OP_IO_ERR(&c, OP_IO_EARG, "name already used in this file (two objects named alike?)");
+    op_hdf5_info info;
+    rc = op_h5_query(c0, f, name, &info);
+    if (rc != OP_IO_OK)
+      return rc;
+    if (info.type_known && info.type == type && info.rank == rank && info.rows == rows &&
+        info.cols == cols) {
+      d = H5Dopen2(f, name, H5P_DEFAULT); /* same type and shape: overwrite in place */
+      if (d < 0)
+        return OP_IO_ERR(&c, OP_IO_EFORMAT, "cannot open the dataset to overwrite it");
+    } else if (H5Ldelete(f, name, H5P_DEFAULT) < 0) {
+      return OP_IO_ERR(&c, OP_IO_EIO, "cannot remove the old dataset to replace it");
+    }
+  }
+  if (d < 0) {
+    hsize_t dims[2] = {(hsize_t)rows, (hsize_t)cols};
+    hid_t s = H5Screate_simple(rank, dims, NULL);
+    if (s < 0)
+      return OP_IO_ERR(&c, OP_IO_EIO, "cannot create a dataspace");
+    hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
+    if (lcpl < 0 || H5Pset_create_intermediate_group(lcpl, 1) < 0) {
+      rc = OP_IO_ERR(&c, OP_IO_EIO, "cannot set up group creation");
+    } else {
+      d = H5Dcreate2(f, name, file_type(type), s, lcpl, H5P_DEFAULT, H5P_DEFAULT);
+      if (d < 0)
+        rc = OP_IO_ERR(&c, OP_IO_EIO, "cannot create the dataset");
+    }
+    if (lcpl >= 0 && H5Pclose(lcpl) < 0)
+      rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close a property list"));
+    if (H5Sclose(s) < 0)
+      rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close a dataspace"));
+    if (rc != OP_IO_OK) {
+      if (d >= 0)
+        H5Dclose(d); /* already failing: the first error is the one reported */
+      return rc;
+    }
+  }
+  if (rows * cols > 0 && H5Dwrite(d, mem_type(type), H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+    rc = OP_IO_ERR(&c, OP_IO_EIO, "writing the data failed (disk full?)");
+  if (rc == OP_IO_OK && dim_attr >= 0)
+    rc = op_h5_set_attr_int(&c, d, name, "dim", dim_attr);
+  if (rc == OP_IO_OK)
+    rc = op_h5_set_attr_str(&c, d, name, "type", op_io_type_name(type));
+  for (int i = 0; rc == OP_IO_OK && i < nattr; ++i)
+    rc = op_h5_set_attr_str(&c, d, name, attr_names[i], attr_values[i]);
+  if (H5Dclose(d) < 0)
+    rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close the dataset"));
+  return rc;
+}
+
+int op_h5_write(const op_io_ctx *c, hid_t f, const char *name, op_type type, int rank,
+                long long rows, long long cols, const void *buf, int dim_attr, int replace) {
+  return write_impl(c, f, name, type, rank, rows, cols, buf, dim_attr, replace, 0, NULL, NULL);
+}
+
+int op_h5_write_set(const op_io_ctx *c, hid_t f, op_set set, int replace) {
+  if (!set || !set->name)
+    return OP_IO_ERR(c, OP_IO_EARG, "invalid set");
+  int size = set->size;
+  return write_impl(c, f, set->name, OP_TYPE_INT, 1, 1, 1, &size, -1, replace, 0, NULL, NULL);
+}
+
+int op_h5_write_map(const op_io_ctx *c, hid_t f, op_map map, int replace) {
+  if (!map || !map->name || !map->from || !map->to || map->dim < 1)
+    return OP_IO_ERR(c, OP_IO_EARG, "invalid map");
+  const char *names[2] = {"from", "to"};
+  const char *vals[2] = {map->from->name ? map->from->name : "",
+                         map->to->name ? map->to->name : ""};
+  return write_impl(c, f, map->name, OP_TYPE_INT, 2, map->from->size, map->dim, map->map, map->dim,
+                    replace, 2, names, vals);
+}
+
+int op_h5_write_dat(const op_io_ctx *c, hid_t f, op_dat dat, int replace) {
+  if (!dat || !dat->name || !dat->set || dat->dim < 1)
+    return OP_IO_ERR(c, OP_IO_EARG, "invalid dat");
+  const void *data = op_fetch_data_ptr(dat); /* host copy current */
+  const char *names[1] = {"set"};
+  const char *vals[1] = {dat->set->name ? dat->set->name : ""};
+  return write_impl(c, f, dat->name, dat->type, 2, dat->set->size, dat->dim, data, dat->dim,
+                    replace, 1, names, vals);
+}
+
+/* ---- reading dats ---------------------------------------------------------------------- */
+
+static int check_dat_info(const op_io_ctx *c, const op_hdf5_info *info, op_set set, int dim,
+                          op_type type) {
+  if (!info->type_known || info->type != type)
+    return OP_IO_ERR(c, OP_IO_ETYPE, "stored type is '%s', requested '%s'", info->type_name,
+                     op_io_type_name(type));
+  if (info->rank > 2 || (info->rank < 2 && dim != 1))
+    return OP_IO_ERR(c, OP_IO_ESHAPE, "dataset has rank %d, expected [%d x %d]", info->rank,
+                     set->size, dim);
+  if (info->rows != set->size)
+    return OP_IO_ERR(c, OP_IO_ESHAPE, "dataset has %lld rows, set '%s' has size %d", info->rows,
+                     set->name ? set->name : "?", set->size);
+  if (info->cols != dim)
+    return OP_IO_ERR(c, OP_IO_ESHAPE, "dataset has %lld columns, expected dim %d", info->cols, dim);
+  return OP_IO_OK;
+}
+
+int op_h5_read_dat_into(const op_io_ctx *c0, hid_t f, op_dat dat, const char *name, void *buf) {
+  op_io_ctx c = with_object(c0, "dataset", name);
+  op_hdf5_info info;
+  int rc = op_h5_query(c0, f, name, &info);
+  if (rc == OP_IO_OK)
+    rc = check_dat_info(&c, &info, dat->set, dat->dim, dat->type);
+  if (rc == OP_IO_OK)
+    rc = op_h5_read(c0, f, name, dat->type, dat->set->size, dat->dim, OP_H5_SHAPE_2D, buf);
+  return rc;
+}
+
+/* ---- public lower-level API ---------------------------------------------------------- */
+
+int op_hdf5_dataset_exists(const char *file, const char *name, char *err, size_t errlen) {
+  op_io_ctx c = op_h5_ctx(err, errlen, file);
+  op_io_ctx co = with_object(&c, "dataset", name);
+  hid_t f;
+  int rc = op_h5_open_read(&co, &f);
+  if (rc != OP_IO_OK)
+    return rc;
+  rc = op_h5_dataset_exists(&co, f, name);
+  int rc2 = op_h5_close(&co, f);
+  return rc < 0 ? rc : (rc2 != OP_IO_OK ? rc2 : rc);
+}
+
+int op_hdf5_query_dataset(const char *file, const char *name, op_hdf5_info *info, char *err,
+                          size_t errlen) {
+  op_io_ctx c = op_h5_ctx(err, errlen, file);
+  op_io_ctx co = with_object(&c, "dataset", name);
+  if (!info)
+    return OP_IO_ERR(&co, OP_IO_EARG, "no info structure");
+  hid_t f;
+  int rc = op_h5_open_read(&co, &f);
+  if (rc != OP_IO_OK)
+    return rc;
+  rc = op_h5_query(&c, f, name, info);
+  return keep(rc, op_h5_close(&co, f));
+}
+
+int op_hdf5_read_dataset(const char *file, const char *name, const char *type, long long rows,
+                         int cols, void *buf, char *err, size_t errlen) {
+  op_io_ctx c = op_h5_ctx(err, errlen, file);
+  op_io_ctx co = with_object(&c, "dataset", name);
+  op_type t;
+  if (op_io_parse_type(type, &t) != 0)
+    return OP_IO_ERR(&co, OP_IO_EARG, "unknown type '%s' (double, float or int)",
+                     type ? type : "(null)");
+  if (rows < 0 || cols < 1)
+    return OP_IO_ERR(&co, OP_IO_EARG, "invalid shape [%lld x %d]", rows, cols);
+  hid_t f;
+  int rc = op_h5_open_read(&co, &f);
+  if (rc != OP_IO_OK)
+    return rc;
+  rc = op_h5_read(&c, f, name, t, rows, cols, OP_H5_SHAPE_2D, buf);
+  return keep(rc, op_h5_close(&co, f));
+}
+
+int op_hdf5_write_dataset(const char *file, const char *name, const char *type, long long rows,
+                          int cols, const void *buf, char *err, size_t errlen) {
+  op_io_ctx c = op_h5_ctx(err, errlen, file);
+  op_io_ctx co = with_object(&c, "dataset", name);
+  op_type t;
+  if (op_io_parse_type(type, &t) != 0)
+    return OP_IO_ERR(&co, OP_IO_EARG, "unknown type '%s' (double, float or int)",
+                     type ? type : "(null)");
+  int rc = op_h5_check_name(&co, name);
+  if (rc != OP_IO_OK)
+    return rc;
+  hid_t f;
+  rc = op_h5_open_write(&co, &f);
+  if (rc != OP_IO_OK)
+    return rc;
+  rc = op_h5_write(&c, f, name, t, 2, rows, cols, buf, cols, 1);
+  return keep(rc, op_h5_close(&co, f));
+}
+
+int op_hdf5_read_set_size(const char *file, const char *name, int *size, char *err,
+                          size_t errlen) {
+  op_io_ctx c = op_h5_ctx(err, errlen, file);
+  op_io_ctx co = with_object(&c, "dataset", name);
+  hid_t f;
+  int rc = op_h5_open_read(&co, &f);
+  if (rc != OP_IO_OK)
+    return rc;
+  int v = -1;
+  rc = op_h5_read(&c, f, name, OP_TYPE_INT, 1, 1, OP_H5_SHAPE_FLAT, &v);
+  if (rc == OP_IO_OK && v < 0)
+    rc = OP_IO_ERR(&co, OP_IO_EFORMAT, "negative set size %d", v);
+  if (rc == OP_IO_OK)
+    *size = v;
+  return keep(rc, op_h5_close(&co, f));
+}
+
+int op_hdf5_write_set(const char *file, op_set set, char *err, size_t errlen) {
+  op_io_ctx c = op_h5_ctx(err, errlen, file);
+  op_io_ctx co = with_object(&c, "dataset", set ? set->name : NULL);
+  int rc = op_h5_check_name(&co, set ? set->name : NULL);
+  if (rc != OP_IO_OK)
+    return rc;
+  hid_t f;
+  rc = op_h5_open_write(&co, &f);
+  if (rc != OP_IO_OK)
+    return rc;
+  rc = op_h5_write_set(&c, f, set, 1);
+  return keep(rc, op_h5_close(&co, f));
+}
+
+int op_hdf5_read_map(const char *file, const char *name, int from_size, int dim, int to_size,
+                     int *buf, char *err, size_t errlen) {
+  op_io_ctx c = op_h5_ctx(err, errlen, file);
+  op_io_ctx co = with_object(&c, "dataset", name);
+  if (from_size < 0 || dim < 1 || to_size < 0)
+    return OP_IO_ERR(&co, OP_IO_EARG, "invalid map shape (from size %d, dim %d, to size %d)",
+                     from_size, dim, to_size);
+  hid_t f;
+  int rc = op_h5_open_read(&co, &f);
+  if (rc != OP_IO_OK)
+    return rc;
+  rc = op_h5_read(&c, f, name, OP_TYPE_INT, from_size, dim, OP_H5_SHAPE_2D, buf);
+  rc = keep(rc, op_h5_close(&co, f));
+  if (rc != OP_IO_OK)
+    return rc;
+  size_t n = (size_t)from_size * (size_t)dim;
+  for (size_t i = 0; i < n; ++i)
+    if (buf[i] < 0 || buf[i] >= to_size)
+      return OP_IO_ERR(&co, OP_IO_ERANGE,
+                       "map entry [%zu][%zu] = %d is outside [0, %d) (the target set size)",
+                       i / (size_t)dim, i % (size_t)dim, buf[i], to_size);
+  return OP_IO_OK;
+}
+
+int op_hdf5_write_map(const char *file, op_map map, char *err, size_t errlen) {
+  op_io_ctx c = op_h5_ctx(err, errlen, file);
+  op_io_ctx co = with_object(&c, "dataset", map ? map->name : NULL);
+  int rc = op_h5_check_name(&co, map ? map->name : NULL);
+  if (rc != OP_IO_OK)
+    return rc;
+  hid_t f;
+  rc = op_h5_open_write(&co, &f);
+  if (rc != OP_IO_OK)
+    return rc;
+  rc = op_h5_write_map(&c, f, map, 1);
+  return keep(rc, op_h5_close(&co, f));
+}
+
+int op_hdf5_read_dat(const char *file, op_dat dat, const char *name, char *err, size_t errlen) {
+  op_io_ctx c = op_h5_ctx(err, errlen, file);
+  if (!name)
+    name = dat ? dat->name : NULL;
+  op_io_ctx co = with_object(&c, "dataset", name);
+  if (!dat || !dat->set)
+    return OP_IO_ERR(&co, OP_IO_EARG, "invalid dat");
+  int rc = op_h5_check_name(&co, name);
+  if (rc != OP_IO_OK)
+    return rc;
+  hid_t f;
+  rc = op_h5_open_read(&co, &f);
+  if (rc != OP_IO_OK)
+    return rc;
+  /* Validate before touching the dat, then read straight into its host copy. */
+  rc = op_h5_read_dat_into(&c, f, dat, name, dat->data);
+  rc = keep(rc, op_h5_close(&co, f));
+  if (rc == OP_IO_OK)
+    op_host_data_changed(dat);
+  return rc;
+}
+
+int op_hdf5_write_dat(const char *file, op_dat dat, char *err, size_t errlen) {
+  op_io_ctx c = op_h5_ctx(err, errlen, file);
+  op_io_ctx co = with_object(&c, "dataset", dat ? dat->name : NULL);
+  int rc = op_h5_check_name(&co, dat ? dat->name : NULL);
+  if (rc != OP_IO_OK)
+    return rc;
+  hid_t f;
+  rc = op_h5_open_write(&co, &f);
+  if (rc != OP_IO_OK)
+    return rc;
+  rc = op_h5_write_dat(&c, f, dat, 1);
+  return keep(rc, op_h5_close(&co, f));
+}
+
+int op_hdf5_read_const(const char *file, const char *name, int dim, const char *type, void *data,
+                       char *err, size_t errlen) {
+  op_io_ctx c = op_h5_ctx(err, errlen, file);
+  op_io_ctx co = with_object(&c, "dataset", name);
+  op_type t;
+  if (op_io_parse_type(type, &t) != 0)
+    return OP_IO_ERR(&co, OP_IO_EARG, "unknown type '%s' (double, float or int)",
+                     type ? type : "(null)");
+  if (dim < 1 || !data)
+    return OP_IO_ERR(&co, OP_IO_EARG, "invalid dim %d or no destination", dim);
+  hid_t f;
+  int rc = op_h5_open_read(&co, &f);
+  if (rc != OP_IO_OK)
+    return rc;
+  rc = op_h5_read(&c, f, name, t, dim, 1, OP_H5_SHAPE_FLAT, data);
+  return keep(rc, op_h5_close(&co, f));
+}
+
+int op_hdf5_write_const(const char *file, const char *name, int dim, const char *type,
+                        const void *data, char *err, size_t errlen) {
+  op_io_ctx c = op_h5_ctx(err, errlen, file);
+  op_io_ctx co = with_object(&c, "dataset", name);
+  op_type t;
+  if (op_io_parse_type(type, &t) != 0)
+    return OP_IO_ERR(&co, OP_IO_EARG, "unknown type '%s' (double, float or int)",
+                     type ? type : "(null)");
+  if (dim < 1 || !data)
+    return OP_IO_ERR(&co, OP_IO_EARG, "invalid dim %d or no data", dim);
+  int rc = op_h5_check_name(&co, name);
+  if (rc != OP_IO_OK)
+    return rc;
+  hid_t f;
+  rc = op_h5_open_write(&co, &f);
+  if (rc != OP_IO_OK)
+    return rc;
+  rc = op_h5_write(&c, f, name, t, 1, dim, 1, data, dim, 1);
+  return keep(rc, op_h5_close(&co, f));
+}
+
+int op_hdf5_dump(const char *file, char *err, size_t errlen) {
+  op_io_ctx c = op_h5_ctx(err, errlen, file);
+  if (!file || !file[0])
+    return OP_IO_ERR(&c, OP_IO_EARG, "no file name given");
+  char *tmp = op_io_tmpname(file);
+  if (!tmp)
+    return OP_IO_ERR(&c, OP_IO_ENOMEM, "out of memory");
+  hid_t f;
+  int rc0 = op_h5_create(&c, tmp, &f);
+  if (rc0 != OP_IO_OK) {
+    free(tmp);
+    return rc0;
+  }
+  int rc = OP_IO_OK;
+  for (int i = 0, n = op_num_sets(); rc == OP_IO_OK && i < n; ++i) {
+    op_set s = op_set_at(i);
+    if (s)
+      rc = op_h5_write_set(&c, f, s, 0);
+  }
+  for (int i = 0, n = op_num_maps(); rc == OP_IO_OK && i < n; ++i) {
+    op_map m = op_map_at(i);
+    if (m)
+      rc = op_h5_write_map(&c, f, m, 0);
+  }
+  for (int i = 0, n = op_num_dats(); rc == OP_IO_OK && i < n; ++i) {
+    op_dat d = op_dat_at(i);
+    if (d)
+      rc = op_h5_write_dat(&c, f, d, 0);
+  }
+  rc = keep(rc, op_h5_close(&c, f));
+  if (rc == OP_IO_OK)
+    rc = op_io_commit(&c, tmp, file);
+  else if (unlink(tmp) != 0)
+    fprintf(stderr, "op2-io: warning: cannot remove '%s'\n", tmp);
+  free(tmp);
+  return rc;
+}
+
+/* ---- OP2 API ------------------------------------------------------------------------ */
+
+static void die(const char *func, const char *err) {
+  char msg[OP_IO_ERRLEN + 64];
+  snprintf(msg, sizeof msg, "%s: %s", func, err);
+  op_io_die(msg);
+}
+
+op_set op_decl_set_hdf5(const char *file, const char *name) {
+  char err[OP_IO_ERRLEN];
+  int size = 0;
+  if (op_hdf5_read_set_size(file, name, &size, err, sizeof err) != OP_IO_OK)
+    die(__func__, err);
+  op_set s = op_decl_set(size, name);
+  if (!s) {
+    op_io_ctx c = with_object(&(op_io_ctx){err, sizeof err, "HDF5 file", file, NULL, NULL},
+                              "dataset", name);
+    OP_IO_ERR(&c, OP_IO_EARG, "op_decl_set failed");
+    die(__func__, err);
+  }
+  return s;
+}
+
+op_map op_decl_map_hdf5(op_set from, op_set to, int dim, const char *file, const char *name) {
+  char err[OP_IO_ERRLEN];
+  op_io_ctx c = with_object(&(op_io_ctx){err, sizeof err, "HDF5 file", file, NULL, NULL}, "dataset",
+                            name);
+  if (!from || !to || dim < 1) {
+    OP_IO_ERR(&c, OP_IO_EARG, "invalid from/to set or dim %d", dim);
+    die(__func__, err);
+  }
+  size_t n = (size_t)from->size * (size_t)dim;
+  int *buf = malloc((n ? n : 1) * sizeof(int));
+  if (!buf) {
+    OP_IO_ERR(&c, OP_IO_ENOMEM, "out of memory for %zu map entries", n);
+    die(__func__, err);
+  }
+  if (op_hdf5_read_map(file, name, from->size, dim, to->size, buf, err, sizeof err) != OP_IO_OK)
+    die(__func__, err);
+  op_map m = op_decl_map(from, to, dim, buf, name);
+  if (!m) {
+    OP_IO_ERR(&c, OP_IO_EARG, "op_decl_map failed");
+    die(__func__, err);
+  }
+  /* When the core copied the entries our buffer is no longer needed;
+   * otherwise it stays with the map for the life of the program. */
+  if (m->map != buf)
+    free(buf);
+  return m;
+}
+
+op_dat op_decl_dat_hdf5(op_set set, int dim, const char *type, const char *file,
+                        const char *name) {
+  char err[OP_IO_ERRLEN];
+  op_io_ctx c = op_h5_ctx(err, sizeof err, file);
+  op_io_ctx co = with_object(&c, "dataset", name);
+  op_type t;
+  if (!set || dim < 1) {
+    OP_IO_ERR(&co, OP_IO_EARG, "invalid set or dim %d", dim);
+    die(__func__, err);
+  }
+  if (op_io_parse_type(type, &t) != 0) {
+    OP_IO_ERR(&co, OP_IO_EARG, "unknown type '%s' (double, float or int)", type ? type : "(null)");
+    die(__func__, err);
+  }
+  if (op_h5_check_name(&co, name) != OP_IO_OK)
+    die(__func__, err);
+  hid_t f;
+  if (op_h5_open_read(&co, &f) != OP_IO_OK)
+    die(__func__, err);
+  /* Validate shape and type before declaring anything. */
+  op_hdf5_info info;
+  if (op_h5_query(&c, f, name, &info) != OP_IO_OK || check_dat_info(&co, &info, set, dim, t) != OP_IO_OK)
+    die(__func__, err);
+  op_dat d = op_decl_dat_temp(set, dim, op_io_type_name(t), name);
+  if (!d) {
+    OP_IO_ERR(&co, OP_IO_EARG, "op_decl_dat_temp failed");
+    die(__func__, err);
+  }
+  if (op_h5_read(&c, f, name, t, set->size, dim, OP_H5_SHAPE_2D, d->data) != OP_IO_OK ||
+      op_h5_close(&co, f) != OP_IO_OK)
+    die(__func__, err);
+  op_host_data_changed(d);
+  return d;
+}
+
+void op_get_const_hdf5(const char *name, int dim, const char *type, char *const_data,
+                       const char *file) {
+  char err[OP_IO_ERRLEN];
+  if (op_hdf5_read_const(file, name, dim, type, const_data, err, sizeof err) != OP_IO_OK)
+    die(__func__, err);
+}
+
+void op_write_const_hdf5(const char *name, int dim, const char *type, char *const_data,
+                         const char *file) {
+  char err[OP_IO_ERRLEN];
+  if (op_hdf5_write_const(file, name, dim, type, const_data, err, sizeof err) != OP_IO_OK)
+    die(__func__, err);
+}
+
+void op_dump_to_hdf5(const char *file) {
+  char err[OP_IO_ERRLEN];
+  if (op_hdf5_dump(file, err, sizeof err) != OP_IO_OK)
+    die(__func__, err);
+}
+
+void op_fetch_data_hdf5_file(op_dat dat, const char *file) {
+  char err[OP_IO_ERRLEN];
+  if (op_hdf5_write_dat(file, dat, err, sizeof err) != OP_IO_OK)
+    die(__func__, err);
+}

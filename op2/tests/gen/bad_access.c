@@ -1,0 +1,4 @@
+#include "op2.h"
+void f(op_set s, op_dat d, op_access acc) {
+  op_par_loop(kern, "kern", s, op_arg_dat(d, -1, OP_ID, 1, "double", acc));
+}

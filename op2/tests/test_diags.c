@@ -1,0 +1,78 @@
+/*
+ * test_diags MODE - one misuse per mode, caught at diagnostics level 1 with a
+ * message naming the loop and the argument (ctest matches the message).
+ * Calls op_loop_begin directly, as generated code does, so that misuses the
+ * generator itself refuses (MIN on a dat) can be tried at run time too.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "op2.h"
+#include "op2_loop.h"
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: test_diags MODE\n");
+    return 2;
+  }
+  const char *mode = argv[1];
+  op_init(&argc, argv, 1);
+  static int e2n[] = {0, 1, 1, 2, 2, 3};
+  static int bad[] = {0, 1, 1, 7};
+  static int e2e[] = {0, 1, 1, 2, 2, 0};
+  op_set nodes = op_decl_set(4, "nodes");
+  op_set edges = op_decl_set(3, "edges");
+  op_set other = op_decl_set(3, "other");
+  op_map pedge = op_decl_map(edges, nodes, 2, e2n, "pedge");
+  op_map pother = op_decl_map(other, nodes, 2, e2n, "pother");
+  op_map pself = op_decl_map(edges, edges, 2, e2e, "pself");
+  op_dat x = op_decl_dat_temp(nodes, 2, "double", "x");
+  op_dat f = op_decl_dat_temp(edges, 1, "double", "f");
+  double g = 0.0;
+  op_arg a;
+  op_arg_sig s = {OP_ARG_DAT, 1, OP_TYPE_DOUBLE, OP_READ, -1};
+  op_set set = edges;
+
+  if (!strcmp(mode, "dim")) {
+    a = op_arg_dat(x, 0, pedge, 3, "double", OP_READ);
+  } else if (!strcmp(mode, "type")) {
+    a = op_arg_dat(x, 0, pedge, 2, "float", OP_READ);
+    s.type = OP_TYPE_FLOAT;
+  } else if (!strcmp(mode, "from_set")) {
+    a = op_arg_dat(x, 0, pother, 2, "double", OP_READ);
+  } else if (!strcmp(mode, "to_set")) {
+    a = op_arg_dat(x, 0, pself, 2, "double", OP_READ);
+  } else if (!strcmp(mode, "index")) {
+    a = op_arg_dat(x, 2, pedge, 2, "double", OP_READ);
+  } else if (!strcmp(mode, "min_on_dat")) {
+    a = op_arg_dat(f, -1, OP_ID, 1, "double", OP_MIN);
+    s.indirect = 0;
+    s.acc = OP_MIN;
+  } else if (!strcmp(mode, "direct_other_set")) {
+    a = op_arg_dat(x, -1, OP_ID, 2, "double", OP_READ);
+    s.indirect = 0;
+  } else if (!strcmp(mode, "gbl_write")) {
+    a = op_arg_gbl(&g, 1, "double", OP_WRITE);
+    s.kind = OP_ARG_GBL;
+    s.indirect = 0;
+    s.acc = OP_WRITE;
+  } else if (!strcmp(mode, "stale_code")) {
+    a = op_arg_dat(x, -1, OP_ID, 2, "double", OP_READ); /* generated for a map */
+    set = nodes;
+  } else if (!strcmp(mode, "map_range")) {
+    op_decl_map(edges, nodes, 2, bad, "pbad");
+    return 0;
+  } else if (!strcmp(mode, "valid")) {
+    a = op_arg_dat(x, 1, pedge, 2, "double", OP_READ);
+  } else {
+    fprintf(stderr, "unknown mode %s\n", mode);
+    return 2;
+  }
+  op_loop_ctx L;
+  op_loop_begin(&L, "probe", set, 1, &a, &s, "probe_kernel", "test_diags.c:1");
+  op_loop_end(&L);
+  printf("loop accepted\n");
+  op_exit();
+  return 0;
+}

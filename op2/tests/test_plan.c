@@ -1,0 +1,179 @@
+/*
+ * test_plan - execution plans on random and structured meshes: the checker
+ * accepts what the builder makes (including more than 32 colours at both
+ * levels), rejects a plan that was tampered with, and the cache returns the
+ * same plan for the same loop.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "op2.h"
+#include "op_plan.h"
+
+static int failures;
+#define EXPECT(cond, ...)           \
+  do {                              \
+    if (!(cond)) {                  \
+      printf("FAIL: " __VA_ARGS__); \
+      printf("\n");                 \
+      failures++;                   \
+    }                               \
+  } while (0)
+
+static unsigned state = 987654321u;
+static unsigned lcg(void) {
+  state = state * 1664525u + 1013904223u;
+  return state >> 8;
+}
+
+static op_plan *build_and_check(const char *what, op_set set, int part, int nargs,
+                                const op_arg *args) {
+  op_plan *p =
+      op_plan_build(what, set, part, nargs, args, OP_PLAN_STAGED | OP_PLAN_GLOBAL_COLOURS);
+  char msg[512];
+  int rc = op_plan_check(p, nargs, args, msg, sizeof msg);
+  EXPECT(rc == 0, "%s (part %d): the checker rejects a built plan: %s", what, part, msg);
+  printf("%-28s part %4d: %5d blocks, %3d block colours, %3d element colours, %3d global "
+         "colours, %zu bytes staged\n",
+         what, part, p->nblocks, p->ncolors, p->max_thrcol, p->gcolors, p->nshared);
+  return p;
+}
+
+int main(int argc, char **argv) {
+  op_init(&argc, argv, 0);
+
+  /* A random edge mesh: INC on both ends, READ on an edge dat. */
+  const int nnode = 2000, nedge = 9000;
+  int *e2n = malloc(sizeof(int) * 2 * nedge);
+  for (int e = 0; e < nedge; e++) {
+    e2n[2 * e] = (int)(lcg() % nnode);
+    e2n[2 * e + 1] = (int)(lcg() % nnode);
+  }
+  op_set nodes = op_decl_set(nnode, "nodes");
+  op_set edges = op_decl_set(nedge, "edges");
+  op_map pedge = op_decl_map(edges, nodes, 2, e2n, "pedge");
+  op_dat u = op_decl_dat_temp(nodes, 3, "double", "u");
+  op_dat r = op_decl_dat_temp(nodes, 1, "double", "r");
+  op_dat w = op_decl_dat_temp(edges, 1, "double", "w");
+  op_arg rand_args[5] = {
+      op_arg_dat(w, -1, OP_ID, 1, "double", OP_READ),
+      op_arg_dat(u, 0, pedge, 3, "double", OP_READ),
+      op_arg_dat(u, 1, pedge, 3, "double", OP_READ),
+      op_arg_dat(r, 0, pedge, 1, "double", OP_INC),
+      op_arg_dat(r, 1, pedge, 1, "double", OP_INC),
+  };
+  int parts[] = {1, 7, 64, 256, 1024, 100000};
+  for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+    op_plan *p = build_and_check("random edges", edges, parts[i], 5, rand_args);
+    EXPECT(p->ninds == 2, "random edges: %d indirect dats, expected 2", p->ninds);
+    op_plan_free(p);
+  }
+
+  /* A structured grid of quads incrementing their four corner nodes. */
+  const int nx = 60, ny = 40;
+  int *c2n = malloc(sizeof(int) * 4 * nx * ny);
+  for (int j = 0; j < ny; j++)
+    for (int i = 0; i < nx; i++) {
+      int c = i + j * nx, n0 = i + j * (nx + 1);
+      c2n[4 * c] = n0;
+      c2n[4 * c + 1] = n0 + 1;
+      c2n[4 * c + 2] = n0 + nx + 2;
+      c2n[4 * c + 3] = n0 + nx + 1;
+    }
+  op_set gnodes = op_decl_set((nx + 1) * (ny + 1), "grid_nodes");
+  op_set cells = op_decl_set(nx * ny, "cells");
+  op_map pcell = op_decl_map(cells, gnodes, 4, c2n, "pcell");
+  op_dat gn = op_decl_dat_temp(gnodes, 2, "double", "gn");
+  op_arg quad_args[4];
+  for (int k = 0; k < 4; k++) quad_args[k] = op_arg_dat(gn, k, pcell, 2, "double", OP_INC);
+  int qparts[] = {16, 60, 128, 512};
+  for (size_t i = 0; i < sizeof qparts / sizeof *qparts; i++) {
+    op_plan *p = build_and_check("structured quads", cells, qparts[i], 4, quad_args);
+    /* A quad touches its 4 corners; neighbours share corners, so the greedy
+     * element colouring needs 4 colours on a structured grid. */
+    EXPECT(p->gcolors == 4, "structured quads: %d global colours, expected 4", p->gcolors);
+    op_plan_free(p);
+  }
+
+  /* A star: every element increments node 0, so no two elements (and no two
+   * blocks) may share a colour: more than 32 colours at every level. */
+  const int nstar = 150;
+  int *s2n = malloc(sizeof(int) * 2 * nstar);
+  for (int e = 0; e < nstar; e++) {
+    s2n[2 * e] = 0;
+    s2n[2 * e + 1] = 1 + e;
+  }
+  op_set snodes = op_decl_set(nstar + 1, "star_nodes");
+  op_set sedges = op_decl_set(nstar, "star_edges");
+  op_map pstar = op_decl_map(sedges, snodes, 2, s2n, "pstar");
+  op_dat sv = op_decl_dat_temp(snodes, 1, "double", "sv");
+  op_arg star_args[2] = {op_arg_dat(sv, 0, pstar, 1, "double", OP_INC),
+                         op_arg_dat(sv, 1, pstar, 1, "double", OP_INC)};
+  op_plan *star = build_and_check("star (element colours)", sedges, 100, 2, star_args);
+  EXPECT(star->max_thrcol == 100, "star: %d element colours in a block of 100, expected 100",
+         star->max_thrcol);
+  EXPECT(star->gcolors == nstar, "star: %d global colours, expected %d", star->gcolors, nstar);
+  op_plan_free(star);
+  star = build_and_check("star (block colours)", sedges, 2, 2, star_args);
+  EXPECT(star->ncolors == nstar / 2, "star: %d block colours, expected %d", star->ncolors,
+         nstar / 2);
+  EXPECT(star->ncolors > 32, "star: no more than 32 block colours");
+
+  /* Tampering: put two conflicting blocks in one colour, and two conflicting
+   * elements in one element colour; the checker must notice each. */
+  {
+    char msg[512];
+    int saved = star->ncolblk[0];
+    star->ncolblk[0] = 2;
+    star->ncolblk[1] -= 1;
+    star->colblk_offset[1] = 2;
+    EXPECT(op_plan_check(star, 2, star_args, msg, sizeof msg) != 0,
+           "the checker accepted two conflicting blocks of one colour");
+    printf("tampered block colours rejected: %s\n", msg);
+    star->ncolblk[0] = saved;
+    star->ncolblk[1] += 1;
+    star->colblk_offset[1] = 1;
+    EXPECT(op_plan_check(star, 2, star_args, msg, sizeof msg) == 0, "restored plan rejected: %s",
+           msg);
+    star->thrcol[1] = star->thrcol[0];
+    EXPECT(op_plan_check(star, 2, star_args, msg, sizeof msg) != 0,
+           "the checker accepted two conflicting elements of one colour");
+    printf("tampered element colours rejected: %s\n", msg);
+  }
+  op_plan_free(star);
+
+  /* Reads do not conflict: one colour whatever the sharing. */
+  op_arg read_args[2] = {op_arg_dat(sv, 0, pstar, 1, "double", OP_READ),
+                         op_arg_dat(sv, 1, pstar, 1, "double", OP_READ)};
+  op_plan *rp = build_and_check("star read-only", sedges, 10, 2, read_args);
+  EXPECT(rp->ncolors == 1 && rp->max_thrcol == 1 && rp->gcolors == 1,
+         "read-only star: %d/%d/%d colours, expected 1/1/1", rp->ncolors, rp->max_thrcol,
+         rp->gcolors);
+  /* Local renumbering: node 0 is staged once per block, then the block's leaves. */
+  EXPECT(rp->ind_sizes[0] == 11, "read-only star: block 0 stages %d nodes, expected 11",
+         rp->ind_sizes[0]);
+  EXPECT(rp->ind_maps[0][0] == 0, "read-only star: block 0's first staged node is %d",
+         rp->ind_maps[0][0]);
+  op_plan_free(rp);
+
+  /* The cache: the same loop gives the same plan; another part size does not. */
+  const op_plan *a = op_plan_get("cached", edges, 64, 5, rand_args, 0);
+  const op_plan *b = op_plan_get("cached", edges, 64, 5, rand_args, 0);
+  const op_plan *c = op_plan_get("cached", edges, 32, 5, rand_args, 0);
+  op_arg other[5];
+  memcpy(other, rand_args, sizeof other);
+  other[3].acc = OP_READ;
+  const op_plan *d = op_plan_get("cached", edges, 64, 5, other, 0);
+  EXPECT(a == b, "the cache built a second plan for the same loop");
+  EXPECT(a != c, "the cache reused a plan across part sizes");
+  EXPECT(a != d, "the cache reused a plan across access modes");
+  EXPECT(op_plan_cache_size() == 3, "the cache holds %d plans, expected 3", op_plan_cache_size());
+
+  printf("%s\n", failures ? "FAILED" : "all plan checks passed");
+  op_exit();
+  free(e2n);
+  free(c2n);
+  free(s2n);
+  return failures ? 1 : 0;
+}

@@ -1,0 +1,501 @@
+/*
+ * riemann_exact_core.h - the mathematics of the exact Riemann solver for the
+ * 1D Euler equations of an ideal gas (Toro, "Riemann Solvers and Numerical
+ * Methods for Fluid Dynamics", ch. 4), as static inline functions.
+ *
+ * No allocation, no I/O, no globals, no recursion: safe to call at every
+ * cell interface and from GPU code.  Every function is declared with the
+ * prefix RIEMANN_FN, which defaults to `static inline`; a CUDA translation
+ * unit can instead write
+ *     #define RIEMANN_FN __host__ __device__ static inline
+ *     #include "riemann_exact_core.h"
+ * The code is valid C17 and C++ (no compound literals, no designated
+ * initialisers, no VLAs); it uses only sqrt, pow and fabs from <math.h>.
+ *
+ * Types, status codes and constants come from riemann_exact.h; see there
+ * for the conventions.  Out-of-line wrappers are in riemann_exact.c.
+ *
+ * Notation: for gamma,
+ *   z  = (gamma-1)/(2 gamma)      exponent of p in a ~ p^z along isentropes
+ *   g2 = (gamma+1)/(2 gamma)
+ *   g4 = 2/(gamma-1),  g5 = 2/(gamma+1),  g6 = (gamma-1)/(gamma+1),
+ *   g7 = (gamma-1)/2
+ */
+#ifndef RIEMANN_EXACT_CORE_H
+#define RIEMANN_EXACT_CORE_H
+
+#include <float.h>
+#include <math.h>
+
+#include "riemann_exact.h"
+
+#ifndef RIEMANN_FN
+#define RIEMANN_FN static inline
+#endif
+
+/* 1 if x is a finite number (no isfinite(): portable to device code). */
+RIEMANN_FN int riemann_core_finite(double x)
+{
+    return fabs(x) <= DBL_MAX;
+}
+
+/* Classify a state: 1 = valid non-vacuum (rho > 0, p > 0), 0 = vacuum
+ * (rho == 0 and p == 0), -1 = invalid.  All components must be finite. */
+RIEMANN_FN int riemann_core_classify(const riemann_state *w)
+{
+    if (!riemann_core_finite(w->rho) || !riemann_core_finite(w->u) ||
+        !riemann_core_finite(w->p))
+        return -1;
+    if (w->rho > 0.0 && w->p > 0.0)
+        return 1;
+    if (w->rho == 0.0 && w->p == 0.0)
+        return 0;
+    return -1;
+}
+
+/* Pressure function f_K(p) for the side with density rhoK, pressure pK and
+ * sound speed aK, and its derivative in *dfdp.
+ *   shock (p > pK):        f = (p - pK) sqrt(A/(p + B)),
+ *                          A = 2/((gamma+1) rhoK), B = (gamma-1)/(gamma+1) pK
+ *                          f' = sqrt(A/(p + B)) (1 - (p - pK)/(2 (p + B)))
+ *   rarefaction (p <= pK): f = 2 aK/(gamma-1) ((p/pK)^z - 1)
+ *                          f' = (p/pK)^(-(gamma+1)/(2 gamma)) / (rhoK aK)
+ *                             = (p/pK)^z / ((p/pK) rhoK aK)
+ * f is increasing and concave in p; f and f' are continuous at p = pK. */
+RIEMANN_FN double riemann_core_fk(double p, double rhoK, double pK, double aK,
+                                  double gamma, double *dfdp)
+{
+    if (p > pK) {
+        const double A = 2.0 / ((gamma + 1.0) * rhoK);
+        const double B = (gamma - 1.0) / (gamma + 1.0) * pK;
+        const double q = sqrt(A / (p + B));
+        *dfdp = q * (1.0 - 0.5 * (p - pK) / (p + B));
+        return (p - pK) * q;
+    } else {
+        const double z = (gamma - 1.0) / (2.0 * gamma);
+        const double pr = p / pK;
+        const double t = pow(pr, z);
+        *dfdp = (pr > 0.0) ? t / (pr * rhoK * aK) : HUGE_VAL;
+        return 2.0 * aK / (gamma - 1.0) * (t - 1.0);
+    }
+}
+
+/* Toro's adaptive initial guess for p* (valid non-vacuum states, no vacuum
+ * generated).  Primitive-variable (PVRS) estimate
+ *   p_pv = (pL + pR)/2 - (uR - uL)(rhoL + rhoR)(aL + aR)/8,  clipped at 0;
+ * used if pmax/pmin < RIEMANN_QUSER and pmin <= p_pv <= pmax.  Otherwise,
+ * if p_pv < pmin (rarefactions expected) the two-rarefaction estimate
+ *   p_tr = [(aL + aR - (gamma-1)/2 (uR - uL)) / (aL/pL^z + aR/pR^z)]^(1/z),
+ * else (shocks expected) the two-shock estimate
+ *   p_ts = (gL pL + gR pR - (uR - uL)) / (gL + gR),
+ *   gK = sqrt(A_K/(p0 + B_K)), p0 = max(0, p_pv).
+ * The result is positive: a non-positive or non-finite value (possible
+ * only through under/overflow) is replaced by pmin. */
+RIEMANN_FN double riemann_core_guess(const riemann_state *L, double aL,
+                                     const riemann_state *R, double aR,
+                                     double gamma)
+{
+    const double du = R->u - L->u;
+    const double pmin = (L->p < R->p) ? L->p : R->p;
+    const double pmax = (L->p < R->p) ? R->p : L->p;
+    double ppv = 0.5 * (L->p + R->p) -
+                 0.125 * du * (L->rho + R->rho) * (aL + aR);
+    double p0;
+    if (ppv < 0.0)
+        ppv = 0.0;
+    if (pmax / pmin < RIEMANN_QUSER && ppv >= pmin && ppv <= pmax) {
+        p0 = ppv;
+    } else if (ppv < pmin) {
+        const double z = (gamma - 1.0) / (2.0 * gamma);
+        const double num = aL + aR - 0.5 * (gamma - 1.0) * du;
+        const double den = aL / pow(L->p, z) + aR / pow(R->p, z);
+        p0 = pow(num / den, 1.0 / z);
+    } else {
+        const double g5 = 2.0 / (gamma + 1.0);
+        const double g6 = (gamma - 1.0) / (gamma + 1.0);
+        const double gL = sqrt(g5 / L->rho / (g6 * L->p + ppv));
+        const double gR = sqrt(g5 / R->rho / (g6 * R->p + ppv));
+        p0 = (gL * L->p + gR * R->p - du) / (gL + gR);
+    }
+    if (!(p0 > 0.0) || !riemann_core_finite(p0))
+        p0 = pmin;
+    return p0;
+}
+
+/* Solve the Riemann problem; see riemann_solve() in riemann_exact.h. */
+RIEMANN_FN int riemann_core_solve(const riemann_state *L,
+                                  const riemann_state *R, double gamma,
+                                  riemann_solution *s)
+{
+    int kL, kR, it;
+    double g4, du, p, lo, hi, dL, dR, fL, fR;
+
+    s->left = *L;
+    s->right = *R;
+    s->gamma = gamma;
+    s->a_left = s->a_right = 0.0;
+    s->p_star = s->u_star = 0.0;
+    s->rho_star_left = s->rho_star_right = 0.0;
+    s->left_wave = s->right_wave = RIEMANN_WAVE_NONE;
+    s->iterations = 0;
+
+    if (!riemann_core_finite(gamma) || !(gamma > 1.0))
+        return s->status = RIEMANN_ERR_INPUT;
+    kL = riemann_core_classify(L);
+    kR = riemann_core_classify(R);
+    if (kL < 0 || kR < 0)
+        return s->status = RIEMANN_ERR_INPUT;
+
+    g4 = 2.0 / (gamma - 1.0);
+    if (kL > 0)
+        s->a_left = sqrt(gamma * L->p / L->rho);
+    if (kR > 0)
+        s->a_right = sqrt(gamma * R->p / R->rho);
+
+    /* Vacuum in the data (Toro 4.6): a single rarefaction into vacuum, whose
+     * vacuum front moves at u_K +- 2 a_K/(gamma-1). */
+    if (kL == 0 && kR == 0)
+        return s->status = RIEMANN_VACUUM_BOTH;
+    if (kR == 0) {
+        s->left_wave = RIEMANN_WAVE_RAREFACTION;
+        s->u_star = L->u + g4 * s->a_left;
+        return s->status = RIEMANN_VACUUM_RIGHT;
+    }
+    if (kL == 0) {
+        s->right_wave = RIEMANN_WAVE_RAREFACTION;
+        s->u_star = R->u - g4 * s->a_right;
+        return s->status = RIEMANN_VACUUM_LEFT;
+    }
+
+    /* Vacuum generation: the pressure-positivity condition
+     * 2 (aL + aR)/(gamma-1) > uR - uL fails. */
+    du = R->u - L->u;
+    if (g4 * (s->a_left + s->a_right) <= du) {
+        s->left_wave = s->right_wave = RIEMANN_WAVE_RAREFACTION;
+        s->u_star = 0.5 * ((L->u + g4 * s->a_left) + (R->u - g4 * s->a_right));
+        return s->status = RIEMANN_VACUUM_GENERATED;
+    }
+
+    /* Newton-Raphson for f(p) = fL(p) + fR(p) + du = 0.  f is increasing
+     * and concave, so [lo, hi] with f(lo) < 0 < f(hi) brackets p*; a Newton
+     * step that leaves the bracket (from above it can go negative) is
+     * replaced by bisection (or hi/10 while lo is still 0). */
+    p = riemann_core_guess(L, s->a_left, R, s->a_right, gamma);
+    lo = 0.0;
+    hi = DBL_MAX;
+    s->status = RIEMANN_ERR_NOCONV;
+    for (it = 1; it <= RIEMANN_MAX_ITER; ++it) {
+        double f, pn;
+        fL = riemann_core_fk(p, L->rho, L->p, s->a_left, gamma, &dL);
+        fR = riemann_core_fk(p, R->rho, R->p, s->a_right, gamma, &dR);
+        f = fL + fR + du;
+        if (f == 0.0) {
+            s->status = RIEMANN_OK;
+            break;
+        }
+        if (f > 0.0)
+            hi = p;
+        else
+            lo = p;
+        pn = p - f / (dL + dR);
+        /* converged: relative change 2|pn - p|/(pn + p) below the tolerance
+         * (tested before the bracket, which rounding can make touch pn) */
+        if (pn > 0.0 && 2.0 * fabs(pn - p) < RIEMANN_TOL * (pn + p)) {
+            p = pn;
+            s->status = RIEMANN_OK;
+            break;
+        }
+        if (!(pn > lo && pn < hi)) {
+            if (hi < DBL_MAX)
+                pn = (lo > 0.0) ? 0.5 * (lo + hi) : 0.1 * hi;
+            else
+                pn = 2.0 * p; /* unreachable in exact arithmetic */
+        }
+        p = pn;
+    }
+    s->iterations = (it > RIEMANN_MAX_ITER) ? RIEMANN_MAX_ITER : it;
+
+    /* Star state from the final p. */
+    fL = riemann_core_fk(p, L->rho, L->p, s->a_left, gamma, &dL);
+    fR = riemann_core_fk(p, R->rho, R->p, s->a_right, gamma, &dR);
+    s->p_star = p;
+    s->u_star = 0.5 * (L->u + R->u) + 0.5 * (fR - fL);
+    {
+        const double g6 = (gamma - 1.0) / (gamma + 1.0);
+        double r;
+        r = p / L->p;
+        if (p > L->p) { /* Rankine-Hugoniot */
+            s->left_wave = RIEMANN_WAVE_SHOCK;
+            s->rho_star_left = L->rho * (r + g6) / (g6 * r + 1.0);
+        } else {        /* isentropic */
+            s->left_wave = RIEMANN_WAVE_RAREFACTION;
+            s->rho_star_left = L->rho * pow(r, 1.0 / gamma);
+        }
+        r = p / R->p;
+        if (p > R->p) {
+            s->right_wave = RIEMANN_WAVE_SHOCK;
+            s->rho_star_right = R->rho * (r + g6) / (g6 * r + 1.0);
+        } else {
+            s->right_wave = RIEMANN_WAVE_RAREFACTION;
+            s->rho_star_right = R->rho * pow(r, 1.0 / gamma);
+        }
+    }
+    return s->status;
+}
+
+/* State inside the left rarefaction fan at speed S (K = left state, a its
+ * sound speed):  c = 2/(gamma+1) + (gamma-1)/((gamma+1) a) (u - S),
+ * rho = rho_K c^(2/(gamma-1)), u = 2/(gamma+1) (a + (gamma-1)/2 u_K + S),
+ * p = p_K c^(2 gamma/(gamma-1)).  c is clipped at 0 (vacuum front). */
+RIEMANN_FN void riemann_core_fan_left(const riemann_state *K, double a,
+                                      double gamma, double S,
+                                      riemann_state *out)
+{
+    const double g5 = 2.0 / (gamma + 1.0);
+    double c = g5 + (gamma - 1.0) / ((gamma + 1.0) * a) * (K->u - S);
+    if (c < 0.0)
+        c = 0.0;
+    out->rho = K->rho * pow(c, 2.0 / (gamma - 1.0));
+    out->u = g5 * (a + 0.5 * (gamma - 1.0) * K->u + S);
+    out->p = K->p * pow(c, 2.0 * gamma / (gamma - 1.0));
+}
+
+/* Mirror image for the right fan:
+ * c = 2/(gamma+1) - (gamma-1)/((gamma+1) a) (u_K - S),
+ * u = 2/(gamma+1) (-a + (gamma-1)/2 u_K + S). */
+RIEMANN_FN void riemann_core_fan_right(const riemann_state *K, double a,
+                                       double gamma, double S,
+                                       riemann_state *out)
+{
+    const double g5 = 2.0 / (gamma + 1.0);
+    double c = g5 - (gamma - 1.0) / ((gamma + 1.0) * a) * (K->u - S);
+    if (c < 0.0)
+        c = 0.0;
+    out->rho = K->rho * pow(c, 2.0 / (gamma - 1.0));
+    out->u = g5 * (-a + 0.5 * (gamma - 1.0) * K->u + S);
+    out->p = K->p * pow(c, 2.0 * gamma / (gamma - 1.0));
+}
+
+RIEMANN_FN void riemann_core_set(riemann_state *out, double rho, double u,
+                                 double p)
+{
+    out->rho = rho;
+    out->u = u;
+    out->p = p;
+}
+
+/* Sample at S = x/t; see riemann_sample() in riemann_exact.h.  Also samples
+ * the last iterate of a RIEMANN_ERR_NOCONV solution.  Vacuum regions have
+ * rho = p = 0 and u = the adjacent vacuum-front speed (one-sided vacuum
+ * data), S (generated vacuum, between the two fronts) or 0 (all vacuum). */
+RIEMANN_FN int riemann_core_sample(const riemann_solution *s, double S,
+                                   riemann_state *out)
+{
+    const riemann_state *L = &s->left, *R = &s->right;
+    const double gamma = s->gamma;
+    const double aL = s->a_left, aR = s->a_right;
+    const double g4 = 2.0 / (gamma - 1.0);
+    const double z = (gamma - 1.0) / (2.0 * gamma);
+    const double g2 = (gamma + 1.0) / (2.0 * gamma);
+
+    if (s->status == RIEMANN_ERR_INPUT || S != S) {
+        riemann_core_set(out, 0.0, 0.0, 0.0);
+        return RIEMANN_ERR_INPUT;
+    }
+
+    switch (s->status) {
+    case RIEMANN_VACUUM_BOTH:
+        riemann_core_set(out, 0.0, 0.0, 0.0);
+        return RIEMANN_REGION_VACUUM;
+    case RIEMANN_VACUUM_RIGHT:
+        if (S <= L->u - aL) {
+            *out = *L;
+            return RIEMANN_REGION_LEFT;
+        }
+        if (S < s->u_star) {
+            riemann_core_fan_left(L, aL, gamma, S, out);
+            return RIEMANN_REGION_LEFT_FAN;
+        }
+        riemann_core_set(out, 0.0, s->u_star, 0.0);
+        return RIEMANN_REGION_VACUUM;
+    case RIEMANN_VACUUM_LEFT:
+        if (S >= R->u + aR) {
+            *out = *R;
+            return RIEMANN_REGION_RIGHT;
+        }
+        if (S > s->u_star) {
+            riemann_core_fan_right(R, aR, gamma, S, out);
+            return RIEMANN_REGION_RIGHT_FAN;
+        }
+        riemann_core_set(out, 0.0, s->u_star, 0.0);
+        return RIEMANN_REGION_VACUUM;
+    case RIEMANN_VACUUM_GENERATED: {
+        const double frontL = L->u + g4 * aL, frontR = R->u - g4 * aR;
+        if (S <= L->u - aL) {
+            *out = *L;
+            return RIEMANN_REGION_LEFT;
+        }
+        if (S < frontL) {
+            riemann_core_fan_left(L, aL, gamma, S, out);
+            return RIEMANN_REGION_LEFT_FAN;
+        }
+        if (S >= R->u + aR) {
+            *out = *R;
+            return RIEMANN_REGION_RIGHT;
+        }
+        if (S > frontR) {
+            riemann_core_fan_right(R, aR, gamma, S, out);
+            return RIEMANN_REGION_RIGHT_FAN;
+        }
+        riemann_core_set(out, 0.0, S, 0.0);
+        return RIEMANN_REGION_VACUUM;
+    }
+    default:
+        break;
+    }
+
+    /* Four-wave pattern: left wave, contact at u*, right wave. */
+    if (S <= s->u_star) {
+        if (s->left_wave == RIEMANN_WAVE_SHOCK) {
+            const double SL = L->u - aL * sqrt(g2 * s->p_star / L->p + z);
+            if (S <= SL) {
+                *out = *L;
+                return RIEMANN_REGION_LEFT;
+            }
+        } else {
+            const double tail = s->u_star - aL * pow(s->p_star / L->p, z);
+            if (S <= L->u - aL) {
+                *out = *L;
+                return RIEMANN_REGION_LEFT;
+            }
+            if (S < tail) {
+                riemann_core_fan_left(L, aL, gamma, S, out);
+                return RIEMANN_REGION_LEFT_FAN;
+            }
+        }
+        riemann_core_set(out, s->rho_star_left, s->u_star, s->p_star);
+        return RIEMANN_REGION_LEFT_STAR;
+    }
+    if (s->right_wave == RIEMANN_WAVE_SHOCK) {
+        const double SR = R->u + aR * sqrt(g2 * s->p_star / R->p + z);
+        if (S >= SR) {
+            *out = *R;
+            return RIEMANN_REGION_RIGHT;
+        }
+    } else {
+        const double tail = s->u_star + aR * pow(s->p_star / R->p, z);
+        if (S >= R->u + aR) {
+            *out = *R;
+            return RIEMANN_REGION_RIGHT;
+        }
+        if (S > tail) {
+            riemann_core_fan_right(R, aR, gamma, S, out);
+            return RIEMANN_REGION_RIGHT_FAN;
+        }
+    }
+    riemann_core_set(out, s->rho_star_right, s->u_star, s->p_star);
+    return RIEMANN_REGION_RIGHT_STAR;
+}
+
+/* Wave speeds; see riemann_wave_speeds() in riemann_exact.h. */
+RIEMANN_FN void riemann_core_wave_speeds(const riemann_solution *s,
+                                         double speeds[5])
+{
+    const riemann_state *L = &s->left, *R = &s->right;
+    const double aL = s->a_left, aR = s->a_right;
+    const double g4 = 2.0 / (s->gamma - 1.0);
+    const double z = (s->gamma - 1.0) / (2.0 * s->gamma);
+    const double g2 = (s->gamma + 1.0) / (2.0 * s->gamma);
+    int i;
+
+    for (i = 0; i < 5; ++i)
+        speeds[i] = 0.0;
+    switch (s->status) {
+    case RIEMANN_ERR_INPUT:
+    case RIEMANN_VACUUM_BOTH:
+        return;
+    case RIEMANN_VACUUM_RIGHT:
+        speeds[0] = L->u - aL;
+        speeds[1] = speeds[2] = speeds[3] = speeds[4] = s->u_star;
+        return;
+    case RIEMANN_VACUUM_LEFT:
+        speeds[4] = R->u + aR;
+        speeds[0] = speeds[1] = speeds[2] = speeds[3] = s->u_star;
+        return;
+    case RIEMANN_VACUUM_GENERATED:
+        speeds[0] = L->u - aL;
+        speeds[1] = L->u + g4 * aL;
+        speeds[2] = s->u_star;
+        speeds[3] = R->u - g4 * aR;
+        speeds[4] = R->u + aR;
+        return;
+    default:
+        break;
+    }
+    speeds[2] = s->u_star;
+    if (s->left_wave == RIEMANN_WAVE_SHOCK) {
+        speeds[0] = speeds[1] = L->u - aL * sqrt(g2 * s->p_star / L->p + z);
+    } else {
+        speeds[0] = L->u - aL;
+        speeds[1] = s->u_star - aL * pow(s->p_star / L->p, z);
+    }
+    if (s->right_wave == RIEMANN_WAVE_SHOCK) {
+        speeds[3] = speeds[4] = R->u + aR * sqrt(g2 * s->p_star / R->p + z);
+    } else {
+        speeds[4] = R->u + aR;
+        speeds[3] = s->u_star + aR * pow(s->p_star / R->p, z);
+    }
+}
+
+/* Physical normal flux of w = (rho, un, ut, p):
+ * (rho un, rho un^2 + p, rho un ut, un (E + p)),
+ * E = p/(gamma-1) + rho (un^2 + ut^2)/2. */
+RIEMANN_FN void riemann_core_physical_flux_2d(const double w[4], double gamma,
+                                              double flux[4])
+{
+    const double rho = w[0], un = w[1], ut = w[2], p = w[3];
+    const double E = p / (gamma - 1.0) + 0.5 * rho * (un * un + ut * ut);
+    flux[0] = rho * un;
+    flux[1] = rho * un * un + p;
+    flux[2] = rho * un * ut;
+    flux[3] = un * (E + p);
+}
+
+/* Godunov flux; see riemann_flux_2d() in riemann_exact.h. */
+RIEMANN_FN int riemann_core_flux_2d(const double wl[4], const double wr[4],
+                                    double gamma, double flux[4])
+{
+    riemann_state L, R, w;
+    riemann_solution s;
+    double ws[4];
+    int status, region;
+
+    L.rho = wl[0];
+    L.u = wl[1];
+    L.p = wl[3];
+    R.rho = wr[0];
+    R.u = wr[1];
+    R.p = wr[3];
+    status = riemann_core_solve(&L, &R, gamma, &s);
+    if (status == RIEMANN_ERR_INPUT || !riemann_core_finite(wl[2]) ||
+        !riemann_core_finite(wr[2])) {
+        flux[0] = flux[1] = flux[2] = flux[3] = 0.0;
+        return RIEMANN_ERR_INPUT;
+    }
+    region = riemann_core_sample(&s, 0.0, &w);
+    ws[0] = w.rho;
+    ws[1] = w.u;
+    ws[3] = w.p;
+    /* The tangential velocity is carried by the flow: it jumps only across
+     * the contact, so it is the left value on the left of the contact. */
+    if (region == RIEMANN_REGION_VACUUM)
+        ws[2] = 0.0;
+    else if (region <= RIEMANN_REGION_LEFT_STAR)
+        ws[2] = wl[2];
+    else
+        ws[2] = wr[2];
+    riemann_core_physical_flux_2d(ws, gamma, flux);
+    return status;
+}
+
+#endif /* RIEMANN_EXACT_CORE_H */
