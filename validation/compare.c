@@ -212,6 +212,17 @@ static int parse_options(int argc, char **argv, options *o)
   return 0;
 }
 
+static void free_options(options *o)
+{
+  for (int k = 0; k < o->nonly; k++)
+    free(o->only[k]);
+  free(o->only);
+  free(o->only_used);
+  o->only = NULL;
+  o->only_used = NULL;
+  o->nonly = 0;
+}
+
 /* Does dataset path (with its leading '/') pass --only? */
 static int selected(options *o, const char *path)
 {
@@ -583,8 +594,10 @@ int main(int argc, char **argv)
   o.worst = 5;
   o.block_elems = DEFAULT_BLOCK_ELEMS;
   int rc = parse_options(argc, argv, &o);
-  if (rc != 0)
+  if (rc != 0) {
+    free_options(&o);
     return rc > 0 ? EXIT_EQUAL : EXIT_TROUBLE;
+  }
 
   /* Our own messages name the file and dataset; HDF5's stack would only
    * repeat them, less clearly. */
@@ -667,9 +680,6 @@ done:
     fprintf(stderr, "op2-compare: %s: H5Fclose failed\n", o.file_a);
   if (fb >= 0 && H5Fclose(fb) < 0)
     fprintf(stderr, "op2-compare: %s: H5Fclose failed\n", o.file_b);
-  for (int k = 0; k < o.nonly; k++)
-    free(o.only[k]);
-  free(o.only);
-  free(o.only_used);
+  free_options(&o);
   return status;
 }

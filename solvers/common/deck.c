@@ -616,7 +616,10 @@ int deck_read_file(deck *d, const char *path, char *err, size_t errlen)
       break;
     }
     char *key = NULL, *value = NULL;
-    int kind = split_line(d, line, where, &key, &value, err, errlen);
+    const char *text = line;
+    if (lineno == 1 && strncmp(text, "\xEF\xBB\xBF", 3) == 0)
+      text += 3; /* a UTF-8 byte-order mark, as some editors write */
+    int kind = split_line(d, text, where, &key, &value, err, errlen);
     if (kind < 0) {
       rc = -1;
       break;
@@ -807,7 +810,7 @@ static int lookup(const deck *d, const char *key, deck_kind kind, int also_choic
   }
   deck_kind k = d->table[idx].kind;
   if (k != kind && !(also_choice && k == DECK_CHOICE)) {
-    fprintf(stderr, "%s:%d: %s: %s key '%s' is a %s, not a %s\n", SRC_FILE, __LINE__, func,
+    fprintf(stderr, "%s:%d: %s: %s key '%s' is of kind %s, not %s\n", SRC_FILE, __LINE__, func,
             d->solver, key, kind_name(k), kind_name(kind));
     abort();
   }

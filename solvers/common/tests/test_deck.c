@@ -12,8 +12,10 @@
 #include "deck.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const deck_key keys[] = {
@@ -93,6 +95,7 @@ static void case_file(void)
                    "ppm = Off\n"
                    "shift = -2.5e-3\n"
                    "max_iter = -7\n");
+  write_text("bom.in", "\xEF\xBB\xBFsteps = 3\n");
   char err[1024] = "";
   deck *d = new_deck();
   int rc = deck_read_file(d, path, err, sizeof err);
@@ -111,6 +114,10 @@ static void case_file(void)
   CHECK(strcmp(deck_origin(d, "gamma"), "file.in:5") == 0);
   CHECK(strcmp(deck_origin(d, "max_iter"), "file.in:10") == 0);
   CHECK(deck_path(d) != NULL && strcmp(deck_path(d), path) == 0);
+  deck_free(d);
+  d = new_deck();
+  CHECK(deck_read_file(d, "bom.in", err, sizeof err) == 0);
+  CHECK(deck_int(d, "steps") == 3);
   deck_free(d);
 
   /* Single quotes are literal; double quotes take \" and \\; "" is empty. */
@@ -464,6 +471,41 @@ static void case_json(void)
   deck_free(d);
 }
 
+/* Runs a getter that must abort in a child process, its stderr in a file,
+ * and checks that it died of SIGABRT saying want. */
+static void expect_abort(int which, const char *want)
+{
+  FILE *cap = tmpfile();
+  CHECK(cap != NULL);
+  if (cap == NULL)
+    return;
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  CHECK(pid >= 0);
+  if (pid == 0) {
+    if (dup2(fileno(cap), 2) < 0)
+      _exit(3);
+    deck *d = new_deck();
+    if (which == 0)
+      printf("%g\n", deck_real(d, "steps"));
+    else
+      printf("%d\n", deck_int(d, "no_such_key"));
+    _exit(0); /* not reached when the getter aborts */
+  }
+  int status = 0;
+  CHECK(waitpid(pid, &status, 0) == pid);
+  CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+  CHECK_HAS(read_all(cap), want, "deck.c:");
+  fclose(cap);
+}
+
+static void case_getter_misuse(void)
+{
+  expect_abort(0, "deck_real: test key 'steps' is of kind int, not real");
+  expect_abort(1, "deck_int: test has no key 'no_such_key'");
+}
+
 typedef struct {
   const char *name;
   void (*run)(void);
@@ -486,6 +528,7 @@ static const test_case cases[] = {
   {"print_roundtrip", case_print_roundtrip},
   {"bad_table", case_bad_table},
   {"json", case_json},
+  {"getter_misuse", case_getter_misuse},
 };
 
 int main(int argc, char **argv)

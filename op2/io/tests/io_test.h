@@ -1,0 +1,114 @@
+/*
+ * io_test.h - tiny helpers shared by the op2_io tests.
+ */
+#ifndef IO_TEST_H
+#define IO_TEST_H
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int io_test_failures = 0;
+
+#define CHECK(cond)                                                                   \
+  do {                                                                                \
+    if (!(cond)) {                                                                    \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);        \
+      io_test_failures++;                                                             \
+    }                                                                                 \
+  } while (0)
+
+/* rc must equal expect and err must contain each non-NULL word. */
+#define CHECK_ERR(rc, expect, err, w1, w2) \
+  io_check_err((rc), (expect), (err), (w1), (w2), __FILE__, __LINE__)
+
+static inline void io_check_err(int rc, int expect, const char *err, const char *w1,
+                                const char *w2, const char *file, int line) {
+  if (rc != expect) {
+    fprintf(stderr, "%s:%d: expected code %d, got %d (%s)\n", file, line, expect, rc, err);
+    io_test_failures++;
+    return;
+  }
+  if (w1 && !strstr(err, w1)) {
+    fprintf(stderr, "%s:%d: message lacks '%s': %s\n", file, line, w1, err);
+    io_test_failures++;
+  }
+  if (w2 && !strstr(err, w2)) {
+    fprintf(stderr, "%s:%d: message lacks '%s': %s\n", file, line, w2, err);
+    io_test_failures++;
+  }
+  if (expect != 0)
+    printf("  ok (expected error): %s\n", err);
+}
+
+/* dir/name in one of a few rotating static buffers. */
+static inline const char *io_path(const char *dir, const char *name) {
+  static char bufs[8][4096];
+  static int k = 0;
+  char *b = bufs[k++ % 8];
+  snprintf(b, sizeof bufs[0], "%s/%s", dir, name);
+  return b;
+}
+
+static inline int io_file_exists(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0;
+}
+
+static inline long long io_file_size(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+/* mkdir -p for one level (parents must exist). */
+static inline void io_mkdir(const char *p) {
+  if (mkdir(p, 0777) != 0 && !io_file_exists(p)) {
+    perror(p);
+    exit(2);
+  }
+}
+
+static inline int io_report(const char *name) {
+  if (io_test_failures) {
+    fprintf(stderr, "%s: %d check(s) FAILED\n", name, io_test_failures);
+    return 1;
+  }
+  printf("%s: all checks passed\n", name);
+  return 0;
+}
+
+/* Reads a whole file into a malloc'd NUL-terminated string (NULL on error). */
+static inline char *io_slurp(const char *p) {
+  FILE *f = fopen(p, "rb");
+  if (!f)
+    return NULL;
+  char *s = NULL;
+  size_t n = 0, cap = 0;
+  int c;
+  while ((c = fgetc(f)) != EOF) {
+    if (n + 2 > cap) {
+      cap = cap ? 2 * cap : 4096;
+      char *t = realloc(s, cap);
+      if (!t) {
+        free(s);
+        fclose(f);
+        return NULL;
+      }
+      s = t;
+    }
+    s[n++] = (char)c;
+  }
+  fclose(f);
+  if (!s)
+    s = calloc(1, 1);
+  else
+    s[n] = '\0';
+  return s;
+}
+
+#endif /* IO_TEST_H */

@@ -1,0 +1,260 @@
+/*
+ * test_checkpoint.c - checkpoint/restart.
+ *   test_checkpoint roundtrip <outdir>   bitwise restore, validation errors
+ *   test_checkpoint crash <outdir>       stale .tmp and killed writers never
+ *                                        clobber the previous checkpoint
+ */
+#include <math.h>
+#include <signal.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "io_test.h"
+#include "op2.h"
+#include "op_checkpoint.h"
+#include "op_hdf5.h"
+
+static const char *const snames[2] = {"iteration", "time"};
+
+static int roundtrip(const char *dir) {
+  char err[OP_IO_ERRLEN];
+  int rc;
+  enum { N = 100 };
+  op_set cells = op_decl_set(N, "cells");
+  op_dat q = op_decl_dat_temp(cells, 4, "double", "q");
+  op_dat fl = op_decl_dat_temp(cells, 1, "float", "state/res");
+  op_dat ii = op_decl_dat_temp(cells, 2, "int", "flags");
+  double *qd = (double *)q->data;
+  float *fd = (float *)fl->data;
+  int *id = (int *)ii->data;
+  for (int i = 0; i < N * 4; ++i)
+    qd[i] = sin(i * 0.37) * 1e-3 + i;
+  qd[0] = -0.0;
+  qd[1] = NAN;
+  qd[2] = 5e-324;
+  for (int i = 0; i < N; ++i)
+    fd[i] = (float)(i / 7.0);
+  for (int i = 0; i < N * 2; ++i)
+    id[i] = i * 31 - 1000;
+  id[0] = INT32_MIN;
+  op_host_data_changed(q);
+  op_host_data_changed(fl);
+  op_host_data_changed(ii);
+  double sv[2] = {42, 0.1 + 0.2};
+
+  double qsave[N * 4];
+  float fsave[N];
+  int isave[N * 2];
+  memcpy(qsave, qd, sizeof qsave);
+  memcpy(fsave, fd, sizeof fsave);
+  memcpy(isave, id, sizeof isave);
+
+  const char *file = io_path(dir, "ckpt_rt.h5");
+  unlink(file);
+  op_dat dats[3] = {q, fl, ii};
+  rc = op_checkpoint_write(file, dats, 3, snames, sv, 2, err, sizeof err);
+  CHECK(rc == OP_IO_OK);
+  if (rc)
+    fprintf(stderr, "%s\n", err);
+  CHECK(!io_file_exists(io_path(dir, "ckpt_rt.h5.tmp")));
+  CHECK(op_checkpoint_exists(file) == 1);
+
+  /* the file is also a plain OP2-layout file */
+  op_hdf5_info info;
+  CHECK(op_hdf5_query_dataset(file, "q", &info, err, sizeof err) == OP_IO_OK && info.rows == N &&
+        info.cols == 4);
+  int csize = -1;
+  CHECK(op_hdf5_read_set_size(file, "cells", &csize, err, sizeof err) == OP_IO_OK && csize == N);
+
+  /* wipe, restore, compare bitwise */
+  memset(qd, 0, sizeof qsave);
+  memset(fd, 0, sizeof fsave);
+  memset(id, 0, sizeof isave);
+  double back[2] = {0, 0};
+  rc = op_checkpoint_read(file, dats, 3, snames, back, 2, err, sizeof err);
+  CHECK(rc == OP_IO_OK);
+  if (rc)
+    fprintf(stderr, "%s\n", err);
+  CHECK(memcmp(op_fetch_data_ptr(q), qsave, sizeof qsave) == 0);
+  CHECK(memcmp(op_fetch_data_ptr(fl), fsave, sizeof fsave) == 0);
+  CHECK(memcmp(op_fetch_data_ptr(ii), isave, sizeof isave) == 0);
+  CHECK(memcmp(back, sv, sizeof sv) == 0);
+
+  /* validation failures leave everything untouched */
+  memset(qd, 0x5a, sizeof qsave);
+  op_set cells50 = op_decl_set(50, "cells50");
+  op_dat q50 = op_decl_dat_temp(cells50, 4, "double", "q");
+  op_dat q3 = op_decl_dat_temp(cells, 3, "double", "q");
+  op_dat qf = op_decl_dat_temp(cells, 4, "float", "q");
+  op_dat miss = op_decl_dat_temp(cells, 1, "double", "not_there");
+  op_set other = op_decl_set(N, "other_cells");
+  op_dat qo = op_decl_dat_temp(other, 4, "double", "q");
+  double keep[2] = {-1, -1};
+
+  op_dat l1[2] = {q, q50};
+  rc = op_checkpoint_read(file, l1, 2, snames, keep, 2, err, sizeof err);
+  CHECK_ERR(rc, OP_IO_ESHAPE, err, "ckpt_rt.h5", "'q'");
+  CHECK(strstr(err, "cells50") != NULL);
+  op_dat l2[1] = {q3};
+  rc = op_checkpoint_read(file, l2, 1, NULL, NULL, 0, err, sizeof err);
+  CHECK_ERR(rc, OP_IO_ESHAPE, err, "ckpt_rt.h5", "'q'");
+  op_dat l3[1] = {qf};
+  rc = op_checkpoint_read(file, l3, 1, NULL, NULL, 0, err, sizeof err);
+  CHECK_ERR(rc, OP_IO_ETYPE, err, "ckpt_rt.h5", "'q'");
+  op_dat l4[2] = {q, miss};
+  rc = op_checkpoint_read(file, l4, 2, NULL, NULL, 0, err, sizeof err);
+  CHECK_ERR(rc, OP_IO_ENOENT, err, "ckpt_rt.h5", "'not_there'");
+  op_dat l5[1] = {qo};
+  rc = op_checkpoint_read(file, l5, 1, NULL, NULL, 0, err, sizeof err);
+  CHECK_ERR(rc, OP_IO_ESHAPE, err, "ckpt_rt.h5", "other_cells");
+  const char *const bad_names[2] = {"iteration", "dt"};
+  rc = op_checkpoint_read(file, dats, 3, bad_names, keep, 2, err, sizeof err);
+  CHECK_ERR(rc, OP_IO_ENOENT, err, "ckpt_rt.h5", "'dt'");
+  unsigned char pat[sizeof qsave];
+  memset(pat, 0x5a, sizeof pat);
+  CHECK(memcmp(qd, pat, sizeof pat) == 0); /* untouched after every failure */
+  CHECK(keep[0] == -1 && keep[1] == -1);
+
+  /* duplicate names, not a checkpoint, missing, truncated */
+  op_dat dup[2] = {q, q3};
+  rc = op_checkpoint_write(io_path(dir, "ckpt_dup.h5"), dup, 2, NULL, NULL, 0, err, sizeof err);
+  CHECK_ERR(rc, OP_IO_EARG, err, "ckpt_dup.h5", "'q'");
+  CHECK(!io_file_exists(io_path(dir, "ckpt_dup.h5")));
+  CHECK(!io_file_exists(io_path(dir, "ckpt_dup.h5.tmp")));
+  const char *plain = io_path(dir, "ckpt_plain.h5");
+  unlink(plain);
+  CHECK(op_hdf5_write_dat(plain, q, err, sizeof err) == OP_IO_OK);
+  CHECK(op_checkpoint_exists(plain) == 0);
+  op_dat l6[1] = {q};
+  rc = op_checkpoint_read(plain, l6, 1, NULL, NULL, 0, err, sizeof err);
+  CHECK_ERR(rc, OP_IO_EFORMAT, err, "ckpt_plain.h5", "checkpoint");
+  rc = op_checkpoint_read(io_path(dir, "ckpt_none.h5"), l6, 1, NULL, NULL, 0, err, sizeof err);
+  CHECK_ERR(rc, OP_IO_ENOFILE, err, "ckpt_none.h5", NULL);
+  CHECK(op_checkpoint_exists(io_path(dir, "ckpt_none.h5")) == 0);
+  const char *tr = io_path(dir, "ckpt_trunc.h5");
+  CHECK(op_checkpoint_write(tr, dats, 3, snames, sv, 2, err, sizeof err) == OP_IO_OK);
+  CHECK(truncate(tr, (off_t)(io_file_size(tr) / 2)) == 0);
+  rc = op_checkpoint_read(tr, dats, 3, snames, keep, 2, err, sizeof err);
+  CHECK_ERR(rc, OP_IO_EFORMAT, err, "ckpt_trunc.h5", NULL);
+  CHECK(op_checkpoint_exists(tr) == 0);
+  return io_report("io.checkpoint");
+}
+
+/* ---- crash safety -------------------------------------------------------------------- */
+
+enum { BIG = 1 << 20 }; /* doubles per checkpoint: 8 MiB */
+
+static void fill(op_dat d, double v) {
+  double *p = (double *)d->data;
+  for (int i = 0; i < BIG; ++i)
+    p[i] = v;
+  op_host_data_changed(d);
+}
+
+/* The checkpoint holds generation g: every value == g and iteration == g. */
+static int read_generation(const char *file, op_dat d, double *gen) {
+  char err[OP_IO_ERRLEN];
+  double s[2];
+  int rc = op_checkpoint_read(file, &d, 1, snames, s, 2, err, sizeof err);
+  if (rc != OP_IO_OK) {
+    fprintf(stderr, "read failed: %s\n", err);
+    return -1;
+  }
+  const double *p = (const double *)op_fetch_data_ptr(d);
+  for (int i = 0; i < BIG; ++i)
+    if (p[i] != s[0]) {
+      fprintf(stderr, "mixed checkpoint: value %g at %d, iteration %g\n", p[i], i, s[0]);
+      return -1;
+    }
+  *gen = s[0];
+  return 0;
+}
+
+static int crash(const char *dir) {
+  char err[OP_IO_ERRLEN];
+  op_set s = op_decl_set(BIG, "big_set");
+  op_dat d = op_decl_dat_temp(s, 1, "double", "u");
+  const char *file = io_path(dir, "ckpt_crash.h5");
+  char tmp[4096];
+  snprintf(tmp, sizeof tmp, "%s.tmp", file);
+  unlink(file);
+  unlink(tmp);
+
+  /* generation 1 */
+  fill(d, 1.0);
+  double sv[2] = {1.0, 0.5};
+  CHECK(op_checkpoint_write(file, &d, 1, snames, sv, 2, err, sizeof err) == OP_IO_OK);
+  long long size1 = io_file_size(file);
+
+  /* 1. a stale, half-written .tmp (what a crash mid-write leaves) */
+  FILE *f = fopen(tmp, "wb");
+  CHECK(f != NULL);
+  if (f) {
+    char *src = io_slurp(file);
+    CHECK(src != NULL);
+    if (src)
+      CHECK(fwrite(src, 1, (size_t)(size1 / 2), f) == (size_t)(size1 / 2));
+    free(src);
+    fclose(f);
+  }
+  double gen = 0;
+  fill(d, -7.0);
+  CHECK(read_generation(file, d, &gen) == 0 && gen == 1.0);
+  CHECK(op_checkpoint_exists(file) == 1);
+  /* the next write simply replaces the stale .tmp */
+  fill(d, 2.0);
+  sv[0] = 2.0;
+  CHECK(op_checkpoint_write(file, &d, 1, snames, sv, 2, err, sizeof err) == OP_IO_OK);
+  CHECK(!io_file_exists(tmp));
+  CHECK(read_generation(file, d, &gen) == 0 && gen == 2.0);
+
+  /* 2. writers killed (SIGKILL) at arbitrary moments */
+  double last = 2.0;
+  for (int round = 0; round < 4; ++round) {
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+      perror("fork");
+      return 2;
+    }
+    if (pid == 0) {
+      for (int g = 0;; ++g) {
+        double v = 1000.0 * (round + 1) + g;
+        fill(d, v);
+        double s2[2] = {v, 0.0};
+        if (op_checkpoint_write(file, &d, 1, snames, s2, 2, err, sizeof err) != OP_IO_OK) {
+          fprintf(stderr, "child: %s\n", err);
+          _exit(5);
+        }
+      }
+    }
+    struct timespec ts = {0, (long)(30 + 45 * round) * 1000000L};
+    nanosleep(&ts, NULL);
+    CHECK(kill(pid, SIGKILL) == 0);
+    int st = 0;
+    CHECK(waitpid(pid, &st, 0) == pid);
+    CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+    gen = -1;
+    CHECK(read_generation(file, d, &gen) == 0);
+    int plausible = gen == last || (gen >= 1000.0 * (round + 1) && gen < 1000.0 * (round + 2));
+    CHECK(plausible);
+    printf("round %d: killed writer, checkpoint holds generation %g, stale tmp %s\n", round, gen,
+           io_file_exists(tmp) ? "present" : "absent");
+    last = gen;
+  }
+  return io_report("io.checkpoint_crash");
+}
+
+int main(int argc, char **argv) {
+  op_init(&argc, argv, 0);
+  if (argc < 3) {
+    fprintf(stderr, "usage: %s roundtrip|crash <outdir>\n", argv[0]);
+    return 2;
+  }
+  int rc = strcmp(argv[1], "roundtrip") == 0 ? roundtrip(argv[2])
+           : strcmp(argv[1], "crash") == 0   ? crash(argv[2])
+                                             : 2;
+  op_exit();
+  return rc;
+}
