@@ -20,6 +20,10 @@ extern "C" {
 /* Largest global (op_arg_gbl) dimension a generated loop reduces with local arrays. */
 #define OP_MAX_GBL_DIM 64
 
+/* Elements per chunk in the CPU backends' split loops: small enough that the
+ * per-element temporaries stay in L1. */
+#define OP_CPU_CHUNK 64
+
 /* What the generator read for one argument of one op_par_loop call. */
 typedef struct {
   op_arg_kind kind;
@@ -74,6 +78,8 @@ void op_backend_const_declared(const char *name, const void *data, size_t bytes)
 void op_backend_init(void);
 /* Consumes a backend-specific --op-... command-line option; returns 0 if unknown. */
 int op_backend_option(const char *arg);
+/* The partition size used when neither OP_PART_SIZE nor --op-part-size sets one. */
+int op_backend_default_part_size(void);
 /* Lines describing the backend's own options (may be ""). */
 const char *op_backend_usage(void);
 void op_backend_exit(void);

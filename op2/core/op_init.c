@@ -13,8 +13,8 @@
 static const char *usage =
     "  --op-diags=N        argument checking: 0 none, 1 every loop and every new plan,\n"
     "                      2 as 1 and print each new plan's statistics (env OP_DIAGS)\n"
-    "  --op-part-size=N    elements per mini-partition (block) of a plan (env OP_PART_SIZE,\n"
-    "                      default 256)\n";
+    "  --op-part-size=N    elements per mini-partition (block) of a plan (env OP_PART_SIZE;\n"
+    "                      default: the backend's, 16384 on the CPU backends)\n";
 
 const char *op_usage_text(void) {
   static char text[2048];
@@ -35,7 +35,7 @@ void op_init(int *argc, char **argv, int diags) {
   OP_CHECK(!op_g.initialised, "op_init called twice");
   op_g.initialised = 1;
   op_g.diags = diags;
-  op_g.part_size = OP_DEFAULT_PART_SIZE;
+  op_g.part_size = op_backend_default_part_size();
   const char *env = getenv("OP_DIAGS");
   if (env && *env) op_g.diags = parse_int_option("environment variable OP_DIAGS", env, 0, 9);
   env = getenv("OP_PART_SIZE");

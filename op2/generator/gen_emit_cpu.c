@@ -51,6 +51,162 @@ static void dim_text(const gen_arg *a, int i, char *buf, size_t len) {
     snprintf(buf, len, "arg%d.dim", i);
 }
 
+
+static int is_ind_inc(const gen_arg *a) {
+  return a->kind == GEN_ARG_DAT && a->indirect && !strcmp(a->acc, "OP_INC");
+}
+
+static int is_ind_read(const gen_arg *a) {
+  return a->kind == GEN_ARG_DAT && a->indirect && !strcmp(a->acc, "OP_READ");
+}
+
+/* The chunked form applies to loops whose only indirect writes are
+ * increments, with literal dims for the increments and reductions. */
+static int split_ok(const gen_loop *lp) {
+  for (int a = 0; a < lp->nargs; a++) {
+    const gen_arg *g = &lp->args[a];
+    if (g->kind == GEN_ARG_DAT && g->indirect && strcmp(g->acc, "OP_READ") && strcmp(g->acc, "OP_INC"))
+      return 0;
+    if ((g->kind == GEN_ARG_DAT && g->indirect) || is_reduction(g))
+      if (g->dim <= 0) return 0;
+  }
+  return 1;
+}
+
+/* The kernel's argument list for element n; increments and reductions go to
+ * the per-element temporaries of the chunk when `split`. */
+static void emit_call(FILE *f, const gen_loop *lp, int split, const char *indent) {
+  char dim[32];
+  fprintf(f, "%s%s(", indent, lp->kernel);
+  for (int a = 0; a < lp->nargs; a++) {
+    const gen_arg *g = &lp->args[a];
+    dim_text(g, a, dim, sizeof dim);
+    fprintf(f, "%s\n%s    ", a ? "," : "", indent);
+    if (split && (is_ind_inc(g) || is_reduction(g))) {
+      fprintf(f, "tmp%d + k * %d", a, g->dim);
+    } else if (split && is_ind_read(g)) {
+      fprintf(f, "gat%d + k * %d", a, g->dim);
+    } else if (g->kind == GEN_ARG_DAT) {
+      if (g->indirect)
+        fprintf(f, "data%d + (size_t)map%d[n * mdim%d + midx%d] * %s", a, a, a, a, dim);
+      else
+        fprintf(f, "data%d + (size_t)n * %s", a, dim);
+    } else if (g->kind == GEN_ARG_GBL) {
+      fprintf(f, is_reduction(g) ? "red%d" : "gbl%d", a);
+    } else {
+      fprintf(f, "&idx%d", a);
+    }
+  }
+  fprintf(f, ");\n");
+}
+
+static void emit_idx_decls(FILE *f, const gen_loop *lp, const char *indent) {
+  for (int a = 0; a < lp->nargs; a++) {
+    const gen_arg *g = &lp->args[a];
+    if (g->kind != GEN_ARG_IDX) continue;
+    if (g->indirect)
+      fprintf(f, "%sconst int idx%d = map%d[n * mdim%d + midx%d];\n", indent, a, a, a, a);
+    else
+      fprintf(f, "%sconst int idx%d = n;\n", indent, a);
+  }
+}
+
+static int needs_apply(const gen_loop *lp) {
+  for (int a = 0; a < lp->nargs; a++)
+    if (is_ind_inc(&lp->args[a]) || is_reduction(&lp->args[a])) return 1;
+  return 0;
+}
+
+/* Worth the chunked form: something to gather, increment or reduce. */
+static int needs_staging(const gen_loop *lp) {
+  for (int a = 0; a < lp->nargs; a++) {
+    const gen_arg *g = &lp->args[a];
+    if ((g->kind == GEN_ARG_DAT && g->indirect) || is_reduction(g)) return 1;
+  }
+  return 0;
+}
+
+
+/* Elements one after another, the kernel writing straight into the data.
+ * With `simd` (no indirect writes at all: each element writes only its own
+ * data) the elements may run as SIMD lanes. */
+static void emit_plain_block(FILE *f, const gen_loop *lp, int simd) {
+  if (simd) fprintf(f, "#pragma omp simd\n");
+  fprintf(f, "      for (int n = start; n < end; n++) {\n");
+  emit_idx_decls(f, lp, "        ");
+  emit_call(f, lp, 0, "        ");
+  fprintf(f, "      }\n");
+}
+
+/* Chunks of a block, in three passes (seed 002's loop splitting, used here
+ * for SIMD): gather the indirectly read data of the chunk into contiguous
+ * buffers; run the kernel on every element of the chunk as SIMD lanes, with
+ * increments and reductions going to per-element temporaries (no two lanes
+ * write the same memory, so `omp simd` is safe); then apply the temporaries
+ * one element after another, in element order. Every datum therefore receives
+ * its additions in the order the plan fixes, as in the plain form. */
+static void emit_split_block(FILE *f, const gen_loop *lp) {
+  fprintf(f, "      for (int c0 = start; c0 < end; c0 += OP_CPU_CHUNK) {\n");
+  fprintf(f, "        const int c1 = c0 + OP_CPU_CHUNK < end ? c0 + OP_CPU_CHUNK : end;\n");
+  for (int a = 0; a < lp->nargs; a++) {
+    const gen_arg *g = &lp->args[a];
+    if (is_ind_inc(g) || is_reduction(g))
+      fprintf(f, "        %s tmp%d[OP_CPU_CHUNK * %d];\n", g->type, a, g->dim);
+    else if (is_ind_read(g))
+      fprintf(f, "        %s gat%d[OP_CPU_CHUNK * %d];\n", g->type, a, g->dim);
+  }
+  for (int a = 0; a < lp->nargs; a++) {
+    const gen_arg *g = &lp->args[a];
+    if (!is_ind_read(g)) continue;
+    fprintf(f, "        for (int n = c0; n < c1; n++) {\n");
+    fprintf(f, "          const %s *s = data%d + (size_t)map%d[n * mdim%d + midx%d] * %d;\n", g->type,
+            a, a, a, a, g->dim);
+    fprintf(f, "          for (int d = 0; d < %d; d++) gat%d[(n - c0) * %d + d] = s[d];\n", g->dim,
+            a, g->dim);
+    fprintf(f, "        }\n");
+  }
+  fprintf(f, "#pragma omp simd\n");
+  fprintf(f, "        for (int k = 0; k < c1 - c0; k++) {\n");
+  fprintf(f, "          const int n = c0 + k;\n");
+  fprintf(f, "          (void)n;\n");
+  for (int a = 0; a < lp->nargs; a++) {
+    const gen_arg *g = &lp->args[a];
+    if (is_ind_inc(g) || (is_reduction(g) && !strcmp(g->acc, "OP_INC")))
+      fprintf(f, "          for (int d = 0; d < %d; d++) tmp%d[k * %d + d] = 0;\n", g->dim, a,
+              g->dim);
+    else if (is_reduction(g))
+      fprintf(f, "          for (int d = 0; d < %d; d++) tmp%d[k * %d + d] = red%d[d];\n", g->dim,
+              a, g->dim, a);
+  }
+  emit_idx_decls(f, lp, "          ");
+  emit_call(f, lp, 1, "          ");
+  fprintf(f, "        }\n");
+  if (!needs_apply(lp)) {
+    fprintf(f, "      }\n");
+    return;
+  }
+  fprintf(f, "        for (int n = c0; n < c1; n++) {\n");
+  fprintf(f, "          const int k = n - c0;\n");
+  for (int a = 0; a < lp->nargs; a++) {
+    const gen_arg *g = &lp->args[a];
+    if (is_ind_inc(g)) {
+      fprintf(f, "          %s *t%d = data%d + (size_t)map%d[n * mdim%d + midx%d] * %d;\n", g->type,
+              a, a, a, a, a, g->dim);
+      fprintf(f, "          for (int d = 0; d < %d; d++) t%d[d] += tmp%d[k * %d + d];\n", g->dim, a,
+              a, g->dim);
+    } else if (is_reduction(g)) {
+      fprintf(f, "          for (int d = 0; d < %d; d++) ", g->dim);
+      if (!strcmp(g->acc, "OP_INC"))
+        fprintf(f, "red%d[d] += tmp%d[k * %d + d];", a, a, g->dim);
+      else
+        fprintf(f, "if (tmp%d[k * %d + d] %s red%d[d]) red%d[d] = tmp%d[k * %d + d];", a, g->dim,
+                !strcmp(g->acc, "OP_MIN") ? "<" : ">", a, a, a, g->dim);
+      fprintf(f, "\n");
+    }
+  }
+  fprintf(f, "        }\n      }\n");
+}
+
 static void emit_loop(FILE *f, const gen_loop *lp, gen_backend backend) {
   const int n = lp->nargs;
   char dim[32];
@@ -115,34 +271,10 @@ static void emit_loop(FILE *f, const gen_loop *lp, gen_backend backend) {
     else
       fprintf(f, "      for (int d = 0; d < %s; d++) red%d[d] = gbl%d[d];\n", dim, a, a);
   }
-  fprintf(f, "      for (int n = start; n < end; n++) {\n");
-  for (int a = 0; a < n; a++) {
-    const gen_arg *g = &lp->args[a];
-    if (g->kind == GEN_ARG_IDX && g->indirect)
-      fprintf(f, "        const int idx%d = map%d[n * mdim%d + midx%d];\n", a, a, a, a);
-    else if (g->kind == GEN_ARG_IDX)
-      fprintf(f, "        const int idx%d = n;\n", a);
-  }
-  fprintf(f, "        %s(", lp->kernel);
-  for (int a = 0; a < n; a++) {
-    const gen_arg *g = &lp->args[a];
-    dim_text(g, a, dim, sizeof dim);
-    fprintf(f, "%s\n            ", a ? "," : "");
-    if (g->kind == GEN_ARG_DAT) {
-      if (g->indirect)
-        fprintf(f, "data%d + (size_t)map%d[n * mdim%d + midx%d] * %s", a, a, a, a, dim);
-      else
-        fprintf(f, "data%d + (size_t)n * %s", a, dim);
-    } else if (g->kind == GEN_ARG_GBL) {
-      if (is_reduction(g))
-        fprintf(f, "red%d", a);
-      else
-        fprintf(f, "gbl%d", a);
-    } else {
-      fprintf(f, "&idx%d", a);
-    }
-  }
-  fprintf(f, ");\n      }\n");
+  if (split_ok(lp) && needs_staging(lp))
+    emit_split_block(f, lp);
+  else
+    emit_plain_block(f, lp, split_ok(lp));
   for (int a = 0; a < n; a++) {
     const gen_arg *g = &lp->args[a];
     if (!is_reduction(g)) continue;

@@ -13,21 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The registry accessors come from the core (op2/core/op2_registry.h). */
-#if defined(__has_include)
-#if __has_include("op2_registry.h")
+/* op_num_sets/op_set_at, ...: the core's registry (op2/core/op2_registry.h). */
 #include "op2_registry.h"
-#define OP_IO_HAVE_REGISTRY_H 1
-#endif
-#endif
-#ifndef OP_IO_HAVE_REGISTRY_H
-int op_num_sets(void);
-op_set op_set_at(int i);
-int op_num_maps(void);
-op_map op_map_at(int i);
-int op_num_dats(void);
-op_dat op_dat_at(int i);
-#endif
 
 /* ---- basics ------------------------------------------------------------------- */
 
@@ -189,7 +176,7 @@ int op_h5_dataset_exists(const op_io_ctx *c, hid_t f, const char *name) {
       free(path);
       return 0;
     }
-    H5I_type_t kind;
+    H5I_type_t kind = H5I_BADID;
     rc = object_kind(c, f, path, &kind);
     if (rc != OP_IO_OK) {
       free(path);
@@ -907,9 +894,12 @@ op_map op_decl_map_hdf5(op_set from, op_set to, int dim, const char *file, const
     OP_IO_ERR(&c, OP_IO_EARG, "op_decl_map failed");
     die(__func__, err);
   }
-  /* When the core copied the entries our buffer is no longer needed;
-   * otherwise it stays with the map for the life of the program. */
-  if (m->map != buf)
+  /* The entries were malloc'd here: hand them to the library, which frees
+   * maps that are not user-owned at op_exit. If the core kept a copy instead,
+   * ours is not needed any more. */
+  if (m->map == buf)
+    m->user_owned = 0;
+  else
     free(buf);
   return m;
 }

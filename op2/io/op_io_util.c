@@ -8,6 +8,8 @@
 
 #include "op_io_util.h"
 
+#include "op2_registry.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <hdf5.h>
@@ -98,21 +100,11 @@ void op_io_die(const char *msg) {
 /* ---- types ----------------------------------------------------------------------- */
 
 int op_io_parse_type(const char *name, op_type *t) {
-  if (!name)
+  int k = op_type_from_name(name); /* the core's parser: same names and aliases */
+  if (k < 0)
     return -1;
-  if (strcmp(name, "double") == 0 || strcmp(name, "r8") == 0) {
-    *t = OP_TYPE_DOUBLE;
-    return 0;
-  }
-  if (strcmp(name, "float") == 0 || strcmp(name, "r4") == 0) {
-    *t = OP_TYPE_FLOAT;
-    return 0;
-  }
-  if (strcmp(name, "int") == 0 || strcmp(name, "i4") == 0) {
-    *t = OP_TYPE_INT;
-    return 0;
-  }
-  return -1;
+  *t = (op_type)k;
+  return 0;
 }
 
 const char *op_io_type_name(op_type t) {

@@ -37,7 +37,8 @@ void op_io_die(const char *msg) __attribute__((noreturn));
 
 /* ---- element types -------------------------------------------------------- */
 
-/* "double", "float", "int" -> op_type; returns 0 on success, -1 if unknown. */
+/* "double", "float", "int" (and the core's aliases: "r8", "real(8)", ...) ->
+ * op_type; returns 0 on success, -1 if unknown. */
 int op_io_parse_type(const char *name, op_type *t);
 const char *op_io_type_name(op_type t);
 size_t op_io_type_size(op_type t);

@@ -299,6 +299,25 @@ out:
   return rc;
 }
 
+int op_ppm_write_dat(const char *file, op_dat dat, int component, int nx, int ny,
+                     const op_ppm_options *opt, double range_out[2], char *err, size_t errlen) {
+  op_io_ctx c = {err, errlen, "PPM file", file, "dat", dat ? dat->name : NULL};
+  if (!dat || !dat->set)
+    return OP_IO_ERR(&c, OP_IO_EARG, "no dat given");
+  if (dat->type != OP_TYPE_DOUBLE)
+    return OP_IO_ERR(&c, OP_IO_ETYPE, "dat holds '%s', images need 'double'",
+                     dat->type_name ? dat->type_name : "?");
+  if (component < 0 || component >= dat->dim)
+    return OP_IO_ERR(&c, OP_IO_EARG, "component %d outside [0, %d)", component, dat->dim);
+  if (nx < 1 || ny < 1 || (long long)nx * ny != dat->set->size)
+    return OP_IO_ERR(&c, OP_IO_ESHAPE, "%d x %d cells but set '%s' has %d elements", nx, ny,
+                     dat->set->name ? dat->set->name : "?", dat->set->size);
+  op_ppm_options o = opt ? *opt : op_ppm_default_options();
+  o.stride = (size_t)dat->dim;
+  const double *data = (const double *)op_fetch_data_ptr(dat);
+  return op_ppm_write_field(file, data + component, nx, ny, &o, range_out, err, errlen);
+}
+
 /* ---- reading -------------------------------------------------------------------------- */
 
 /* Reads the image from fp; returns 0, or -1 with pm_msg set (*out freed). */

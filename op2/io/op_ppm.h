@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 
+#include "op2.h"
 #include "op_io_common.h"
 
 #ifdef __cplusplus
@@ -40,6 +41,12 @@ op_ppm_options op_ppm_default_options(void);
 int op_ppm_write_field(const char *file, const double *field, int nx, int ny,
                        const op_ppm_options *opt, double range_out[2], char *err,
                        size_t errlen);
+
+/* Convenience for solvers: component `component` of a "double" dat on a set
+ * of nx*ny cells (cell (i, j) at element j*nx + i), host data fetched first
+ * (op_fetch_data_ptr). opt->stride is ignored (the dat's dim is used). */
+int op_ppm_write_dat(const char *file, op_dat dat, int component, int nx, int ny,
+                     const op_ppm_options *opt, double range_out[2], char *err, size_t errlen);
 
 /* Colour of t in [0, 1] (clamped) in a colour map; 0 on success, -1 if the
  * map name is unknown. */

@@ -231,9 +231,10 @@ static void hdf_item(op_io_buf *b, const char *ind, const char *dims, op_type t,
   op_io_buf_printf(b, "</DataItem>\n");
 }
 
-/* prefix: the element dimensions ("N" rows or "ny nx"). */
+/* prefix: the element dimensions ("N" rows or "ny nx"); scalar: the shape of
+ * one component ("N 1" or "ny nx"). */
 static void emit_field(op_io_buf *b, const char *ind, const xfield *f, const char *prefix,
-                       const char *rel) {
+                       const char *scalar, const char *rel) {
   const char *center = f->node ? "Node" : "Cell";
   char dims[96], full[96], in2[64], in3[64];
   snprintf(in2, sizeof in2, "%s  ", ind);
@@ -245,7 +246,7 @@ static void emit_field(op_io_buf *b, const char *ind, const xfield *f, const cha
     op_io_buf_printf(b, "\" AttributeType=\"%s\" Center=\"%s\">\n", f->dim == 1 ? "Scalar" : "Vector",
                      center);
     if (f->dim == 1)
-      snprintf(dims, sizeof dims, "%s", prefix);
+      snprintf(dims, sizeof dims, "%s", scalar);
     else
       snprintf(dims, sizeof dims, "%s %d", prefix, f->dim);
     hdf_item(b, in2, dims, f->type, rel, f->path);
@@ -257,7 +258,7 @@ static void emit_field(op_io_buf *b, const char *ind, const xfield *f, const cha
     op_io_buf_xml(b, f->path);
     op_io_buf_printf(b, "_%d\" AttributeType=\"Scalar\" Center=\"%s\">\n", k, center);
     op_io_buf_printf(b, "%s<DataItem ItemType=\"HyperSlab\" Dimensions=\"%s\" Type=\"HyperSlab\">\n",
-                     in2, prefix);
+                     in2, scalar);
     op_io_buf_printf(b,
                      "%s<DataItem Dimensions=\"3 2\" NumberType=\"Int\" Format=\"XML\">0 %d 1 1 %lld 1</DataItem>\n",
                      in3, k, f->rows);
@@ -292,7 +293,7 @@ static void emit_grid(op_io_buf *b, const char *ind, const xdesc *d, const char 
     op_io_buf_printf(b, "%s</Geometry>\n", in1);
     snprintf(prefix, sizeof prefix, "%d %d", d->ny, d->nx);
     for (int i = 0; i < d->nf; ++i)
-      emit_field(b, in1, &d->f[i], prefix, rel);
+      emit_field(b, in1, &d->f[i], prefix, prefix, rel);
   } else {
     long long nc = d->map->from->size;
     op_io_buf_printf(b, "%s<Topology TopologyType=\"%s\" NumberOfElements=\"%lld\">\n", in1,
@@ -305,10 +306,10 @@ static void emit_grid(op_io_buf *b, const char *ind, const xdesc *d, const char 
     hdf_item(b, in2, dims, d->coords->type, mesh_rel, d->coords->name);
     op_io_buf_printf(b, "%s</Geometry>\n", in1);
     for (int i = 0; i < d->nf; ++i) {
+      char scalar[64];
       snprintf(prefix, sizeof prefix, "%lld", d->f[i].rows);
-      if (d->f[i].dim == 1)
-        snprintf(prefix, sizeof prefix, "%lld 1", d->f[i].rows);
-      emit_field(b, in1, &d->f[i], prefix, rel);
+      snprintf(scalar, sizeof scalar, "%lld 1", d->f[i].rows);
+      emit_field(b, in1, &d->f[i], prefix, scalar, rel);
     }
   }
   op_io_buf_printf(b, "%s</Grid>\n", ind);

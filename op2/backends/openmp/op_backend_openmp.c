@@ -10,6 +10,7 @@
 #include "op2.h"
 #include "op2_error.h"
 #include "op2_loop.h"
+#include "op2_state.h"
 
 static int requested_threads;
 
@@ -20,6 +21,7 @@ void op_backend_init(void) {
   if (requested_threads > 0) omp_set_num_threads(requested_threads);
 }
 void op_backend_exit(void) {}
+int op_backend_default_part_size(void) { return OP_CPU_PART_SIZE; }
 
 int op_backend_option(const char *arg) {
   if (strncmp(arg, "--op-threads=", 13) != 0) return 0;

@@ -48,9 +48,9 @@ static inline void io_check_err(int rc, int expect, const char *err, const char 
 
 /* dir/name in one of a few rotating static buffers. */
 static inline const char *io_path(const char *dir, const char *name) {
-  static char bufs[8][4096];
+  static char bufs[32][4096];
   static int k = 0;
-  char *b = bufs[k++ % 8];
+  char *b = bufs[k++ % 32];
   snprintf(b, sizeof bufs[0], "%s/%s", dir, name);
   return b;
 }

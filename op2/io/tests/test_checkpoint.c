@@ -80,43 +80,65 @@ static int roundtrip(const char *dir) {
   CHECK(memcmp(op_fetch_data_ptr(ii), isave, sizeof isave) == 0);
   CHECK(memcmp(back, sv, sizeof sv) == 0);
 
-  /* validation failures leave everything untouched */
-  memset(qd, 0x5a, sizeof qsave);
-  op_set cells50 = op_decl_set(50, "cells50");
-  op_dat q50 = op_decl_dat_temp(cells50, 4, "double", "q");
-  op_dat q3 = op_decl_dat_temp(cells, 3, "double", "q");
-  op_dat qf = op_decl_dat_temp(cells, 4, "float", "q");
-  op_dat miss = op_decl_dat_temp(cells, 1, "double", "not_there");
-  op_set other = op_decl_set(N, "other_cells");
-  op_dat qo = op_decl_dat_temp(other, 4, "double", "q");
-  double keep[2] = {-1, -1};
+  /* validation failures leave everything untouched (each case in a fresh
+   * session: dat names are unique within one) */
+  struct {
+    int set_size;
+    const char *set_name, *name, *type;
+    int dim, expect;
+    const char *word;
+  } cases[] = {
+      {50, "cells50", "q", "double", 4, OP_IO_ESHAPE, "cells50"},  /* rows != set size */
+      {N, "cells", "q", "double", 3, OP_IO_ESHAPE, "dim 3"},       /* cols != dim */
+      {N, "cells", "q", "float", 4, OP_IO_ETYPE, "float"},         /* type */
+      {N, "cells", "not_there", "double", 1, OP_IO_ENOENT, "exist"}, /* missing */
+      {N, "other_cells", "q", "double", 4, OP_IO_ESHAPE, "other_cells"}, /* other set */
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+    op_exit();
+    op_init(NULL, NULL, 0);
+    op_set good_set = op_decl_set(N, "cells");
+    op_dat res = op_decl_dat_temp(good_set, 1, "float", "state/res"); /* valid on its own */
+    op_set set = strcmp(cases[k].set_name, "cells") == 0
+                     ? good_set
+                     : op_decl_set(cases[k].set_size, cases[k].set_name);
+    op_dat bad = op_decl_dat_temp(set, cases[k].dim, cases[k].type, cases[k].name);
+    memset(res->data, 0x5a, (size_t)N * sizeof(float));
+    memset(bad->data, 0x5a, (size_t)set->size * (size_t)bad->size);
+    double keep[2] = {-1, -1};
+    op_dat list[2] = {res, bad};
+    char want[64];
+    snprintf(want, sizeof want, "'%s'", cases[k].name);
+    rc = op_checkpoint_read(file, list, 2, snames, keep, 2, err, sizeof err);
+    CHECK_ERR(rc, cases[k].expect, err, "ckpt_rt.h5", want);
+    CHECK(strstr(err, cases[k].word) != NULL);
+    unsigned char pat[N * sizeof(float)];
+    memset(pat, 0x5a, sizeof pat);
+    CHECK(memcmp(res->data, pat, sizeof pat) == 0); /* untouched */
+    CHECK(keep[0] == -1 && keep[1] == -1);
+  }
 
-  op_dat l1[2] = {q, q50};
-  rc = op_checkpoint_read(file, l1, 2, snames, keep, 2, err, sizeof err);
-  CHECK_ERR(rc, OP_IO_ESHAPE, err, "ckpt_rt.h5", "'q'");
-  CHECK(strstr(err, "cells50") != NULL);
-  op_dat l2[1] = {q3};
-  rc = op_checkpoint_read(file, l2, 1, NULL, NULL, 0, err, sizeof err);
-  CHECK_ERR(rc, OP_IO_ESHAPE, err, "ckpt_rt.h5", "'q'");
-  op_dat l3[1] = {qf};
-  rc = op_checkpoint_read(file, l3, 1, NULL, NULL, 0, err, sizeof err);
-  CHECK_ERR(rc, OP_IO_ETYPE, err, "ckpt_rt.h5", "'q'");
-  op_dat l4[2] = {q, miss};
-  rc = op_checkpoint_read(file, l4, 2, NULL, NULL, 0, err, sizeof err);
-  CHECK_ERR(rc, OP_IO_ENOENT, err, "ckpt_rt.h5", "'not_there'");
-  op_dat l5[1] = {qo};
-  rc = op_checkpoint_read(file, l5, 1, NULL, NULL, 0, err, sizeof err);
-  CHECK_ERR(rc, OP_IO_ESHAPE, err, "ckpt_rt.h5", "other_cells");
+  /* a missing scalar */
+  op_exit();
+  op_init(NULL, NULL, 0);
+  cells = op_decl_set(N, "cells");
+  q = op_decl_dat_temp(cells, 4, "double", "q");
+  fl = op_decl_dat_temp(cells, 1, "float", "state/res");
+  ii = op_decl_dat_temp(cells, 2, "int", "flags");
+  dats[0] = q;
+  dats[1] = fl;
+  dats[2] = ii;
   const char *const bad_names[2] = {"iteration", "dt"};
+  double keep[2] = {-1, -1};
   rc = op_checkpoint_read(file, dats, 3, bad_names, keep, 2, err, sizeof err);
   CHECK_ERR(rc, OP_IO_ENOENT, err, "ckpt_rt.h5", "'dt'");
-  unsigned char pat[sizeof qsave];
-  memset(pat, 0x5a, sizeof pat);
-  CHECK(memcmp(qd, pat, sizeof pat) == 0); /* untouched after every failure */
   CHECK(keep[0] == -1 && keep[1] == -1);
+  rc = op_checkpoint_read(file, dats, 3, snames, keep, 2, err, sizeof err);
+  CHECK(rc == OP_IO_OK);
+  CHECK(memcmp(q->data, qsave, sizeof qsave) == 0);
 
   /* duplicate names, not a checkpoint, missing, truncated */
-  op_dat dup[2] = {q, q3};
+  op_dat dup[2] = {q, q}; /* the same dat twice */
   rc = op_checkpoint_write(io_path(dir, "ckpt_dup.h5"), dup, 2, NULL, NULL, 0, err, sizeof err);
   CHECK_ERR(rc, OP_IO_EARG, err, "ckpt_dup.h5", "'q'");
   CHECK(!io_file_exists(io_path(dir, "ckpt_dup.h5")));

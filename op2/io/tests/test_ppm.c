@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "io_test.h"
+#include "op2.h"
 #include "op_ppm.h"
 
 static const unsigned char *px(const unsigned char *rgb, int w, int x, int y) {
@@ -30,6 +31,7 @@ static void expect_colour(const unsigned char *rgb, int w, int x, int y, const c
 }
 
 int main(int argc, char **argv) {
+  op_init(&argc, argv, 0);
   if (argc < 2) {
     fprintf(stderr, "usage: %s <outdir>\n", argv[0]);
     return 2;
@@ -202,5 +204,30 @@ int main(int argc, char **argv) {
   rc = op_ppm_read(p6, &w, &h, &rgb, err, sizeof err);
   CHECK_ERR(rc, OP_IO_EFORMAT, err, "ppm_text.ppm", NULL);
 
+  /* straight from a dat: component 1 of a dim-2 dat on 3 x 2 cells */
+  op_set cells = op_decl_set(6, "ppm_cells");
+  op_dat q = op_decl_dat_temp(cells, 2, "double", "ppm_q");
+  for (int i = 0; i < 6; ++i) {
+    ((double *)q->data)[2 * i] = -1;
+    ((double *)q->data)[2 * i + 1] = i;
+  }
+  op_host_data_changed(q);
+  const char *p7 = io_path(dir, "ppm_dat.ppm");
+  rc = op_ppm_write_dat(p7, q, 1, 3, 2, NULL, range, err, sizeof err);
+  CHECK(rc == OP_IO_OK && range[0] == 0.0 && range[1] == 5.0);
+  rc = op_ppm_read(p7, &w, &h, &rgb, err, sizeof err);
+  CHECK(rc == OP_IO_OK && w == 3 && h == 2);
+  if (rc == OP_IO_OK && w == 3 && h == 2) {
+    expect_colour(rgb, w, 0, 1, "viridis", 0.0, "dat min");
+    expect_colour(rgb, w, 2, 0, "viridis", 1.0, "dat max");
+  }
+  free(rgb);
+  rgb = NULL;
+  rc = op_ppm_write_dat(p7, q, 1, 4, 2, NULL, NULL, err, sizeof err);
+  CHECK_ERR(rc, OP_IO_ESHAPE, err, "ppm_dat.ppm", "ppm_cells");
+  rc = op_ppm_write_dat(p7, q, 2, 3, 2, NULL, NULL, err, sizeof err);
+  CHECK_ERR(rc, OP_IO_EARG, err, "ppm_dat.ppm", "'ppm_q'");
+
+  op_exit();
   return io_report("io.ppm");
 }

@@ -74,8 +74,10 @@ int main(int argc, char **argv) {
   op_dat cd[3] = {q, pr, vel};
   op_dat nd[3] = {u, disp, p_x};
   op_xdmf_mesh mesh = {pcell, p_x, cd, 3, nd, 3, NULL};
-  const char *quad_h5 = io_path(dir, "xdmf_quad.h5");
-  const char *quad_xmf = io_path(dir, "xdmf_quad.xmf");
+  char quad_h5[4096];
+  snprintf(quad_h5, sizeof quad_h5, "%s/%s", dir, "xdmf_quad.h5");
+  char quad_xmf[4096];
+  snprintf(quad_xmf, sizeof quad_xmf, "%s/%s", dir, "xdmf_quad.xmf");
   unlink(quad_h5);
   rc = op_xdmf_save(quad_h5, &mesh, err, sizeof err);
   CHECK(rc == OP_IO_OK);
@@ -107,7 +109,8 @@ int main(int argc, char **argv) {
   op_dat area = op_decl_dat_temp(tris, 1, "double", "area");
   op_dat tri_list[1] = {area};
   op_xdmf_mesh tmesh = {ptri, p_x, tri_list, 1, NULL, 0, NULL};
-  const char *tri_h5 = io_path(dir, "xdmf_tri.h5");
+  char tri_h5[4096];
+  snprintf(tri_h5, sizeof tri_h5, "%s/%s", dir, "xdmf_tri.h5");
   unlink(tri_h5);
   CHECK(op_xdmf_save(tri_h5, &tmesh, err, sizeof err) == OP_IO_OK);
   CHECK(contains(io_path(dir, "xdmf_tri.xmf"), "TopologyType=\"Triangle\" NumberOfElements=\"12\""));
@@ -115,7 +118,8 @@ int main(int argc, char **argv) {
 
   /* ---- time series in a sub-directory, data per step ---- */
   io_mkdir(io_path(dir, "xdmf_series"));
-  const char *series_xmf = io_path(dir, "xdmf_series.xmf");
+  char series_xmf[4096];
+  snprintf(series_xmf, sizeof series_xmf, "%s/%s", dir, "xdmf_series.xmf");
   op_xdmf_series *s = op_xdmf_series_create(series_xmf, &mesh, err, sizeof err);
   CHECK(s != NULL);
   for (int step = 0; s && step < 3; ++step) {
@@ -147,7 +151,8 @@ int main(int argc, char **argv) {
 
   /* ---- series sharing one mesh file; .xmf in a sub-directory ---- */
   io_mkdir(io_path(dir, "xdmf_sm"));
-  const char *mesh_h5 = io_path(dir, "xdmf_sm_mesh.h5");
+  char mesh_h5[4096];
+  snprintf(mesh_h5, sizeof mesh_h5, "%s/%s", dir, "xdmf_sm_mesh.h5");
   unlink(mesh_h5);
   CHECK(op_hdf5_write_map(mesh_h5, pcell, err, sizeof err) == OP_IO_OK);
   CHECK(op_hdf5_write_dat(mesh_h5, p_x, err, sizeof err) == OP_IO_OK);
@@ -175,10 +180,12 @@ int main(int argc, char **argv) {
       ((double *)T->data)[j * GX + i] = i + 10 * j;
   op_dat gd[3] = {T, U, Q};
   op_xdmf_grid grid = {GX, GY, -1.0, 2.0, 0.5, 0.25, gd, 3};
-  const char *grid_h5 = io_path(dir, "xdmf_grid.h5");
+  char grid_h5[4096];
+  snprintf(grid_h5, sizeof grid_h5, "%s/%s", dir, "xdmf_grid.h5");
   unlink(grid_h5);
   CHECK(op_xdmf_save_grid(grid_h5, &grid, err, sizeof err) == OP_IO_OK);
-  const char *grid_xmf = io_path(dir, "xdmf_grid.xmf");
+  char grid_xmf[4096];
+  snprintf(grid_xmf, sizeof grid_xmf, "%s/%s", dir, "xdmf_grid.xmf");
   CHECK(contains(grid_xmf, "TopologyType=\"2DCoRectMesh\" Dimensions=\"4 6\""));
   CHECK(contains(grid_xmf, "GeometryType=\"ORIGIN_DXDY\""));
   CHECK(contains(grid_xmf, ">2 -1</DataItem>"));      /* origin y x */

@@ -57,7 +57,7 @@ static int xml_well_formed(const char *python, const char *file) {
   if (pid < 0)
     return -1;
   if (pid == 0) {
-    execl(python, python, "-c", code, file, (char *)NULL);
+    execlp(python, python, "-c", code, file, (char *)NULL);
     _exit(127);
   }
   int st = 0;
@@ -139,6 +139,72 @@ static long long dataset_elements(hid_t f, const char *path) {
   return np;
 }
 
+/* Product of the numbers in a Dimensions string; n receives how many. */
+static long long dims_product(const char *dims, long long *v, int *n) {
+  long long prod = 1;
+  *n = 0;
+  const char *p = dims;
+  while (*p) {
+    char *e;
+    long long x = strtoll(p, &e, 10);
+    if (e == p)
+      break;
+    if (*n < 16)
+      v[(*n)++] = x;
+    prod *= x;
+    p = e;
+  }
+  return prod;
+}
+
+/* <DataItem ItemType="HyperSlab" Dimensions="OUT"> <DataItem Format="XML">start
+ * stride count</DataItem> <DataItem Dimensions="SRC" ...>: the selection must fit
+ * the source and hold as many elements as OUT. */
+static void check_hyperslab(const char *p, const char *end) {
+  char *outd = attr(p, end, "Dimensions");
+  const char *sel = strstr(end, "<DataItem");
+  const char *selend = sel ? strchr(sel, '>') : NULL;
+  const char *src = selend ? strstr(selend, "<DataItem") : NULL;
+  const char *srcend = src ? strchr(src, '>') : NULL;
+  char *srcd = srcend ? attr(src, srcend, "Dimensions") : NULL;
+  if (!outd || !srcd) {
+    fail("HyperSlab without Dimensions or inner items%s%s", "", "");
+    free(outd);
+    free(srcd);
+    return;
+  }
+  long long ov[16], sv[16], selv[48];
+  int on, sn, seln = 0;
+  long long want = dims_product(outd, ov, &on);
+  dims_product(srcd, sv, &sn);
+  const char *t = selend + 1;
+  while (seln < 48) {
+    char *e;
+    long long x = strtoll(t, &e, 10);
+    if (e == t)
+      break;
+    selv[seln++] = x;
+    t = e;
+  }
+  if (seln != 3 * sn) {
+    fail("HyperSlab selection has %s numbers for source Dimensions '%s'", seln == 0 ? "no" : "wrong count of", srcd);
+  } else {
+    long long count = 1;
+    for (int k = 0; k < sn; ++k) {
+      long long st = selv[k], stride = selv[sn + k], c = selv[2 * sn + k];
+      count *= c;
+      if (st < 0 || stride < 1 || c < 1 || st + stride * (c - 1) >= sv[k])
+        fail("HyperSlab selection outside the source '%s'%s", srcd, "");
+    }
+    if (count != want)
+      fail("HyperSlab selects a different number of elements than Dimensions '%s'%s", outd, "");
+    else
+      printf("ok: HyperSlab %s of [%s]\n", outd, srcd);
+  }
+  free(outd);
+  free(srcd);
+}
+
 int main(int argc, char **argv) {
   if (argc != 3) {
     fprintf(stderr, "usage: %s <python3 or \"\"> <file.xmf>\n", argv[0]);
@@ -173,6 +239,10 @@ int main(int argc, char **argv) {
     char *end = strchr(p, '>');
     if (!end)
       break;
+    char *item = attr(p, end, "ItemType");
+    if (item && strcmp(item, "HyperSlab") == 0)
+      check_hyperslab(p, end);
+    free(item);
     char *fmt = attr(p, end, "Format");
     int hdf = fmt && strcmp(fmt, "HDF") == 0;
     free(fmt);

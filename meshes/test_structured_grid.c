@@ -1,0 +1,185 @@
+/* Unit test of the structured-grid generator (structured_grid.h): numbering, interior
+ * and face maps, ghost sources for each boundary condition, and the refusals. Every
+ * expected value is worked out by hand from the conventions in the header. */
+#include "structured_grid.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+
+#define CHECK(cond, ...)                                                           \
+  do {                                                                             \
+    if (!(cond)) {                                                                 \
+      fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);     \
+      fprintf(stderr, __VA_ARGS__);                                                \
+      fputc('\n', stderr);                                                         \
+      if (++failures > 30) {                                                       \
+        fprintf(stderr, "too many failures\n");                                    \
+        exit(1);                                                                   \
+      }                                                                            \
+    }                                                                              \
+  } while (0)
+
+static char err[512];
+
+static void test_init(void) {
+  sg_grid g;
+  CHECK(sg_grid_init(&g, 4, 3, 2, err, sizeof err) == 0, "%s", err);
+  CHECK(g.ex == 8 && g.ey == 7, "extended %d x %d", g.ex, g.ey);
+  CHECK(g.ncells == 56 && g.ninterior == 12 && g.nghost == 44, "counts %d %d %d", g.ncells,
+        g.ninterior, g.nghost);
+  CHECK(g.nxfaces == 15 && g.nyfaces == 16, "faces %d %d", g.nxfaces, g.nyfaces);
+  /* Row-major, i fastest, ghosts first: (-2, -2) is 0, (0, 0) is 2 * 8 + 2. */
+  CHECK(sg_cell(&g, -2, -2) == 0, "%d", sg_cell(&g, -2, -2));
+  CHECK(sg_cell(&g, 0, 0) == 18, "%d", sg_cell(&g, 0, 0));
+  CHECK(sg_cell(&g, 3, 2) == 4 * 8 + 5, "%d", sg_cell(&g, 3, 2));
+  CHECK(sg_cell(&g, 5, 4) == 55, "%d", sg_cell(&g, 5, 4));
+
+  CHECK(sg_grid_init(&g, 5, 5, 0, err, sizeof err) == 0, "%s", err);
+  CHECK(g.ncells == 25 && g.nghost == 0 && sg_cell(&g, 2, 3) == 17, "no ghosts");
+
+  CHECK(sg_grid_init(&g, 0, 3, 1, err, sizeof err) != 0, "0 columns accepted");
+  CHECK(strstr(err, "at least 1 x 1") != NULL, "message: %s", err);
+  CHECK(sg_grid_init(&g, 3, 3, -1, err, sizeof err) != 0, "negative ghosts accepted");
+  CHECK(sg_grid_init(&g, 50000, 50000, 1, err, sizeof err) != 0, "overflow accepted");
+  CHECK(strstr(err, "do not fit in an int") != NULL, "message: %s", err);
+}
+
+static void test_interior(void) {
+  sg_grid g;
+  sg_grid_init(&g, 3, 2, 1, err, sizeof err);
+  int *cells = sg_interior_cells(&g, err, sizeof err);
+  const int want_cells[6] = {6, 7, 8, 11, 12, 13}; /* ex = 5 */
+  for (int k = 0; k < 6; k++) CHECK(cells[k] == want_cells[k], "cell %d: %d", k, cells[k]);
+  free(cells);
+
+  int *m = sg_interior_map(&g, SG_STENCIL5, 5, err, sizeof err);
+  CHECK(m != NULL, "%s", err);
+  /* Interior cell (0, 0) = 6: east 7, west 5 (ghost), north 11, south 1 (ghost). */
+  const int want0[5] = {6, 7, 5, 11, 1};
+  /* Interior cell (2, 1) = 13: east 14 (ghost), west 12, north 18 (ghost), south 8. */
+  const int want5[5] = {13, 14, 12, 18, 8};
+  for (int k = 0; k < 5; k++) {
+    CHECK(m[k] == want0[k], "row 0 entry %d: %d", k, m[k]);
+    CHECK(m[5 * 5 + k] == want5[k], "row 5 entry %d: %d", k, m[25 + k]);
+  }
+  /* idx 0 is injective: every interior cell appears once. */
+  for (int r = 0; r < 6; r++) CHECK(m[5 * r] == want_cells[r], "self of row %d", r);
+  free(m);
+
+  const sg_offset too_far[2] = {{0, 0}, {2, 0}};
+  CHECK(sg_interior_map(&g, too_far, 2, err, sizeof err) == NULL, "offset 2 with 1 layer");
+  CHECK(strstr(err, "beyond the 1 ghost layer") != NULL, "message: %s", err);
+  CHECK(sg_interior_map(&g, SG_STENCIL5, 0, err, sizeof err) == NULL, "no offsets accepted");
+}
+
+static void test_faces(void) {
+  sg_grid g;
+  sg_grid_init(&g, 3, 2, 2, err, sizeof err); /* ex = 7: cell (i, j) = (j + 2) * 7 + i + 2 */
+  const int muscl[4] = {-2, -1, 0, 1};
+  int *x = sg_xface_map(&g, muscl, 4, err, sizeof err);
+  CHECK(x != NULL, "%s", err);
+  /* x-face (0, 0): cells -2..1 of row 0 = 14 + {0, 1, 2, 3}. */
+  for (int m = 0; m < 4; m++) CHECK(x[m] == 14 + m, "x-face 0 entry %d: %d", m, x[m]);
+  /* x-face (3, 1) (east boundary of row 1), face number 1 * 4 + 3 = 7: cells 1..4 of row 1. */
+  for (int m = 0; m < 4; m++)
+    CHECK(x[7 * 4 + m] == 3 * 7 + 2 + 1 + m, "x-face 7 entry %d: %d", m, x[28 + m]);
+  free(x);
+
+  int *y = sg_yface_map(&g, muscl, 4, err, sizeof err);
+  CHECK(y != NULL, "%s", err);
+  /* y-face (i = 1, k = 2) (north boundary), number 2 * 3 + 1 = 7: cells (1, 0..3). */
+  for (int m = 0; m < 4; m++)
+    CHECK(y[7 * 4 + m] == sg_cell(&g, 1, m), "y-face 7 entry %d: %d", m, y[28 + m]);
+  free(y);
+
+  const int two[2] = {-1, 0};
+  sg_grid g1;
+  sg_grid_init(&g1, 3, 2, 1, err, sizeof err);
+  CHECK(sg_xface_map(&g1, muscl, 4, err, sizeof err) == NULL, "MUSCL offsets with 1 layer");
+  CHECK(strstr(err, "outside [-1, 0]") != NULL, "message: %s", err);
+  int *x1 = sg_xface_map(&g1, two, 2, err, sizeof err);
+  CHECK(x1 && x1[0] == 5 && x1[1] == 6, "x-face 0 of a 1-layer grid: %d %d", x1[0], x1[1]);
+  free(x1);
+  sg_grid g0;
+  sg_grid_init(&g0, 3, 2, 0, err, sizeof err);
+  CHECK(sg_yface_map(&g0, two, 2, err, sizeof err) == NULL, "boundary faces without ghosts");
+}
+
+/* The source of ghost (i, j) in gh, or -1. */
+static int source_of(const sg_grid *g, const sg_ghosts *gh, int i, int j, int *sides) {
+  int c = sg_cell(g, i, j);
+  for (int k = 0; k < gh->n; k++)
+    if (gh->ghost[k] == c) {
+      if (sides) *sides = gh->sides[k];
+      return gh->source[k];
+    }
+  return -1;
+}
+
+static void test_ghosts(void) {
+  sg_grid g;
+  sg_grid_init(&g, 4, 3, 2, err, sizeof err);
+  sg_ghosts gh;
+  const sg_boundary mixed[4] = {SG_TRANSMISSIVE, SG_REFLECTIVE, SG_PERIODIC, SG_PERIODIC};
+  CHECK(sg_ghost_sources(&g, mixed, &gh, err, sizeof err) == 0, "%s", err);
+  CHECK(gh.n == g.nghost, "%d ghosts", gh.n);
+  int sides = 0;
+  /* West transmissive: both layers copy column 0. */
+  CHECK(source_of(&g, &gh, -1, 1, &sides) == sg_cell(&g, 0, 1), "west layer 1");
+  CHECK(sides == SG_SIDE_BIT(SG_WEST), "west sides %d", sides);
+  CHECK(source_of(&g, &gh, -2, 1, NULL) == sg_cell(&g, 0, 1), "west layer 2");
+  /* East reflective: column 4 mirrors 3, column 5 mirrors 2. */
+  CHECK(source_of(&g, &gh, 4, 2, NULL) == sg_cell(&g, 3, 2), "east layer 1");
+  CHECK(source_of(&g, &gh, 5, 2, NULL) == sg_cell(&g, 2, 2), "east layer 2");
+  /* South/north periodic: row -1 wraps to 2, row -2 to 1, row 3 to 0, row 4 to 1. */
+  CHECK(source_of(&g, &gh, 1, -1, NULL) == sg_cell(&g, 1, 2), "south layer 1");
+  CHECK(source_of(&g, &gh, 1, -2, NULL) == sg_cell(&g, 1, 1), "south layer 2");
+  CHECK(source_of(&g, &gh, 1, 3, NULL) == sg_cell(&g, 1, 0), "north layer 1");
+  CHECK(source_of(&g, &gh, 1, 4, NULL) == sg_cell(&g, 1, 1), "north layer 2");
+  /* Corner (5, -2): east rule on i (mirror to 2), south rule on j (wrap to 1). */
+  CHECK(source_of(&g, &gh, 5, -2, &sides) == sg_cell(&g, 2, 1), "corner");
+  CHECK(sides == (SG_SIDE_BIT(SG_EAST) | SG_SIDE_BIT(SG_SOUTH)), "corner sides %d", sides);
+  /* Every source is an interior cell, and no interior cell is listed as a ghost. */
+  for (int k = 0; k < gh.n; k++) {
+    int c = gh.source[k], i = c % g.ex - g.g, j = c / g.ex - g.g;
+    CHECK(i >= 0 && i < g.nx && j >= 0 && j < g.ny, "ghost %d source %d not interior",
+          gh.ghost[k], c);
+    int gi = gh.ghost[k] % g.ex - g.g, gj = gh.ghost[k] / g.ex - g.g;
+    CHECK(gi < 0 || gi >= g.nx || gj < 0 || gj >= g.ny, "interior cell %d listed", gh.ghost[k]);
+  }
+  sg_ghosts_free(&gh);
+
+  const sg_boundary unpaired[4] = {SG_PERIODIC, SG_TRANSMISSIVE, SG_REFLECTIVE, SG_REFLECTIVE};
+  CHECK(sg_ghost_sources(&g, unpaired, &gh, err, sizeof err) != 0, "unpaired periodic");
+  CHECK(strstr(err, "periodic needs both opposite sides") != NULL, "message: %s", err);
+  sg_grid thin;
+  sg_grid_init(&thin, 1, 5, 2, err, sizeof err);
+  const sg_boundary refl[4] = {SG_REFLECTIVE, SG_REFLECTIVE, SG_TRANSMISSIVE, SG_TRANSMISSIVE};
+  CHECK(sg_ghost_sources(&thin, refl, &gh, err, sizeof err) != 0, "2 layers mirrored in 1 cell");
+  const sg_boundary trans[4] = {SG_TRANSMISSIVE, SG_TRANSMISSIVE, SG_TRANSMISSIVE,
+                                SG_TRANSMISSIVE};
+  CHECK(sg_ghost_sources(&thin, trans, &gh, err, sizeof err) == 0, "%s", err);
+  CHECK(gh.n == thin.nghost, "thin ghosts %d", gh.n);
+  sg_ghosts_free(&gh);
+
+  CHECK(sg_boundary_from_name("periodic") == SG_PERIODIC, "name");
+  CHECK(sg_boundary_from_name("wall") == -1, "unknown name");
+  CHECK(strcmp(sg_boundary_name(SG_REFLECTIVE), "reflective") == 0, "name back");
+}
+
+int main(void) {
+  test_init();
+  test_interior();
+  test_faces();
+  test_ghosts();
+  if (failures) {
+    fprintf(stderr, "test_structured_grid: %d check(s) failed\n", failures);
+    return 1;
+  }
+  printf("test_structured_grid: all checks passed\n");
+  return 0;
+}

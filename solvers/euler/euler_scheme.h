@@ -1,0 +1,165 @@
+/*
+ * euler_scheme.h - the MUSCL-Hancock scheme of the Euler solver, one
+ * dimensional sweep at a time (shared/specs/euler.md, "Scheme"), as inline
+ * functions that the loop kernels call.
+ *
+ * Every function works in the sweep's own frame: a conserved state is
+ * q = (rho, m_n, m_t, E) with m_n the momentum normal to the faces of the
+ * sweep and m_t the tangential one. The x-sweep kernel passes (rho, rho u,
+ * rho v, E) unchanged, the y-sweep kernel passes (rho, rho v, rho u, E):
+ * both run exactly the same arithmetic, so a problem along x and the same
+ * problem along y give bitwise the same profile.
+ *
+ * Like riemann_exact_core.h, this header holds no globals, no I/O, no
+ * allocation and no recursion, and compiles as CUDA device code: every
+ * function is declared EULER_FN, which is `__host__ __device__ static inline`
+ * under nvcc and `static inline` elsewhere (and RIEMANN_FN is set the same
+ * way before riemann_exact_core.h is included). Parameters such as gamma and
+ * the limiter are arguments: only the kernels read the global constants.
+ */
+#ifndef EULER_SCHEME_H
+#define EULER_SCHEME_H
+
+#if defined(__CUDACC__)
+#ifndef RIEMANN_FN
+#define RIEMANN_FN __host__ __device__ static inline
+#endif
+#define EULER_FN __host__ __device__ static inline
+#else
+#define EULER_FN static inline
+#endif
+
+#include "riemann_exact_core.h"
+
+/* Slope limiters, in the order of the deck's `limiter` choices. */
+enum {
+  EULER_LIMITER_FIRSTORDER = 0, /* xi = 0: Godunov's first-order method */
+  EULER_LIMITER_MINBEE = 1,
+  EULER_LIMITER_VANLEER = 2,
+  EULER_LIMITER_SUPERBEE = 3,
+  EULER_LIMITER_NONE = 4 /* xi = 1: unlimited, for smooth flows only */
+};
+
+/* The limited slope xi(r) * D of one component, from the backward and
+ * forward differences dm = U_i - U_{i-1} and dp = U_{i+1} - U_i, with
+ * D = (dm + dp)/2, r = dm/dp and xi_R(r) = 2/(1 + r) (Toro, section 14.4).
+ * Every limiter but `none` gives 0 for r <= 0, and tends to 0 as r -> +inf
+ * (dp -> 0 with dm != 0), because xi <= xi_R there: so dm * dp <= 0, which
+ * covers dp == 0, gives a zero slope without dividing by zero. */
+EULER_FN double euler_limited_slope(double dm, double dp, int limiter) {
+  const double D = 0.5 * (dm + dp);
+  double r, xi, xr;
+  if (limiter == EULER_LIMITER_NONE) return D;
+  if (limiter == EULER_LIMITER_FIRSTORDER || !(dm * dp > 0.0)) return 0.0;
+  r = dm / dp;
+  xr = 2.0 / (1.0 + r);
+  if (limiter == EULER_LIMITER_MINBEE) {
+    xi = (r <= 1.0) ? r : (xr < 1.0 ? xr : 1.0);
+  } else if (limiter == EULER_LIMITER_VANLEER) {
+    const double xl = 2.0 * r / (1.0 + r);
+    xi = xl < xr ? xl : xr;
+  } else { /* superbee */
+    if (r <= 0.5) {
+      xi = 2.0 * r;
+    } else if (r <= 1.0) {
+      xi = 1.0;
+    } else {
+      xi = r < xr ? r : xr;
+      if (xi > 2.0) xi = 2.0;
+    }
+  }
+  return xi * D;
+}
+
+/* Pressure of a conserved state (any frame). */
+EULER_FN double euler_pressure(const double q[4], double gamma) {
+  return (gamma - 1.0) * (q[3] - 0.5 * (q[1] * q[1] + q[2] * q[2]) / q[0]);
+}
+
+/* Physical flux along the normal of a conserved state q = (rho, m_n, m_t, E):
+ * (m_n, m_n^2/rho + p, m_n m_t/rho, (E + p) m_n/rho). */
+EULER_FN void euler_normal_flux(const double q[4], double gamma, double f[4]) {
+  const double un = q[1] / q[0];
+  const double p = euler_pressure(q, gamma);
+  f[0] = q[1];
+  f[1] = q[1] * un + p;
+  f[2] = q[2] * un;
+  f[3] = (q[3] + p) * un;
+}
+
+/* Conserved q = (rho, m_n, m_t, E) to the primitive w = (rho, u_n, u_t, p)
+ * that riemann_core_flux_2d takes. */
+EULER_FN void euler_to_primitive(const double q[4], double gamma, double w[4]) {
+  w[0] = q[0];
+  w[1] = q[1] / q[0];
+  w[2] = q[2] / q[0];
+  w[3] = euler_pressure(q, gamma);
+}
+
+/* 1 when rho and p are positive and every value is finite. */
+EULER_FN int euler_physical(const double w[4]) {
+  return w[0] > 0.0 && w[3] > 0.0 && riemann_core_finite(w[0]) && riemann_core_finite(w[1]) &&
+         riemann_core_finite(w[2]) && riemann_core_finite(w[3]);
+}
+
+/* Steps 1-4 of the scheme for one cell: limited slopes of every component
+ * from the cell (c) and its neighbours (m: minus side, p: plus side), the
+ * boundary-extrapolated values U_i -+ D/2, and both evolved over half a time
+ * step by (dt/dx)/2 (F(U_L) - F(U_R)). Writes the evolved value at the
+ * cell's minus face (qm) and at its plus face (qp). */
+EULER_FN void euler_muscl_hancock(const double m[4], const double c[4], const double p[4],
+                                  double dtdx, double gamma, int limiter, double qm[4],
+                                  double qp[4]) {
+  double fm[4], fp[4];
+  int k;
+  for (k = 0; k < 4; k++) {
+    const double half = 0.5 * euler_limited_slope(c[k] - m[k], p[k] - c[k], limiter);
+    qm[k] = c[k] - half;
+    qp[k] = c[k] + half;
+  }
+  euler_normal_flux(qm, gamma, fm);
+  euler_normal_flux(qp, gamma, fp);
+  for (k = 0; k < 4; k++) {
+    const double dq = 0.5 * dtdx * (fm[k] - fp[k]);
+    qm[k] += dq;
+    qp[k] += dq;
+  }
+}
+
+/* The numerical flux (in the sweep's frame) at the face between cells a and b
+ * of the row a-1, a, b, b+1 (q0, q1, q2, q3): step 5 of the scheme, the
+ * Godunov flux of the exact Riemann problem between the evolved value of a
+ * at the face and that of b. Where the evolved values are not physical
+ * (rho or p not positive: possible next to strong rarefactions, when the
+ * half-step evolution overshoots), the face falls back to the first-order
+ * Godunov flux between the cell averages themselves. Returns 1 when it fell
+ * back, else 0. (Cell averages that are themselves invalid give a zero flux
+ * from riemann_core_flux_2d; the wave-speed loop stops the run on them.) */
+EULER_FN int euler_face_flux(const double q0[4], const double q1[4], const double q2[4],
+                             const double q3[4], double dtdx, double gamma, int limiter,
+                             double flux[4]) {
+  double am[4], ap[4], bm[4], bp[4], wl[4], wr[4];
+  int fallback = 0;
+  euler_muscl_hancock(q0, q1, q2, dtdx, gamma, limiter, am, ap);
+  euler_muscl_hancock(q1, q2, q3, dtdx, gamma, limiter, bm, bp);
+  euler_to_primitive(ap, gamma, wl);
+  euler_to_primitive(bm, gamma, wr);
+  if (!euler_physical(wl) || !euler_physical(wr)) {
+    euler_to_primitive(q1, gamma, wl);
+    euler_to_primitive(q2, gamma, wr);
+    fallback = 1;
+  }
+  riemann_core_flux_2d(wl, wr, gamma, flux);
+  return fallback;
+}
+
+/* The largest signal speed of a conserved state (rho, rho u, rho v, E):
+ * max(|u| + a, |v| + a), a = sqrt(gamma p / rho). */
+EULER_FN double euler_signal_speed(const double q[4], double gamma) {
+  const double u = q[1] / q[0], v = q[2] / q[0];
+  const double a = sqrt(gamma * euler_pressure(q, gamma) / q[0]);
+  const double su = fabs(u) + a, sv = fabs(v) + a;
+  return su > sv ? su : sv;
+}
+
+#endif /* EULER_SCHEME_H */
