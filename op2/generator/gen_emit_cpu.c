@@ -255,7 +255,7 @@ static void emit_loop(FILE *f, const gen_loop *lp, gen_backend backend) {
 
   fprintf(f, "  for (int col = 0; col < plan->ncolors; col++) {\n");
   fprintf(f, "    const int first = plan->colblk_offset[col], count = plan->ncolblk[col];\n");
-  if (backend == GEN_OPENMP) fprintf(f, "#pragma omp parallel for schedule(static)\n");
+  if (backend == GEN_OPENMP) fprintf(f, "#pragma omp parallel for schedule(static) if (count > 1)\n");
   fprintf(f, "    for (int j = 0; j < count; j++) {\n");
   fprintf(f, "      const int blk = plan->blkmap[first + j];\n");
   fprintf(f, "      const int start = plan->offset[blk], end = start + plan->nelems[blk];\n");
