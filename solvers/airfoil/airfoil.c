@@ -16,7 +16,9 @@
 #include "airfoil_mesh.h"
 #include "deck.h"
 #include "op2.h"
+#include "op_checkpoint.h"
 #include "op_hdf5.h"
+#include "op_xdmf.h"
 #include "result_json.h"
 #include "solver_verdict.h"
 
@@ -36,7 +38,12 @@ static const deck_key keys[] = {
     {"print_every", DECK_INT, "100", 1, 1e9, NULL, "print the rms residual every N iterations"},
     {"output_dir", DECK_STRING, "outputs/airfoil", 0, 0, NULL,
      "directory for history.csv, q.h5 and result.json"},
-    {"write_solution", DECK_BOOL, "yes", 0, 0, NULL, "write the final q field to output_dir/q.h5"},
+    {"write_solution", DECK_BOOL, "yes", 0, 0, NULL,
+     "write the mesh and the final q to output_dir/q.h5, with q.xmf for ParaView/VisIt"},
+    {"checkpoint_every", DECK_INT, "0", 0, 1e9, NULL,
+     "write the state to output_dir/checkpoint.h5 every N iterations (0: never)"},
+    {"restart", DECK_STRING, "", 0, 0, NULL,
+     "resume from this checkpoint file (written by checkpoint_every)"},
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 
@@ -190,6 +197,79 @@ static double iterate(const airfoil_mesh_op2 *o) {
   return rms;
 }
 
+/* Writes the mesh and q (OP2 layout) with an XDMF description beside it. */
+static void write_solution(const char *outdir, const airfoil_mesh_op2 *o) {
+  char path[4096], tmp[4200], err[1024];
+  snprintf(path, sizeof path, "%s/q.h5", outdir);
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  remove(tmp);
+  if (op_hdf5_write_set(tmp, o->nodes, err, sizeof err) != 0 ||
+      op_hdf5_write_set(tmp, o->cells, err, sizeof err) != 0 ||
+      op_hdf5_write_map(tmp, o->pcell, err, sizeof err) != 0 ||
+      op_hdf5_write_dat(tmp, o->p_x, err, sizeof err) != 0 ||
+      op_hdf5_write_dat(tmp, o->p_q, err, sizeof err) != 0) {
+    fprintf(stderr, "airfoil: %s\n", err);
+    exit(2);
+  }
+  if (rename(tmp, path) != 0) {
+    fprintf(stderr, "airfoil: cannot rename %s to %s: %s\n", tmp, path, strerror(errno));
+    exit(2);
+  }
+  op_dat cell_dats[1] = {o->p_q};
+  op_xdmf_mesh xm = {o->pcell, o->p_x, cell_dats, 1, NULL, 0, NULL};
+  if (op_xdmf_write(path, &xm, err, sizeof err) != 0) {
+    fprintf(stderr, "airfoil: %s\n", err);
+    exit(2);
+  }
+}
+
+/* The state between iterations is q alone (qold, adt and res are rebuilt by
+ * the next iteration), plus the iteration count. */
+static void write_checkpoint(const char *outdir, const airfoil_mesh_op2 *o, int iteration) {
+  char path[4096], err[1024];
+  snprintf(path, sizeof path, "%s/checkpoint.h5", outdir);
+  const char *names[1] = {"iteration"};
+  double values[1] = {(double)iteration};
+  op_dat dats[1] = {o->p_q};
+  if (op_checkpoint_write(path, dats, 1, names, values, 1, err, sizeof err) != 0) {
+    fprintf(stderr, "airfoil: %s\n", err);
+    exit(2);
+  }
+}
+
+static int read_checkpoint(const char *path, const airfoil_mesh_op2 *o) {
+  char err[1024];
+  const char *names[1] = {"iteration"};
+  double values[1];
+  op_dat dats[1] = {o->p_q};
+  if (op_checkpoint_read(path, dats, 1, names, values, 1, err, sizeof err) != 0) {
+    fprintf(stderr, "airfoil: restart: %s\n", err);
+    exit(2);
+  }
+  return (int)values[0];
+}
+
+/* Keeps the rows of an earlier history up to `iteration` (a killed run may
+ * have written rows past its last checkpoint) and reopens it for appending. */
+static FILE *resume_history(const char *path, int iteration) {
+  FILE *in = fopen(path, "r");
+  char tmp[4200];
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *out = fopen(tmp, "w");
+  if (!out) return NULL;
+  fprintf(out, "iteration,rms\n");
+  if (in) {
+    char line[256];
+    while (fgets(line, sizeof line, in)) {
+      int it;
+      if (sscanf(line, "%d,", &it) == 1 && it <= iteration) fputs(line, out);
+    }
+    fclose(in);
+  }
+  if (fclose(out) != 0 || rename(tmp, path) != 0) return NULL;
+  return fopen(path, "a");
+}
+
 static void fail_io(const char *what, const char *path) {
   fprintf(stderr, "airfoil: cannot %s %s: %s\n", what, path, strerror(errno));
   exit(2);
@@ -273,17 +353,30 @@ int main(int argc, char **argv) {
          op_part_size());
   if (op_diags_level() > 0) op_diagnostic_output();
 
+  int first_iter = 1;
+  const char *restart = deck_string(d, "restart");
+  if (restart[0]) {
+    first_iter = read_checkpoint(restart, &o) + 1;
+    printf("restarting from %s after iteration %d\n", restart, first_iter - 1);
+  }
+
   char history_path[4096];
   snprintf(history_path, sizeof history_path, "%s/history.csv", outdir);
-  FILE *history = fopen(history_path, "w");
+  FILE *history;
+  if (first_iter > 1) {
+    history = resume_history(history_path, first_iter - 1);
+  } else {
+    history = fopen(history_path, "w");
+    if (history) fprintf(history, "iteration,rms\n");
+  }
   if (!history) fail_io("open", history_path);
-  fprintf(history, "iteration,rms\n");
 
   const int niter = deck_int(d, "iterations"), every = deck_int(d, "print_every");
+  const int ckpt_every = deck_int(d, "checkpoint_every");
   printf("%10s  %s\n", "iteration", "rms");
   double t0 = op_wtime(), rms = 0.0;
-  int done = 0;
-  for (int iter = 1; iter <= niter; iter++) {
+  int done = first_iter - 1;
+  for (int iter = first_iter; iter <= niter; iter++) {
     rms = sqrt(iterate(&o) / ncell);
     done = iter;
     fprintf(history, "%d,%.16e\n", iter, rms);
@@ -291,6 +384,10 @@ int main(int argc, char **argv) {
       printf("%10d  %10.5e\n", iter, rms);
       fflush(stdout);
       fflush(history);
+    }
+    if (ckpt_every > 0 && iter % ckpt_every == 0) {
+      fflush(history);
+      write_checkpoint(outdir, &o, iter);
     }
     if (!isfinite(rms)) {
       fprintf(stderr, "airfoil: the rms residual is not finite at iteration %d; stopping\n", iter);
@@ -300,22 +397,12 @@ int main(int argc, char **argv) {
   double wall_iterations = op_wtime() - t0;
   if (fclose(history) != 0) fail_io("write", history_path);
 
-  if (deck_bool(d, "write_solution")) {
-    char qpath[4096], tmp[4200];
-    snprintf(qpath, sizeof qpath, "%s/q.h5", outdir);
-    snprintf(tmp, sizeof tmp, "%s.tmp", qpath);
-    remove(tmp);
-    if (op_hdf5_write_set(tmp, o.cells, err, sizeof err) != 0 ||
-        op_hdf5_write_dat(tmp, o.p_q, err, sizeof err) != 0) {
-      fprintf(stderr, "airfoil: %s\n", err);
-      return 2;
-    }
-    if (rename(tmp, qpath) != 0) fail_io("rename into place", qpath);
-  }
+  if (deck_bool(d, "write_solution")) write_solution(outdir, &o);
 
   solver_verdicts verdicts;
   solver_verdicts_init(&verdicts);
   solver_verdict_add(&verdicts, "completed", done == niter, "%d of %d iterations", done, niter);
+  int iterations_run = done - first_iter + 1;
   solver_verdict_add(&verdicts, "finite_residual", isfinite(rms), "final rms %.16e", rms);
   if (ncell == STANDARD_NCELL && niter == STANDARD_ITERATIONS) {
     double rel = fabs(rms / STANDARD_RMS - 1.0);
@@ -324,8 +411,8 @@ int main(int argc, char **argv) {
                        rms, STANDARD_RMS, rel, STANDARD_RMS_RTOL);
   }
 
-  printf("\nairfoil: %d iterations in %.3f s (%.3f ms per iteration)\n", done, wall_iterations,
-         done ? 1e3 * wall_iterations / done : 0.0);
+  printf("\nairfoil: %d iterations in %.3f s (%.3f ms per iteration)\n", iterations_run,
+         wall_iterations, iterations_run > 0 ? 1e3 * wall_iterations / iterations_run : 0.0);
   op_timing_output();
   solver_verdicts_print(&verdicts, stdout);
 
@@ -337,7 +424,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   printf("results in %s (history.csv, %sresult.json)\n", outdir,
-         deck_bool(d, "write_solution") ? "q.h5, " : "");
+         deck_bool(d, "write_solution") ? "q.h5, q.xmf, " : "");
   int ok = solver_verdicts_passed(&verdicts);
   op_exit();
   airfoil_mesh_free(&mesh);

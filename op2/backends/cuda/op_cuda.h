@@ -71,7 +71,8 @@ typedef struct {
   op_loop_ctx L;
   const op_cuda_loop_desc *desc;
   const char *name;
-  op_cuda_config cfg;
+  op_cuda_config cfg;         /* as chosen (the tuner's key) */
+  int block;                  /* threads per block used: cfg.block, clamped to the kernel */
   const op_plan *plan;        /* L.plan */
   const op_cuda_plan_d *pd;   /* device plan arrays (staged and colour) */
   int nparts;                 /* CUDA blocks over all launches: one reduction partial each */
@@ -136,6 +137,8 @@ void op_cuda_tune_init(void);
 op_cuda_config op_cuda_tune_choose(const char *name, const op_cuda_traits *t, int default_part);
 /* The configuration cannot run (e.g. too much shared memory): never offer it again. */
 void op_cuda_tune_reject(const char *name, op_cuda_config cfg);
+/* 1 when the loop's configuration is forced or fixed (--op-tune=off), not tuned. */
+int op_cuda_tune_is_fixed(const char *name);
 /* Time of one call made with cfg (GPU milliseconds, from CUDA events). */
 void op_cuda_tune_record(const char *name, op_cuda_config cfg, double ms);
 /* Prints the choice per loop (diagnostics >= 1) and saves the tune file (if named). */

@@ -395,6 +395,11 @@ void op_cuda_tune_record(const char *name, op_cuda_config cfg, double ms) {
   }
 }
 
+int op_cuda_tune_is_fixed(const char *name) {
+  tune_entry *e = find(name, 0);
+  return e && e->settled && (e->source == SRC_FORCED || e->source == SRC_DEFAULT);
+}
+
 int op_cuda_tune_settled(const char *name, op_cuda_config *cfg) {
   tune_entry *e = find(name, 0);
   if (!e || !e->settled) return 0;

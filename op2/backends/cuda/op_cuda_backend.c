@@ -1,0 +1,480 @@
+/*
+ * op_cuda_backend.c - the CUDA backend: device selection, device copies of
+ * dats, maps and plans, constants, and the host side of every generated loop
+ * (configuration, launches' bookkeeping, reductions, timing). See docs/cuda.md.
+ *
+ * Data stays on the device between loops. A dat's `where` says which copy is
+ * current: a loop uploads a dat whose device copy is stale, and leaves every
+ * dat it writes current on the device only; op_fetch_data_ptr (core) calls
+ * op_backend_dat_to_host when the application needs the host copy.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "op2.h"
+#include "op2_error.h"
+#include "op2_loop.h"
+#include "op2_registry.h"
+#include "op_cuda.h"
+#include "op_cuda_rt.h"
+
+#define CK(call, loop)                                                           \
+  do {                                                                           \
+    cudaError_t e_ = (call);                                                     \
+    if (e_ != cudaSuccess) op_cuda_fail((int)e_, #call, (loop), __FILE__, __LINE__); \
+  } while (0)
+
+/* Static shared memory of the block reduction (op_cuda_kernel.h), reserved
+ * beside a staged block's dynamic shared memory. */
+#define REDUCTION_SHARED 256
+
+static struct {
+  int device;
+  int ready;
+  struct cudaDeviceProp prop;
+  size_t shared_optin; /* dynamic + static shared memory one block may have */
+  cudaEvent_t ev_start, ev_stop;
+  void **map_d;        /* per map index */
+  int nmap_d;
+  struct plan_d {
+    const op_plan *plan;
+    int *buf;
+    op_cuda_plan_d pd;
+  } *plans;
+  int nplans, cap_plans;
+  struct kernel_info {
+    const void *fn;
+    int max_threads;
+    size_t static_shared;
+    size_t dyn_allowed;
+  } *kernels;
+  int nkernels, cap_kernels;
+  char *gbl_d, *gbl_h;   /* op_arg_gbl values */
+  size_t gbl_bytes;
+  char *part_d, *part_h; /* reduction partials */
+  size_t part_bytes;
+  op_cuda_const_updater updater;
+  struct pending_const {
+    char *name;
+    void *data;
+    size_t bytes;
+  } *pending;
+  int npending;
+} G = {.device = 0};
+
+/* ---- errors ------------------------------------------------------------------------ */
+
+void op_cuda_fail(int err, const char *call, const char *loop, const char *file, int line) {
+  op_fatal_at(file, line, "cuda", "CUDA call %s failed%s%s%s: %s (error %d)", call,
+              loop ? " in loop \"" : "", loop ? loop : "", loop ? "\"" : "",
+              cudaGetErrorString((cudaError_t)err), err);
+}
+
+/* ---- backend hooks ------------------------------------------------------------------- */
+
+const char *op_backend_name(void) { return "cuda"; }
+int op_num_threads(void) { return 1; }
+
+int op_backend_option(const char *arg) {
+  if (!strncmp(arg, "--op-device=", 12)) {
+    char *end;
+    long v = strtol(arg + 12, &end, 10);
+    if (end == arg + 12 || *end || v < 0 || v > 255)
+      op_fatal("option %s: the device number must be an integer in [0, 255]", arg);
+    G.device = (int)v;
+    return 1;
+  }
+  return op_cuda_tune_option(arg);
+}
+
+const char *op_backend_usage(void) {
+  static char text[4096];
+  snprintf(text, sizeof text, "%s%s",
+           "  --op-device=N       CUDA device number (default 0)\n", op_cuda_tune_usage());
+  return text;
+}
+
+static void push_const(const char *name, const void *data, size_t bytes) {
+  char err[512];
+  if (G.updater(name, data, bytes, err, sizeof err) != 0) op_fatal("op_decl_const(%s): %s", name, err);
+}
+
+void op_backend_init(void) {
+  int n = 0;
+  cudaError_t e = cudaGetDeviceCount(&n);
+  if (e != cudaSuccess || n == 0) {
+    fprintf(stderr, "no CUDA device: skipping (%s)\n",
+            e != cudaSuccess ? cudaGetErrorString(e) : "no device found");
+    exit(77);
+  }
+  if (G.device >= n) op_fatal("option --op-device=%d: only %d CUDA device(s)", G.device, n);
+  CK(cudaSetDevice(G.device), NULL);
+  CK(cudaGetDeviceProperties(&G.prop, G.device), NULL);
+  G.shared_optin = G.prop.sharedMemPerBlockOptin > G.prop.sharedMemPerBlock
+                       ? G.prop.sharedMemPerBlockOptin
+                       : G.prop.sharedMemPerBlock;
+  CK(cudaEventCreate(&G.ev_start), NULL);
+  CK(cudaEventCreate(&G.ev_stop), NULL);
+  G.ready = 1;
+  op_cuda_tune_init();
+  if (op_diags_level() >= 1)
+    printf("OP2 CUDA: device %d, %s, compute capability %d.%d, %d SMs, %.1f GiB, %zu bytes of "
+           "shared memory per block\n",
+           G.device, G.prop.name, G.prop.major, G.prop.minor, G.prop.multiProcessorCount,
+           (double)G.prop.totalGlobalMem / (1024.0 * 1024.0 * 1024.0), G.shared_optin);
+  if (G.updater)
+    for (int i = 0; i < G.npending; i++)
+      push_const(G.pending[i].name, G.pending[i].data, G.pending[i].bytes);
+}
+
+void op_cuda_register_const_updater(op_cuda_const_updater fn) { G.updater = fn; }
+
+void op_backend_const_declared(const char *name, const void *data, size_t bytes) {
+  if (G.ready && G.updater) {
+    push_const(name, data, bytes);
+    return;
+  }
+  /* Not yet possible: keep the latest value and push it once the device is up. */
+  int i;
+  for (i = 0; i < G.npending; i++)
+    if (!strcmp(G.pending[i].name, name)) break;
+  if (i == G.npending) {
+    G.pending = op_realloc(G.pending, sizeof(*G.pending) * (size_t)(G.npending + 1));
+    G.pending[i].name = op_strdup(name);
+    G.pending[i].data = NULL;
+    G.npending++;
+  }
+  free(G.pending[i].data);
+  G.pending[i].data = op_malloc(bytes ? bytes : 1);
+  memcpy(G.pending[i].data, data, bytes);
+  G.pending[i].bytes = bytes;
+}
+
+void op_backend_dat_declared(op_dat dat) { (void)dat; }
+
+static size_t dat_bytes(op_dat d) { return (size_t)d->set->size * (size_t)d->size; }
+
+void op_backend_dat_to_host(op_dat dat) {
+  if (!dat->data_d || !(dat->where & OP_DAT_DEVICE_CURRENT) || dat_bytes(dat) == 0) return;
+  CK(cudaMemcpy(dat->data, dat->data_d, dat_bytes(dat), cudaMemcpyDeviceToHost), dat->name);
+}
+
+void op_backend_exit(void) {
+  if (!G.ready) return;
+  op_cuda_tune_exit(op_diags_level(), G.prop.name);
+  /* The application may read its own arrays after op_exit: bring them home. */
+  for (int i = 0; i < op_num_dats(); i++) {
+    op_dat d = op_dat_at(i);
+    if (!(d->where & OP_DAT_HOST_CURRENT)) {
+      op_backend_dat_to_host(d);
+      d->where |= OP_DAT_HOST_CURRENT;
+    }
+    if (d->data_d) CK(cudaFree(d->data_d), d->name);
+    d->data_d = NULL;
+    d->where = OP_DAT_HOST_CURRENT;
+  }
+  for (int i = 0; i < G.nmap_d; i++)
+    if (G.map_d[i]) CK(cudaFree(G.map_d[i]), NULL);
+  free(G.map_d);
+  for (int i = 0; i < G.nplans; i++) CK(cudaFree(G.plans[i].buf), NULL);
+  free(G.plans);
+  free(G.kernels);
+  if (G.gbl_d) CK(cudaFree(G.gbl_d), NULL);
+  if (G.part_d) CK(cudaFree(G.part_d), NULL);
+  free(G.gbl_h);
+  free(G.part_h);
+  for (int i = 0; i < G.npending; i++) {
+    free(G.pending[i].name);
+    free(G.pending[i].data);
+  }
+  free(G.pending);
+  CK(cudaEventDestroy(G.ev_start), NULL);
+  CK(cudaEventDestroy(G.ev_stop), NULL);
+  op_cuda_tune_reset();
+  op_cuda_const_updater keep = G.updater;
+  memset(&G, 0, sizeof G);
+  G.updater = keep;
+}
+
+/* ---- device copies -------------------------------------------------------------------- */
+
+static void dat_to_device(op_dat d, const char *loop) {
+  size_t bytes = dat_bytes(d);
+  if (!d->data_d) CK(cudaMalloc((void **)&d->data_d, bytes ? bytes : 8), loop);
+  if (!(d->where & OP_DAT_DEVICE_CURRENT)) {
+    if (bytes) CK(cudaMemcpy(d->data_d, d->data, bytes, cudaMemcpyHostToDevice), loop);
+    d->where |= OP_DAT_DEVICE_CURRENT;
+  }
+}
+
+void *op_cuda_dat_d(op_dat dat) { return dat ? dat->data_d : NULL; }
+
+static void map_to_device(op_map m, const char *loop) {
+  if (m->index >= G.nmap_d) {
+    int n = m->index + 16;
+    G.map_d = op_realloc(G.map_d, sizeof(void *) * (size_t)n);
+    for (int i = G.nmap_d; i < n; i++) G.map_d[i] = NULL;
+    G.nmap_d = n;
+  }
+  if (G.map_d[m->index]) return;
+  size_t bytes = sizeof(int) * (size_t)m->from->size * (size_t)m->dim;
+  CK(cudaMalloc(&G.map_d[m->index], bytes ? bytes : 8), loop);
+  if (bytes) CK(cudaMemcpy(G.map_d[m->index], m->map, bytes, cudaMemcpyHostToDevice), loop);
+}
+
+const int *op_cuda_map_d(op_map map) {
+  return map && map->index < G.nmap_d ? (const int *)G.map_d[map->index] : NULL;
+}
+
+static const op_cuda_plan_d *plan_to_device(const op_plan *p, const char *loop) {
+  for (int i = 0; i < G.nplans; i++)
+    if (G.plans[i].plan == p) return &G.plans[i].pd;
+  op_cuda_plan_image img;
+  op_cuda_plan_pack(p, &img);
+  if (G.nplans == G.cap_plans) {
+    G.cap_plans = G.cap_plans ? 2 * G.cap_plans : 16;
+    G.plans = op_realloc(G.plans, sizeof(*G.plans) * (size_t)G.cap_plans);
+  }
+  struct plan_d *pd = &G.plans[G.nplans++];
+  pd->plan = p;
+  CK(cudaMalloc((void **)&pd->buf, sizeof(int) * img.nints), loop);
+  CK(cudaMemcpy(pd->buf, img.image, sizeof(int) * img.nints, cudaMemcpyHostToDevice), loop);
+  op_cuda_plan_pointers(&img, pd->buf, &pd->pd);
+  op_cuda_plan_image_free(&img);
+  return &pd->pd;
+}
+
+/* Grows a device (and matching host) scratch buffer. */
+static void grow(char **dev, char **host, size_t *have, size_t need, const char *loop) {
+  if (need <= *have) return;
+  size_t n = *have ? *have : 4096;
+  while (n < need) n *= 2;
+  if (*dev) CK(cudaFree(*dev), loop);
+  CK(cudaMalloc((void **)dev, n), loop);
+  free(*host);
+  *host = op_malloc(n);
+  *have = n;
+}
+
+/* ---- what a loop may do ------------------------------------------------------------------ */
+
+static int is_reduction(const op_arg *a) { return a->kind == OP_ARG_GBL && a->acc != OP_READ; }
+
+/* The staged kernel indexes indirect dats as the generator grouped them (by
+ * source text); the plan groups them by dat. They must agree. */
+static int grouping_matches(const op_cuda_loop_desc *d, int nargs, const op_arg *args) {
+  int first_arg[OP_CUDA_MAX_ARGS];
+  int ngroups = 0;
+  for (int i = 0; i < nargs; i++) {
+    const op_arg *a = &args[i];
+    int ind = a->kind == OP_ARG_DAT && a->map;
+    if (ind && !a->dat) return 0;
+    if (!ind) {
+      if (d->gind[i] >= 0) return 0;
+      continue;
+    }
+    int k;
+    for (k = 0; k < ngroups; k++)
+      if (args[first_arg[k]].dat == a->dat) break;
+    if (k == ngroups) first_arg[ngroups++] = i;
+    if (d->gind[i] != k) return 0;
+  }
+  return ngroups == d->ngind;
+}
+
+/* Atomics need every indirectly written dat to be only incremented. */
+static int increments_only(int nargs, const op_arg *args) {
+  for (int i = 0; i < nargs; i++) {
+    const op_arg *a = &args[i];
+    if (a->kind != OP_ARG_DAT || !a->map) continue;
+    if (!a->dat) return 0;
+    if (a->acc == OP_WRITE || a->acc == OP_RW) return 0;
+    if (a->acc != OP_INC) continue;
+    for (int j = 0; j < nargs; j++)
+      if (args[j].kind == OP_ARG_DAT && args[j].dat == a->dat && args[j].acc != OP_INC) return 0;
+  }
+  return 1;
+}
+
+static unsigned plan_parts(int strategy) {
+  return strategy == OP_CUDA_STAGED   ? OP_PLAN_STAGED
+         : strategy == OP_CUDA_COLOUR ? OP_PLAN_GLOBAL_COLOURS
+                                      : 0u;
+}
+
+/* ---- the loop ----------------------------------------------------------------------------- */
+
+void op_cuda_loop_begin(op_cuda_loop *C, const op_cuda_loop_desc *desc, const char *name,
+                        op_set set, int nargs, const op_arg *args, const op_arg_sig *sig) {
+  memset(C, 0, sizeof *C);
+  C->desc = desc;
+  C->name = name ? name : desc->kernel;
+  OP_CHECK(G.ready, "op_par_loop \"%s\" (%s) called before op_init", C->name, desc->where);
+  OP_CHECK(nargs <= OP_CUDA_MAX_ARGS, "loop \"%s\": %d arguments, the CUDA backend takes %d",
+           C->name, nargs, OP_CUDA_MAX_ARGS);
+  op_cuda_traits t;
+  t.indirect = desc->indirect;
+  t.coalesced_ok = desc->has_coalesced;
+  t.staged_ok = desc->has_staged && grouping_matches(desc, nargs, args);
+  t.atomic_ok = desc->has_atomic && increments_only(nargs, args);
+  const int dpart = op_part_size();
+  int begun = 0;
+  for (;;) {
+    op_cuda_config cfg = op_cuda_tune_choose(C->name, &t, dpart);
+    int part = cfg.strategy == OP_CUDA_STAGED ? cfg.part : dpart;
+    if (!begun) {
+      op_loop_begin_part(&C->L, name, set, nargs, args, sig, desc->kernel, desc->where, part,
+                         plan_parts(cfg.strategy));
+      begun = 1;
+    } else {
+      C->L.plan = op_plan_get(C->L.name, set, part, nargs, args, plan_parts(cfg.strategy));
+    }
+    C->cfg = cfg;
+    if (cfg.strategy == OP_CUDA_STAGED &&
+        C->L.plan->nshared + REDUCTION_SHARED > G.shared_optin) {
+      if (op_cuda_tune_is_fixed(C->name)) {
+        /* Forced or default: run it another way rather than fail. */
+        op_cuda_config alt = {t.atomic_ok ? OP_CUDA_ATOMIC : OP_CUDA_COLOUR, cfg.block, 0};
+        static int warned;
+        if (!warned++)
+          op_warn("loop \"%s\": partition size %d needs %zu bytes of shared memory, more than the "
+                  "device's %zu; using %s instead (choose a smaller --op-part-size)",
+                  C->name, part, C->L.plan->nshared, G.shared_optin,
+                  op_cuda_strategy_name(alt.strategy));
+        C->L.plan = op_plan_get(C->L.name, set, dpart, nargs, args, plan_parts(alt.strategy));
+        C->cfg = alt;
+        break;
+      }
+      op_cuda_tune_reject(C->name, cfg);
+      continue;
+    }
+    break;
+  }
+  C->plan = C->L.plan;
+  C->block = C->cfg.block;
+  C->max_grid = G.prop.multiProcessorCount * 2048 / (C->block > 0 ? C->block : 256) * 2;
+  if (C->max_grid < 1) C->max_grid = 1;
+
+  /* Dats, maps and plan on the device. */
+  for (int i = 0; i < nargs; i++) {
+    const op_arg *a = &args[i];
+    if (a->kind == OP_ARG_DAT) dat_to_device(a->dat, C->name);
+    if (a->kind != OP_ARG_GBL && a->map) map_to_device(a->map, C->name);
+  }
+  if (C->cfg.strategy == OP_CUDA_STAGED || C->cfg.strategy == OP_CUDA_COLOUR)
+    C->pd = plan_to_device(C->plan, C->name);
+
+  /* Globals (read values and reductions' starting values) in one copy. */
+  size_t gbytes = 0;
+  for (int i = 0; i < nargs; i++)
+    if (args[i].kind == OP_ARG_GBL) gbytes += ((size_t)args[i].size + 15) & ~(size_t)15;
+  if (gbytes) {
+    grow(&G.gbl_d, &G.gbl_h, &G.gbl_bytes, gbytes, C->name);
+    size_t off = 0;
+    for (int i = 0; i < nargs; i++) {
+      if (args[i].kind != OP_ARG_GBL) continue;
+      memcpy(G.gbl_h + off, args[i].data, (size_t)args[i].size);
+      C->gbl_d[i] = G.gbl_d + off;
+      off += ((size_t)args[i].size + 15) & ~(size_t)15;
+    }
+    CK(cudaMemcpy(G.gbl_d, G.gbl_h, gbytes, cudaMemcpyHostToDevice), C->name);
+  }
+}
+
+int op_cuda_grid(const op_cuda_loop *C, int count) {
+  if (count <= 0) return 0;
+  int g = (count - 1) / C->block + 1;
+  return g < C->max_grid ? g : C->max_grid;
+}
+
+void op_cuda_loop_kernel(op_cuda_loop *C, const void *kernel, size_t shared) {
+  struct kernel_info *k = NULL;
+  for (int i = 0; i < G.nkernels; i++)
+    if (G.kernels[i].fn == kernel) k = &G.kernels[i];
+  if (!k) {
+    struct cudaFuncAttributes attr;
+    CK(cudaFuncGetAttributes(&attr, kernel), C->name);
+    if (G.nkernels == G.cap_kernels) {
+      G.cap_kernels = G.cap_kernels ? 2 * G.cap_kernels : 32;
+      G.kernels = op_realloc(G.kernels, sizeof(*G.kernels) * (size_t)G.cap_kernels);
+    }
+    k = &G.kernels[G.nkernels++];
+    k->fn = kernel;
+    k->max_threads = attr.maxThreadsPerBlock;
+    k->static_shared = attr.sharedSizeBytes;
+    k->dyn_allowed = 48 * 1024 - (attr.sharedSizeBytes < 48 * 1024 ? attr.sharedSizeBytes : 0);
+  }
+  if (C->block > k->max_threads) {
+    C->block = k->max_threads / 32 * 32;
+    C->max_grid = G.prop.multiProcessorCount * 2048 / C->block * 2;
+  }
+  if (shared > k->dyn_allowed) {
+    if (shared + k->static_shared > G.shared_optin)
+      op_fatal("loop \"%s\": %zu bytes of shared memory needed, the device allows %zu", C->name,
+               shared + k->static_shared, G.shared_optin);
+    CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared),
+       C->name);
+    k->dyn_allowed = shared;
+  }
+}
+
+void op_cuda_loop_start(op_cuda_loop *C) {
+  const op_plan *p = C->plan;
+  int nparts = 0;
+  switch (C->cfg.strategy) {
+    case OP_CUDA_STAGED: nparts = p->nblocks; break;
+    case OP_CUDA_COLOUR:
+      for (int c = 0; c < p->gcolors; c++)
+        nparts += op_cuda_grid(C, p->gcol_offset[c + 1] - p->gcol_offset[c]);
+      break;
+    default: nparts = op_cuda_grid(C, p->set_size); break;
+  }
+  C->nparts = nparts;
+  size_t bytes = 0;
+  for (int i = 0; i < C->L.nargs; i++)
+    if (is_reduction(&C->L.args[i]))
+      bytes += ((size_t)C->L.args[i].size * (size_t)nparts + 15) & ~(size_t)15;
+  if (bytes) {
+    grow(&G.part_d, &G.part_h, &G.part_bytes, bytes, C->name);
+    size_t off = 0;
+    for (int i = 0; i < C->L.nargs; i++) {
+      if (!is_reduction(&C->L.args[i])) continue;
+      C->part_d[i] = G.part_d + off;
+      C->part_h[i] = G.part_h + off;
+      off += ((size_t)C->L.args[i].size * (size_t)nparts + 15) & ~(size_t)15;
+    }
+  }
+  CK(cudaEventRecord(G.ev_start, 0), C->name);
+  C->timing = 1;
+}
+
+void op_cuda_loop_launched(op_cuda_loop *C, const char *file, int line) {
+  C->launches++;
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) op_cuda_fail((int)e, "<<<kernel launch>>>", C->name, file, line);
+}
+
+void op_cuda_loop_finish(op_cuda_loop *C) {
+  CK(cudaEventRecord(G.ev_stop, 0), C->name);
+  /* Errors of the kernels themselves surface here, still naming the loop. */
+  CK(cudaEventSynchronize(G.ev_stop), C->name);
+  size_t bytes = 0;
+  for (int i = 0; i < C->L.nargs; i++)
+    if (is_reduction(&C->L.args[i]))
+      bytes += ((size_t)C->L.args[i].size * (size_t)C->nparts + 15) & ~(size_t)15;
+  if (bytes) CK(cudaMemcpy(G.part_h, G.part_d, bytes, cudaMemcpyDeviceToHost), C->name);
+}
+
+void op_cuda_loop_end(op_cuda_loop *C) {
+  for (int i = 0; i < C->L.nargs; i++) {
+    const op_arg *a = &C->L.args[i];
+    if (a->kind == OP_ARG_DAT && a->acc != OP_READ) a->dat->where = OP_DAT_DEVICE_CURRENT;
+  }
+  if (C->timing && C->L.set->size > 0) {
+    float ms = 0.0f;
+    CK(cudaEventElapsedTime(&ms, G.ev_start, G.ev_stop), C->name);
+    op_cuda_tune_record(C->name, C->cfg, (double)ms);
+  }
+  op_loop_end(&C->L);
+}

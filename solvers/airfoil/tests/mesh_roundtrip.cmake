@@ -1,0 +1,11 @@
+# HDF5 -> ASCII must give back the original mesh file exactly.
+execute_process(COMMAND ${CONVERT} ${H5} ${BACK} RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "airfoil_convert ${H5} ${BACK} failed (${rc})")
+endif()
+file(SHA256 ${ORIG} a)
+file(SHA256 ${BACK} b)
+if(NOT a STREQUAL b)
+  message(FATAL_ERROR "${BACK} differs from ${ORIG}")
+endif()
+message(STATUS "HDF5 -> ASCII reproduces ${ORIG} byte for byte")

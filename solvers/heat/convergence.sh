@@ -1,0 +1,61 @@
+#!/bin/sh
+# convergence.sh - order of accuracy of heat in space at a fixed r.
+#
+#   convergence.sh HEAT_EXE OUTPUT_DIR N1 N2 N3 ... [-- key=value ...]
+#
+# Runs HEAT_EXE on the grids N1 < N2 < ... (each twice as fine as the one
+# before: n + 1 doubling, so dx halves exactly) with L = 1, alpha = 1,
+# T = 0.05 and r = 0.2 (specs/heat.md), reads the RMS error of each run, and
+# checks that every error ratio between successive grids lies in [3.6, 4.4]:
+# second order in space (with r fixed, dt falls as dx^2 and the first-order
+# time error is second order in dx too). Exits 0 when every ratio passes, 1
+# when one does not or a run fails, 2 on bad usage.
+set -u
+if [ $# -lt 4 ]; then
+  echo "usage: convergence.sh HEAT_EXE OUTPUT_DIR N1 N2 N3 ... [-- key=value ...]" >&2
+  exit 2
+fi
+exe=$1 dir=$2
+shift 2
+grids=""
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do grids="$grids $1"; shift; done
+[ $# -gt 0 ] && shift
+mkdir -p "$dir" || exit 2
+
+status=0 prev="" prev_n=""
+printf '%8s %10s %14s %8s %8s\n' n steps "RMS error" ratio order
+for n in $grids; do
+  log="$dir/n$n.log"
+  "$exe" n="$n" length=1 alpha=1 total_time=0.05 r=0.2 write_hdf5=no write_ppm=no \
+    output_dir="$dir/n$n" "$@" >"$log" 2>&1
+  rc=$?
+  if [ $rc -ne 0 ]; then
+    echo "convergence.sh: the run at n = $n failed (exit $rc); its log:" >&2
+    tail -20 "$log" >&2
+    exit 1
+  fi
+  err=$(sed -n 's/^Error (RMS): //p' "$log")
+  steps=$(sed -n 's/^ Steps: //p' "$log")
+  if [ -z "$err" ]; then
+    echo "convergence.sh: no 'Error (RMS)' line in $log" >&2
+    exit 1
+  fi
+  if [ -n "$prev" ]; then
+    line=$(awk -v a="$prev" -v b="$err" 'BEGIN {
+      q = a / b; ok = (q >= 3.6 && q <= 4.4);
+      printf "%.4f %.3f %d", q, log(q) / log(2), ok }')
+    read -r ratio order ok <<EOF
+$line
+EOF
+    printf '%8s %10s %14s %8s %8s\n' "$n" "$steps" "$err" "$ratio" "$order"
+    if [ "$ok" != 1 ]; then
+      echo "convergence.sh: FAIL: error ratio $ratio from n = $prev_n to n = $n is outside [3.6, 4.4]" >&2
+      status=1
+    fi
+  else
+    printf '%8s %10s %14s\n' "$n" "$steps" "$err"
+  fi
+  prev=$err prev_n=$n
+done
+[ $status -eq 0 ] && echo "convergence: second order (every ratio in [3.6, 4.4])"
+exit $status
