@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs the test suite:
 #   release preset   every test but the benchmarks (GPU tests skip without a GPU)
-#   strict preset    the bitwise cross-backend comparisons (no FP contraction)
+#   strict preset    the bitwise cross-backend comparisons (no FP contraction),
+#                    and valgrind memcheck runs (generic x86-64 build)
 #   debug preset     unit tests under the address and undefined-behaviour sanitizers
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,8 +15,8 @@ for preset in release strict debug; do
 done
 echo "=== tests: release"
 ctest --preset release -j "$jobs" -LE "bench" || status=1
-echo "=== tests: strict (bitwise cross-backend)"
-ctest --preset strict -j "$jobs" -L xbackend || status=1
+echo "=== tests: strict (bitwise cross-backend, memcheck)"
+ctest --preset strict -j "$jobs" -L "xbackend|memcheck" || status=1
 echo "=== tests: debug (sanitizers)"
 ctest --preset debug -j "$jobs" -L unit || status=1
 exit $status

@@ -1,9 +1,665 @@
-/* gen_emit_cuda.c - CUDA loop code (see op2/backends/cuda). */
+/*
+ * gen_emit_cuda.c - loop code for the CUDA backend (op2/backends/cuda,
+ * docs/cuda.md). For every loop the generated .cu holds a parameter struct,
+ * the device kernels of the strategies the loop can use, and the host stub
+ * op_par_loop_<kernel> that asks the backend for a configuration and launches:
+ *
+ *   direct loops    plain      one thread per element, grid-stride
+ *                   coalesced  AoS dats staged through per-warp shared memory
+ *                              (seed 000 section 4.1)
+ *   indirect loops  staged     plan blocks with their indirect data in shared
+ *                              memory, block colours across launches, thread
+ *                              colours inside a block (seed 000 sections 2-5)
+ *                   atomic     one thread per element, atomicAdd increments
+ *                   colour     one launch per colour of a one-level colouring
+ *
+ * Reductions: per-thread partials, a block tree reduction, one partial per
+ * CUDA block, combined on the host in block order (seed 000 section 6).
+ * Constants live in constant memory; the file registers an updater that the
+ * backend calls from op_decl_const.
+ */
+#include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "gen.h"
 
+/* Direct dats with a literal dim in this range go through shared memory in the
+ * coalesced kernel; larger ones would need too much of it for too little gain. */
+#define COALESCE_MAX_DIM 16
+
+typedef enum { MODE_READ, MODE_INC, MODE_RW } group_mode;
+
+typedef struct {
+  const gen_loop *lp;
+  int n;
+  int indirect;          /* some dat through a map */
+  int gind[GEN_MAX_ARGS];/* group of each indirect dat argument, else -1 */
+  int ngroups;
+  int group_arg[GEN_MAX_ARGS]; /* first argument of each group */
+  group_mode mode[GEN_MAX_ARGS];
+  int serial;            /* some group is written other than by increments */
+  int has_staged, has_atomic, has_coalesced;
+  int nred;              /* reductions */
+} loop_info;
+
+static int is_dat(const gen_arg *a) { return a->kind == GEN_ARG_DAT; }
+static int is_ind_dat(const gen_arg *a) { return a->kind == GEN_ARG_DAT && a->indirect; }
+static int is_dir_dat(const gen_arg *a) { return a->kind == GEN_ARG_DAT && !a->indirect; }
+static int is_red(const gen_arg *a) { return a->kind == GEN_ARG_GBL && strcmp(a->acc, "OP_READ"); }
+static int is_read(const gen_arg *a) { return !strcmp(a->acc, "OP_READ"); }
+static int is_inc(const gen_arg *a) { return !strcmp(a->acc, "OP_INC"); }
+static int is_write(const gen_arg *a) { return !strcmp(a->acc, "OP_WRITE"); }
+static int coalesce_arg(const gen_arg *a) {
+  return is_dir_dat(a) && a->dim >= 2 && a->dim <= COALESCE_MAX_DIM;
+}
+
+static void analyse(const gen_loop *lp, loop_info *L) {
+  memset(L, 0, sizeof *L);
+  L->lp = lp;
+  L->n = lp->nargs;
+  int inc_literal = 1;
+  for (int i = 0; i < L->n; i++) {
+    const gen_arg *a = &lp->args[i];
+    L->gind[i] = -1;
+    if (is_red(a)) L->nred++;
+    if (coalesce_arg(a)) L->has_coalesced = 1;
+    if (!is_ind_dat(a)) continue;
+    L->indirect = 1;
+    if (is_inc(a) && a->dim < 0) inc_literal = 0;
+    /* Group by the dat's source text, as the plan groups by dat; the backend
+     * checks at run time that the two agree before it runs the staged kernel. */
+    int g;
+    for (g = 0; g < L->ngroups; g++) {
+      const gen_arg *b = &lp->args[L->group_arg[g]];
+      if (a->dat_text[0] && !strcmp(a->dat_text, b->dat_text)) break;
+    }
+    if (g == L->ngroups) {
+      L->group_arg[g] = i;
+      L->mode[g] = is_read(a) ? MODE_READ : is_inc(a) ? MODE_INC : MODE_RW;
+      L->ngroups++;
+    } else {
+      group_mode m = is_read(a) ? MODE_READ : is_inc(a) ? MODE_INC : MODE_RW;
+      if (m != L->mode[g]) L->mode[g] = MODE_RW;
+    }
+    L->gind[i] = g;
+  }
+  for (int g = 0; g < L->ngroups; g++)
+    if (L->mode[g] == MODE_RW) L->serial = 1;
+  if (L->indirect) {
+    L->has_coalesced = 0;
+    L->has_staged = inc_literal;
+    L->has_atomic = inc_literal && !L->serial;
+  }
+}
+
+/* The dim of argument i: its literal, or the run-time value (host or device side). */
+static const char *ddim(const gen_arg *a, int i) {
+  static char buf[8][32];
+  static int k;
+  k = (k + 1) % 8;
+  if (a->dim > 0)
+    snprintf(buf[k], sizeof buf[k], "%d", a->dim);
+  else
+    snprintf(buf[k], sizeof buf[k], "p.dim%d", i);
+  return buf[k];
+}
+static const char *hdim(const gen_arg *a, int i) {
+  static char buf[8][32];
+  static int k;
+  k = (k + 1) % 8;
+  if (a->dim > 0)
+    snprintf(buf[k], sizeof buf[k], "%d", a->dim);
+  else
+    snprintf(buf[k], sizeof buf[k], "arg%d.dim", i);
+  return buf[k];
+}
+
+static void out(FILE *f, int indent, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void out(FILE *f, int indent, const char *fmt, ...) {
+  fprintf(f, "%*s", indent, "");
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(f, fmt, ap);
+  va_end(ap);
+}
+
+/* ---- the parameter struct ---------------------------------------------------------- */
+
+static void emit_params(FILE *f, const loop_info *L) {
+  const gen_loop *lp = L->lp;
+  fprintf(f, "\n/* %s, from %s:%d */\nstruct op_cuda_p_%s {\n  int size;\n", lp->kernel, lp->file,
+          lp->line, lp->kernel);
+  for (int i = 0; i < L->n; i++) {
+    const gen_arg *a = &lp->args[i];
+    if (is_dat(a)) out(f, 2, "%s *d%d;\n", a->type, i);
+    if (a->kind != GEN_ARG_GBL && a->indirect) out(f, 2, "const int *m%d;\n  int mdim%d, midx%d;\n", i, i, i);
+    if (a->kind != GEN_ARG_IDX && a->dim < 0) out(f, 2, "int dim%d;\n", i);
+    if (a->kind == GEN_ARG_GBL) out(f, 2, "%s *g%d;\n", a->type, i);
+    if (is_red(a)) out(f, 2, "%s *p%d;\n", a->type, i);
+  }
+  if (L->has_staged) {
+    out(f, 2, "const int *blkmap, *offset, *nelems, *nthrcol, *thrcol, *ind_offs, *ind_sizes;\n");
+    out(f, 2, "int nblocks;\n");
+    for (int g = 0; g < L->ngroups; g++) out(f, 2, "const int *im%d;\n", g);
+    for (int i = 0; i < L->n; i++)
+      if (is_ind_dat(&lp->args[i])) out(f, 2, "const int *lm%d;\n", i);
+  }
+  if (L->indirect) out(f, 2, "const int *gcol_elems;\n");
+  fprintf(f, "};\n");
+}
+
+/* ---- pieces of kernels ---------------------------------------------------------------- */
+
+static void emit_red_init(FILE *f, const loop_info *L, int ind) {
+  for (int i = 0; i < L->n; i++) {
+    const gen_arg *a = &L->lp->args[i];
+    if (!is_red(a)) continue;
+    out(f, ind, "%s r%d[%s];\n", a->type, i, a->dim > 0 ? ddim(a, i) : "OP_MAX_GBL_DIM");
+    if (is_inc(a))
+      out(f, ind, "for (int d = 0; d < %s; d++) r%d[d] = (%s)0;\n", ddim(a, i), i, a->type);
+    else
+      out(f, ind, "for (int d = 0; d < %s; d++) r%d[d] = p.g%d[d];\n", ddim(a, i), i, i);
+  }
+}
+
+static void emit_red_finish(FILE *f, const loop_info *L, int ind, const char *part) {
+  for (int i = 0; i < L->n; i++) {
+    const gen_arg *a = &L->lp->args[i];
+    if (!is_red(a)) continue;
+    out(f, ind, "op_cuda_block_reduce<%s>(r%d, %s, p.p%d + (size_t)(%s) * (size_t)(%s));\n", a->acc,
+        i, ddim(a, i), i, part, ddim(a, i));
+  }
+}
+
+static void emit_idx(FILE *f, const loop_info *L, int ind) {
+  for (int i = 0; i < L->n; i++) {
+    const gen_arg *a = &L->lp->args[i];
+    if (a->kind != GEN_ARG_IDX) continue;
+    if (a->indirect)
+      out(f, ind, "const int i%d = p.m%d[(size_t)n * (size_t)p.mdim%d + (size_t)p.midx%d];\n", i, i,
+          i, i);
+    else
+      out(f, ind, "const int i%d = n;\n", i);
+  }
+}
+
+/* Pointer to argument i's data in global memory for element n. */
+static void global_ptr(const gen_arg *a, int i, char *buf, size_t len) {
+  if (a->indirect)
+    snprintf(buf, len,
+             "p.d%d + (size_t)p.m%d[(size_t)n * (size_t)p.mdim%d + (size_t)p.midx%d] * (size_t)(%s)",
+             i, i, i, i, ddim(a, i));
+  else
+    snprintf(buf, len, "p.d%d + (size_t)n * (size_t)(%s)", i, ddim(a, i));
+}
+
+enum { V_PLAIN, V_COALESCED, V_STAGED, V_ATOMIC, V_COLOUR };
+
+/* The call of the user kernel in variant v. */
+static void emit_call(FILE *f, const loop_info *L, int ind, int v) {
+  const gen_loop *lp = L->lp;
+  out(f, ind, "%s(", lp->kernel);
+  for (int i = 0; i < L->n; i++) {
+    const gen_arg *a = &lp->args[i];
+    char buf[512];
+    if (a->kind == GEN_ARG_IDX) {
+      snprintf(buf, sizeof buf, "&i%d", i);
+    } else if (a->kind == GEN_ARG_GBL) {
+      if (is_red(a))
+        snprintf(buf, sizeof buf, "r%d", i);
+      else
+        snprintf(buf, sizeof buf, "p.g%d", i);
+    } else if (v == V_COALESCED && coalesce_arg(a)) {
+      snprintf(buf, sizeof buf, "l%d", i);
+    } else if (v == V_STAGED && a->indirect) {
+      if (is_inc(a) && !L->serial)
+        snprintf(buf, sizeof buf, "l%d", i);
+      else
+        snprintf(buf, sizeof buf, "s%d + (size_t)p.lm%d[n] * (size_t)(%s)", L->gind[i], i,
+                 ddim(a, i));
+    } else if (v == V_ATOMIC && a->indirect && is_inc(a)) {
+      snprintf(buf, sizeof buf, "l%d", i);
+    } else {
+      global_ptr(a, i, buf, sizeof buf);
+    }
+    fprintf(f, "%s\n%*s%s", i ? "," : "", ind + 4, "", buf);
+  }
+  fprintf(f, ");\n");
+}
+
+static void kernel_head(FILE *f, const loop_info *L, const char *variant, const char *extra) {
+  fprintf(f, "\n__global__ void op_cuda_%s_%s(const struct op_cuda_p_%s p%s) {\n", L->lp->kernel,
+          variant, L->lp->kernel, extra);
+}
+
+/* ---- the kernels ------------------------------------------------------------------------- */
+
+static void emit_plain(FILE *f, const loop_info *L) {
+  kernel_head(f, L, "plain", ", const int part_base");
+  if (!L->nred) out(f, 2, "(void)part_base;\n");
+  emit_red_init(f, L, 2);
+  out(f, 2, "for (int n = (int)(blockIdx.x * blockDim.x + threadIdx.x); n < p.size;\n");
+  out(f, 7, "n += (int)(blockDim.x * gridDim.x)) {\n");
+  emit_idx(f, L, 4);
+  emit_call(f, L, 4, V_PLAIN);
+  out(f, 2, "}\n");
+  emit_red_finish(f, L, 2, "part_base + (int)blockIdx.x");
+  fprintf(f, "}\n");
+}
+
+static void emit_coalesced(FILE *f, const loop_info *L) {
+  const gen_loop *lp = L->lp;
+  kernel_head(f, L, "coalesced", ", const int part_base, const int scratch");
+  if (!L->nred) out(f, 2, "(void)part_base;\n");
+  out(f, 2, "OP_CUDA_DYNAMIC_SHARED(op_sh);\n");
+  out(f, 2, "const int lane = (int)(threadIdx.x & 31u), warp = (int)(threadIdx.x >> 5);\n");
+  out(f, 2, "char *ws = op_sh + (size_t)warp * (size_t)scratch; /* this warp's scratch */\n");
+  emit_red_init(f, L, 2);
+  out(f, 2, "for (int base = (int)(blockIdx.x * (blockDim.x >> 5) + (unsigned)warp) * 32; "
+            "base < p.size;\n");
+  out(f, 7, "base += (int)(gridDim.x * blockDim.x)) {\n");
+  out(f, 4, "const int nel = p.size - base < 32 ? p.size - base : 32;\n");
+  out(f, 4, "const int n = base + lane;\n");
+  out(f, 4, "(void)n;\n");
+  for (int i = 0; i < L->n; i++) {
+    const gen_arg *a = &lp->args[i];
+    if (!coalesce_arg(a)) continue;
+    out(f, 4, "%s l%d[%d];\n", a->type, i, a->dim);
+    if (is_write(a)) continue;
+    out(f, 4, "{ /* arg %d in: coalesced reads into shared memory, then per thread */\n", i);
+    out(f, 6, "%s *w = (%s *)ws;\n", a->type, a->type);
+    out(f, 6, "const %s *g = p.d%d + (size_t)base * %d;\n", a->type, i, a->dim);
+    out(f, 6, "for (int k = lane; k < nel * %d; k += 32) w[k] = g[k];\n", a->dim);
+    out(f, 6, "__syncwarp();\n");
+    out(f, 6, "for (int d = 0; d < %d; d++) l%d[d] = lane < nel ? w[lane * %d + d] : (%s)0;\n",
+        a->dim, i, a->dim, a->type);
+    out(f, 6, "__syncwarp();\n");
+    out(f, 4, "}\n");
+  }
+  out(f, 4, "if (lane < nel) {\n");
+  emit_idx(f, L, 6);
+  emit_call(f, L, 6, V_COALESCED);
+  out(f, 4, "}\n");
+  for (int i = 0; i < L->n; i++) {
+    const gen_arg *a = &lp->args[i];
+    if (!coalesce_arg(a) || is_read(a)) continue;
+    out(f, 4, "{ /* arg %d out: per thread into shared memory, then coalesced writes */\n", i);
+    out(f, 6, "%s *w = (%s *)ws;\n", a->type, a->type);
+    out(f, 6, "%s *g = p.d%d + (size_t)base * %d;\n", a->type, i, a->dim);
+    out(f, 6, "if (lane < nel)\n");
+    out(f, 8, "for (int d = 0; d < %d; d++) w[lane * %d + d] = l%d[d];\n", a->dim, a->dim, i);
+    out(f, 6, "__syncwarp();\n");
+    out(f, 6, "for (int k = lane; k < nel * %d; k += 32) g[k] = w[k];\n", a->dim);
+    out(f, 6, "__syncwarp();\n");
+    out(f, 4, "}\n");
+  }
+  out(f, 2, "}\n");
+  emit_red_finish(f, L, 2, "part_base + (int)blockIdx.x");
+  fprintf(f, "}\n");
+}
+
+static void emit_atomic(FILE *f, const loop_info *L) {
+  const gen_loop *lp = L->lp;
+  kernel_head(f, L, "atomic", ", const int part_base");
+  if (!L->nred) out(f, 2, "(void)part_base;\n");
+  emit_red_init(f, L, 2);
+  out(f, 2, "for (int n = (int)(blockIdx.x * blockDim.x + threadIdx.x); n < p.size;\n");
+  out(f, 7, "n += (int)(blockDim.x * gridDim.x)) {\n");
+  emit_idx(f, L, 4);
+  for (int i = 0; i < L->n; i++) {
+    const gen_arg *a = &lp->args[i];
+    if (!is_ind_dat(a) || !is_inc(a)) continue;
+    out(f, 4, "%s l%d[%d];\n", a->type, i, a->dim);
+    out(f, 4, "for (int d = 0; d < %d; d++) l%d[d] = (%s)0;\n", a->dim, i, a->type);
+  }
+  emit_call(f, L, 4, V_ATOMIC);
+  for (int i = 0; i < L->n; i++) {
+    const gen_arg *a = &lp->args[i];
+    if (!is_ind_dat(a) || !is_inc(a)) continue;
+    char ptr[512];
+    global_ptr(a, i, ptr, sizeof ptr);
+    out(f, 4, "{\n");
+    out(f, 6, "%s *t = %s;\n", a->type, ptr);
+    out(f, 6, "for (int d = 0; d < %d; d++) atomicAdd(t + d, l%d[d]);\n", a->dim, i);
+    out(f, 4, "}\n");
+  }
+  out(f, 2, "}\n");
+  emit_red_finish(f, L, 2, "part_base + (int)blockIdx.x");
+  fprintf(f, "}\n");
+}
+
+static void emit_colour(FILE *f, const loop_info *L) {
+  kernel_head(f, L, "colour", ", const int cstart, const int ccount, const int part_base");
+  if (!L->nred) out(f, 2, "(void)part_base;\n");
+  emit_red_init(f, L, 2);
+  out(f, 2, "for (int j = (int)(blockIdx.x * blockDim.x + threadIdx.x); j < ccount;\n");
+  out(f, 7, "j += (int)(blockDim.x * gridDim.x)) {\n");
+  out(f, 4, "const int n = p.gcol_elems[cstart + j];\n");
+  emit_idx(f, L, 4);
+  emit_call(f, L, 4, V_COLOUR);
+  out(f, 2, "}\n");
+  emit_red_finish(f, L, 2, "part_base + (int)blockIdx.x");
+  fprintf(f, "}\n");
+}
+
+static void emit_staged(FILE *f, const loop_info *L) {
+  const gen_loop *lp = L->lp;
+  kernel_head(f, L, "staged", ", const int first");
+  out(f, 2, "OP_CUDA_DYNAMIC_SHARED(op_sh);\n");
+  out(f, 2, "/* One plan block per CUDA block; `first` is this block colour's place in blkmap. */\n");
+  out(f, 2, "const int blk = p.blkmap[first + (int)blockIdx.x];\n");
+  out(f, 2, "const int offset = p.offset[blk], nelem = p.nelems[blk], ncol = p.nthrcol[blk];\n");
+  out(f, 2, "size_t soff = 0;\n");
+  for (int g = 0; g < L->ngroups; g++) {
+    int i = L->group_arg[g];
+    const gen_arg *a = &lp->args[i];
+    out(f, 2, "/* indirect dat %d (%s): %s */\n", g, a->dat_text[0] ? a->dat_text : "?",
+        L->mode[g] == MODE_READ  ? "read: staged in"
+        : L->mode[g] == MODE_INC ? "incremented: zeroed, added back"
+                                 : "written: staged in and written back");
+    out(f, 2, "const int size%d = p.ind_sizes[%d * p.nblocks + blk];\n", g, g);
+    out(f, 2, "const int *imap%d = p.im%d + p.ind_offs[%d * p.nblocks + blk];\n", g, g, g);
+    out(f, 2, "%s *s%d = (%s *)(op_sh + soff);\n", a->type, g, a->type);
+    out(f, 2, "soff += op_cuda_round8((size_t)size%d * (size_t)(%s) * sizeof(%s));\n", g,
+        ddim(a, i), a->type);
+  }
+  out(f, 2, "(void)soff;\n");
+  for (int g = 0; g < L->ngroups; g++) {
+    int i = L->group_arg[g];
+    const gen_arg *a = &lp->args[i];
+    const char *D = ddim(a, i);
+    out(f, 2, "for (int k = (int)threadIdx.x; k < size%d * (%s); k += (int)blockDim.x)\n", g, D);
+    if (L->mode[g] == MODE_INC)
+      out(f, 4, "s%d[k] = (%s)0;\n", g, a->type);
+    else
+      out(f, 4, "s%d[k] = p.d%d[(size_t)imap%d[k / (%s)] * (size_t)(%s) + (size_t)(k %% (%s))];\n",
+          g, i, g, D, D, D);
+  }
+  out(f, 2, "__syncthreads();\n");
+  emit_red_init(f, L, 2);
+  out(f, 2, "/* Every thread runs the same number of rounds: __syncthreads below is reached by all. */\n");
+  out(f, 2, "for (int n0 = 0; n0 < nelem; n0 += (int)blockDim.x) {\n");
+  out(f, 4, "const int nl = n0 + (int)threadIdx.x;\n");
+  out(f, 4, "const int n = offset + nl; /* the element, in the whole set */\n");
+  out(f, 4, "const int col = nl < nelem ? p.thrcol[n] : -1;\n");
+  if (!L->serial) {
+    for (int i = 0; i < L->n; i++) {
+      const gen_arg *a = &lp->args[i];
+      if (!is_ind_dat(a) || !is_inc(a)) continue;
+      out(f, 4, "%s l%d[%d];\n", a->type, i, a->dim);
+      out(f, 4, "for (int d = 0; d < %d; d++) l%d[d] = (%s)0;\n", a->dim, i, a->type);
+    }
+    out(f, 4, "if (nl < nelem) {\n");
+    emit_idx(f, L, 6);
+    emit_call(f, L, 6, V_STAGED);
+    out(f, 4, "}\n");
+    out(f, 4, "/* Increments into shared memory one thread colour at a time. */\n");
+    out(f, 4, "for (int c = 0; c < ncol; c++) {\n");
+    out(f, 6, "if (col == c) {\n");
+    for (int i = 0; i < L->n; i++) {
+      const gen_arg *a = &lp->args[i];
+      if (!is_ind_dat(a) || !is_inc(a)) continue;
+      out(f, 8, "{\n");
+      out(f, 10, "%s *t = s%d + (size_t)p.lm%d[n] * %d;\n", a->type, L->gind[i], i, a->dim);
+      out(f, 10, "for (int d = 0; d < %d; d++) t[d] += l%d[d];\n", a->dim, i);
+      out(f, 8, "}\n");
+    }
+    out(f, 6, "}\n");
+    out(f, 6, "__syncthreads();\n");
+    out(f, 4, "}\n");
+  } else {
+    out(f, 4, "/* Indirect data is written in place: the elements run one thread colour at a time. */\n");
+    out(f, 4, "for (int c = 0; c < ncol; c++) {\n");
+    out(f, 6, "if (col == c) {\n");
+    emit_idx(f, L, 8);
+    emit_call(f, L, 8, V_STAGED);
+    out(f, 6, "}\n");
+    out(f, 6, "__syncthreads();\n");
+    out(f, 4, "}\n");
+  }
+  out(f, 2, "}\n");
+  for (int g = 0; g < L->ngroups; g++) {
+    if (L->mode[g] == MODE_READ) continue;
+    int i = L->group_arg[g];
+    const gen_arg *a = &lp->args[i];
+    const char *D = ddim(a, i);
+    out(f, 2, "for (int k = (int)threadIdx.x; k < size%d * (%s); k += (int)blockDim.x)\n", g, D);
+    out(f, 4, "p.d%d[(size_t)imap%d[k / (%s)] * (size_t)(%s) + (size_t)(k %% (%s))] %s s%d[k];\n", i, g,
+        D, D, D, L->mode[g] == MODE_INC ? "+=" : "=", g);
+  }
+  emit_red_finish(f, L, 2, "first + (int)blockIdx.x");
+  fprintf(f, "}\n");
+}
+
+/* ---- the host stub ------------------------------------------------------------------------ */
+
+static const char *kind_enum(gen_arg_kind k) {
+  return k == GEN_ARG_DAT ? "OP_ARG_DAT" : k == GEN_ARG_GBL ? "OP_ARG_GBL" : "OP_ARG_IDX";
+}
+
+static void emit_launch(FILE *f, const loop_info *L, int ind, const char *variant,
+                        const char *shared, const char *grid, const char *args) {
+  out(f, ind, "OP_CUDA_LAUNCH(op_cuda_%s_%s, %s, C.block, %s, %s);\n", L->lp->kernel, variant, grid,
+      shared, args);
+  out(f, ind, "OP_CUDA_LAUNCHED(&C);\n");
+}
+
+static void emit_parts(FILE *f, const loop_info *L, int ind) {
+  for (int i = 0; i < L->n; i++)
+    if (is_red(&L->lp->args[i]))
+      out(f, ind, "p.p%d = (%s *)C.part_d[%d];\n", i, L->lp->args[i].type, i);
+}
+
+static void emit_stub(FILE *f, const loop_info *L) {
+  const gen_loop *lp = L->lp;
+  const int n = L->n;
+  const char *K = lp->kernel;
+  fprintf(f, "\nextern \"C\" void op_par_loop_%s(const char *name, op_set set", K);
+  for (int i = 0; i < n; i++) fprintf(f, ", op_arg arg%d", i);
+  fprintf(f, ") {\n");
+  out(f, 2, "const op_arg args[%d] = {", n);
+  for (int i = 0; i < n; i++) fprintf(f, "%sarg%d", i ? ", " : "", i);
+  fprintf(f, "};\n");
+  out(f, 2, "static const op_arg_sig sig[%d] = {\n", n);
+  for (int i = 0; i < n; i++) {
+    const gen_arg *g = &lp->args[i];
+    out(f, 6, "{%s, %d, %s, %s, %d},\n", kind_enum(g->kind), g->indirect, g->type_enum, g->acc,
+        g->dim);
+  }
+  out(f, 2, "};\n");
+  out(f, 2, "static const int gind[%d] = {", n);
+  for (int i = 0; i < n; i++) fprintf(f, "%s%d", i ? ", " : "", L->gind[i]);
+  fprintf(f, "};\n");
+  out(f, 2, "static const op_cuda_loop_desc desc = {\"%s\", \"%s:%d\", %d, %d, %d, %d, %d, %d, gind};\n",
+      K, lp->file, lp->line, n, L->indirect, L->has_coalesced, L->has_staged, L->has_atomic,
+      L->ngroups);
+  out(f, 2, "op_cuda_loop C;\n");
+  out(f, 2, "op_cuda_loop_begin(&C, &desc, name, set, %d, args, sig);\n", n);
+  out(f, 2, "struct op_cuda_p_%s p;\n", K);
+  out(f, 2, "memset(&p, 0, sizeof p);\n");
+  out(f, 2, "p.size = set->size;\n");
+  for (int i = 0; i < n; i++) {
+    const gen_arg *a = &lp->args[i];
+    if (is_dat(a)) out(f, 2, "p.d%d = (%s *)op_cuda_dat_d(arg%d.dat);\n", i, a->type, i);
+    if (a->kind != GEN_ARG_GBL && a->indirect)
+      out(f, 2, "p.m%d = op_cuda_map_d(arg%d.map), p.mdim%d = arg%d.map->dim, p.midx%d = arg%d.idx;\n",
+          i, i, i, i, i, i);
+    if (a->kind != GEN_ARG_IDX && a->dim < 0) out(f, 2, "p.dim%d = arg%d.dim;\n", i, i);
+    if (a->kind == GEN_ARG_GBL) out(f, 2, "p.g%d = (%s *)C.gbl_d[%d];\n", i, a->type, i);
+  }
+  out(f, 2, "switch (C.cfg.strategy) {\n");
+  if (L->indirect) {
+    if (L->has_staged) {
+      out(f, 4, "case OP_CUDA_STAGED: {\n");
+      out(f, 6, "const op_cuda_plan_d *pd = C.pd;\n");
+      out(f, 6, "p.blkmap = pd->blkmap, p.offset = pd->offset, p.nelems = pd->nelems;\n");
+      out(f, 6, "p.nthrcol = pd->nthrcol, p.thrcol = pd->thrcol;\n");
+      out(f, 6, "p.ind_offs = pd->ind_offs, p.ind_sizes = pd->ind_sizes, p.nblocks = C.plan->nblocks;\n");
+      for (int g = 0; g < L->ngroups; g++) out(f, 6, "p.im%d = pd->ind_maps[%d];\n", g, g);
+      for (int i = 0; i < n; i++)
+        if (is_ind_dat(&lp->args[i])) out(f, 6, "p.lm%d = pd->loc_maps[%d];\n", i, i);
+      out(f, 6, "op_cuda_loop_kernel(&C, (const void *)op_cuda_%s_staged, C.plan->nshared);\n", K);
+      out(f, 6, "op_cuda_loop_start(&C);\n");
+      emit_parts(f, L, 6);
+      out(f, 6, "/* One launch per block colour: blocks of a colour never share written data. */\n");
+      out(f, 6, "for (int col = 0; col < C.plan->ncolors; col++) {\n");
+      out(f, 8, "const int first = C.plan->colblk_offset[col], count = C.plan->ncolblk[col];\n");
+      out(f, 8, "if (count == 0) continue;\n");
+      emit_launch(f, L, 8, "staged", "C.plan->nshared", "count", "p, first");
+      out(f, 6, "}\n");
+      out(f, 6, "break;\n");
+      out(f, 4, "}\n");
+    }
+    if (L->has_atomic) {
+      out(f, 4, "case OP_CUDA_ATOMIC: {\n");
+      out(f, 6, "op_cuda_loop_kernel(&C, (const void *)op_cuda_%s_atomic, 0);\n", K);
+      out(f, 6, "op_cuda_loop_start(&C);\n");
+      emit_parts(f, L, 6);
+      out(f, 6, "const int grid = op_cuda_grid(&C, p.size);\n");
+      out(f, 6, "if (grid > 0) {\n");
+      emit_launch(f, L, 8, "atomic", "0", "grid", "p, 0");
+      out(f, 6, "}\n");
+      out(f, 6, "break;\n");
+      out(f, 4, "}\n");
+    }
+    out(f, 4, "default: { /* OP_CUDA_COLOUR */\n");
+    out(f, 6, "p.gcol_elems = C.pd->gcol_elems;\n");
+    out(f, 6, "op_cuda_loop_kernel(&C, (const void *)op_cuda_%s_colour, 0);\n", K);
+    out(f, 6, "op_cuda_loop_start(&C);\n");
+    emit_parts(f, L, 6);
+    out(f, 6, "int part_base = 0;\n");
+    out(f, 6, "for (int col = 0; col < C.plan->gcolors; col++) {\n");
+    out(f, 8, "const int cstart = C.plan->gcol_offset[col];\n");
+    out(f, 8, "const int count = C.plan->gcol_offset[col + 1] - cstart;\n");
+    out(f, 8, "const int grid = op_cuda_grid(&C, count);\n");
+    out(f, 8, "if (grid == 0) continue;\n");
+    emit_launch(f, L, 8, "colour", "0", "grid", "p, cstart, count, part_base");
+    out(f, 8, "part_base += grid;\n");
+    out(f, 6, "}\n");
+    out(f, 6, "break;\n");
+    out(f, 4, "}\n");
+  } else {
+    if (L->has_coalesced) {
+      int maxbytes = 0;
+      for (int i = 0; i < n; i++) {
+        const gen_arg *a = &lp->args[i];
+        if (!coalesce_arg(a)) continue;
+        int b = a->dim * (strcmp(a->type, "double") ? 4 : 8);
+        if (b > maxbytes) maxbytes = b;
+      }
+      out(f, 4, "case OP_CUDA_COALESCED: {\n");
+      out(f, 6, "const int scratch = (int)OP_CUDA_WARP_SCRATCH(%d);\n", maxbytes);
+      out(f, 6, "op_cuda_loop_kernel(&C, (const void *)op_cuda_%s_coalesced, "
+                "(size_t)(C.block / 32) * (size_t)scratch);\n", K);
+      out(f, 6, "op_cuda_loop_start(&C);\n");
+      emit_parts(f, L, 6);
+      out(f, 6, "const int grid = op_cuda_grid(&C, p.size);\n");
+      out(f, 6, "if (grid > 0) {\n");
+      emit_launch(f, L, 8, "coalesced", "(size_t)(C.block / 32) * (size_t)scratch", "grid",
+                  "p, 0, scratch");
+      out(f, 6, "}\n");
+      out(f, 6, "break;\n");
+      out(f, 4, "}\n");
+    }
+    out(f, 4, "default: { /* OP_CUDA_PLAIN */\n");
+    out(f, 6, "op_cuda_loop_kernel(&C, (const void *)op_cuda_%s_plain, 0);\n", K);
+    out(f, 6, "op_cuda_loop_start(&C);\n");
+    emit_parts(f, L, 6);
+    out(f, 6, "const int grid = op_cuda_grid(&C, p.size);\n");
+    out(f, 6, "if (grid > 0) {\n");
+    emit_launch(f, L, 8, "plain", "0", "grid", "p, 0");
+    out(f, 6, "}\n");
+    out(f, 6, "break;\n");
+    out(f, 4, "}\n");
+  }
+  out(f, 2, "}\n");
+  out(f, 2, "op_cuda_loop_finish(&C);\n");
+  for (int i = 0; i < n; i++) {
+    const gen_arg *a = &lp->args[i];
+    if (!is_red(a)) continue;
+    out(f, 2, "op_reduce_blocks_%s(%s, (%s *)arg%d.data, (const %s *)C.part_h[%d], C.nparts, %s);\n",
+        a->type, a->acc, a->type, i, a->type, i, hdim(a, i));
+  }
+  out(f, 2, "op_cuda_loop_end(&C);\n");
+  fprintf(f, "}\n");
+}
+
+/* ---- constants ------------------------------------------------------------------------------ */
+
+static void emit_consts(FILE *f, const gen_program *prog, const char *app) {
+  fprintf(f, "\n/* Constants read by the kernels (op_decl_const), in constant memory. */\n");
+  for (int c = 0; c < prog->nconsts; c++) {
+    const gen_const *k = &prog->consts[c];
+    if (k->scalar)
+      fprintf(f, "static __constant__ %s %s;\n", k->type, k->name);
+    else if (k->dim > 0)
+      fprintf(f, "static __constant__ %s %s[%d];\n", k->type, k->name, k->dim);
+    else
+      fprintf(f, "static __constant__ %s %s[OP_CUDA_MAX_CONST_DIM]; /* dim not a literal */\n",
+              k->type, k->name);
+  }
+  fprintf(f,
+          "\n/* Called by the backend from op_decl_const: copies a constant to the device. */\n"
+          "static int op_cuda_const_update_%s(const char *name, const void *data, size_t bytes,\n"
+          "                                   char *err, size_t errlen) {\n",
+          app);
+  for (int c = 0; c < prog->nconsts; c++) {
+    const gen_const *k = &prog->consts[c];
+    int exact = k->scalar || k->dim > 0;
+    fprintf(f, "  if (!strcmp(name, \"%s\")) {\n", k->name);
+    fprintf(f, "    if (bytes %s sizeof(%s)) {\n", exact ? "!=" : ">", k->name);
+    fprintf(f,
+            "      snprintf(err, errlen, \"%%zu bytes where the generated code holds %s%%zu\", bytes,\n"
+            "               sizeof(%s));\n",
+            exact ? "" : "at most ", k->name);
+    fprintf(f, "      return 1;\n    }\n");
+    fprintf(f, "    const cudaError_t e = cudaMemcpyToSymbol(%s, data, bytes);\n", k->name);
+    fprintf(f, "    if (e != cudaSuccess) snprintf(err, errlen, \"cudaMemcpyToSymbol: %%s\", "
+               "cudaGetErrorString(e));\n");
+    fprintf(f, "    return e != cudaSuccess;\n  }\n");
+  }
+  fprintf(f,
+          "  snprintf(err, errlen, \"constant %%s is unknown to the CUDA code generated for %s \"\n"
+          "           \"(op2-gen found no op_decl_const for it in the sources)\", name);\n"
+          "  return 1;\n}\n",
+          app);
+  fprintf(f,
+          "\n/* Registration before main: the backend library is built before this file. */\n"
+          "namespace {\n"
+          "struct op_cuda_const_registration {\n"
+          "  op_cuda_const_registration() { op_cuda_register_const_updater(op_cuda_const_update_%s); }\n"
+          "} op_cuda_const_registration_instance;\n"
+          "}  // namespace\n",
+          app);
+}
+
 void gen_emit_cuda(FILE *f, const gen_program *prog, const char *app) {
-  fprintf(f, "/* Generated by op2-gen for %s, CUDA backend: not yet available. */\n", app);
-  fprintf(f, "#error \"the CUDA backend is not built yet\"\n");
+  fprintf(f, "/* Generated by op2-gen for %s, CUDA backend. Do not edit: rebuild instead. */\n", app);
+  fprintf(f,
+          "#include <float.h>\n#include <limits.h>\n#include <math.h>\n#include <stddef.h>\n"
+          "#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
+          "#include \"op2.h\"\n#include \"op2_loop.h\"\n#include \"op_cuda_kernel.h\"\n");
+  emit_consts(f, prog, app);
+  fprintf(f,
+          "\n/* The user kernels, compiled unchanged as device functions: `static inline`\n"
+          " * becomes `static __device__ inline` while they are included. */\n"
+          "#define inline __device__ __attribute__((always_inline)) inline\n"
+          "#define restrict __restrict__\n");
+  for (int l = 0; l < prog->nloops; l++) fprintf(f, "#include \"%s.h\"\n", prog->loops[l].kernel);
+  fprintf(f, "#undef restrict\n#undef inline\n");
+  for (int l = 0; l < prog->nloops; l++) {
+    loop_info L;
+    analyse(&prog->loops[l], &L);
+    emit_params(f, &L);
+    if (L.indirect) {
+      if (L.has_staged) emit_staged(f, &L);
+      if (L.has_atomic) emit_atomic(f, &L);
+      emit_colour(f, &L);
+    } else {
+      emit_plain(f, &L);
+      if (L.has_coalesced) emit_coalesced(f, &L);
+    }
+    emit_stub(f, &L);
+  }
 }

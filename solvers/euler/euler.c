@@ -298,8 +298,10 @@ typedef struct {
   op_map int_cell, xface_cells, yface_cells, int_xfaces, int_yfaces;
   op_map xg_self, xg_src, yg_self, yg_src;
   op_dat q, fx, fy, xg_flip, yg_flip;
+  op_dat xwall, ywall;                   /* EULER_FACE_* of every face */
+  op_dat flag;                           /* positivity flags on the extended cells */
   op_dat out_rho, out_vel, out_p, out_q; /* output fields on the interior */
-  int *arrays[16];                       /* map and dat arrays the program owns */
+  int *arrays[24];                       /* map and dat arrays the program owns */
   int narrays;
 } euler_mesh;
 
@@ -368,6 +370,21 @@ static void build_mesh(const deck *d, const euler_problem *pb, euler_mesh *m) {
       iyf[2 * c] = j * nx + i;
       iyf[2 * c + 1] = (j + 1) * nx + i;
     }
+  /* Faces on reflective walls: EULER_FACE_WALL_MINUS where the ghost lies
+   * on the face's minus side (west, south), _PLUS on the plus side. */
+  int *xw = alloc_ints(m, (size_t)g->nxfaces), *yw = alloc_ints(m, (size_t)g->nyfaces);
+  for (int j = 0; j < ny; j++)
+    for (int k = 0; k <= nx; k++)
+      xw[(size_t)j * (nx + 1) + k] = (k == 0 && bc[SG_WEST] == SG_REFLECTIVE)    ? 1
+                                     : (k == nx && bc[SG_EAST] == SG_REFLECTIVE) ? 2
+                                                                                : 0;
+  for (int k = 0; k <= ny; k++)
+    for (int i = 0; i < nx; i++)
+      yw[(size_t)k * nx + i] = (k == 0 && bc[SG_SOUTH] == SG_REFLECTIVE)    ? 1
+                               : (k == ny && bc[SG_NORTH] == SG_REFLECTIVE) ? 2
+                                                                            : 0;
+  m->xwall = op_decl_dat(m->xfaces, 1, "int", xw, "xface_wall");
+  m->ywall = op_decl_dat(m->yfaces, 1, "int", yw, "yface_wall");
   m->int_xfaces = op_decl_map(m->interior, m->xfaces, 2, ixf, "int_xfaces");
   m->int_yfaces = op_decl_map(m->interior, m->yfaces, 2, iyf, "int_yfaces");
 
@@ -414,6 +431,7 @@ static void build_mesh(const deck *d, const euler_problem *pb, euler_mesh *m) {
   m->yg_flip = op_decl_dat(m->yghosts, 1, "int", yf, "yghost_flip");
 
   m->q = op_decl_dat_temp(m->cells, 4, "double", "q_ext");
+  m->flag = op_decl_dat_temp(m->cells, 1, "int", "positivity_flag");
   m->fx = op_decl_dat_temp(m->xfaces, 4, "double", "flux_x");
   m->fy = op_decl_dat_temp(m->yfaces, 4, "double", "flux_y");
   m->out_rho = op_decl_dat_temp(m->interior, 1, "double", "rho");
@@ -441,12 +459,20 @@ static void set_initial(const euler_problem *pb, euler_mesh *m) {
 /* ---- the time step ------------------------------------------------------------------ */
 
 typedef struct {
-  long fallbacks; /* faces that used the first-order flux */
+  long fallbacks; /* faces that took the first-order flux: evolved states not physical */
+  long flagged;   /* cells whose update would not have been physical */
+  long fixed;     /* faces that took the first-order flux beside such cells */
 } step_stats;
 
+/* The most rounds of check and fix per sweep: each round can only flag
+ * neighbours of cells flagged before, and one is almost always enough. */
+#define MAX_FIX_ROUNDS 8
+
+/* One sweep along x: ghosts, fluxes, the positivity check (and, for the rare
+ * flagged cells, first-order fluxes on their faces), the update. */
 static void sweep_x(euler_mesh *m, double dt, step_stats *st) {
   double dtdx = dt / m->dx;
-  int nfall = 0;
+  int nfall = 0, nbad = 0;
   op_par_loop(euler_ghost, "ghosts_x", m->xghosts,
               op_arg_dat(m->q, 0, m->xg_src, 4, "double", OP_READ),
               op_arg_dat(m->q, 0, m->xg_self, 4, "double", OP_WRITE),
@@ -457,8 +483,40 @@ static void sweep_x(euler_mesh *m, double dt, step_stats *st) {
               op_arg_dat(m->q, 2, m->xface_cells, 4, "double", OP_READ),
               op_arg_dat(m->q, 3, m->xface_cells, 4, "double", OP_READ),
               op_arg_gbl(&dtdx, 1, "double", OP_READ),
+              op_arg_dat(m->xwall, -1, OP_ID, 1, "int", OP_READ),
               op_arg_dat(m->fx, -1, OP_ID, 4, "double", OP_WRITE),
               op_arg_gbl(&nfall, 1, "int", OP_INC));
+  op_par_loop(euler_check, "check_x", m->interior,
+              op_arg_dat(m->fx, 0, m->int_xfaces, 4, "double", OP_READ),
+              op_arg_dat(m->fx, 1, m->int_xfaces, 4, "double", OP_READ),
+              op_arg_gbl(&dtdx, 1, "double", OP_READ),
+              op_arg_dat(m->q, 0, m->int_cell, 4, "double", OP_READ),
+              op_arg_dat(m->flag, 0, m->int_cell, 1, "int", OP_WRITE),
+              op_arg_gbl(&nbad, 1, "int", OP_INC));
+  for (int round = 0; nbad > 0 && round < MAX_FIX_ROUNDS; round++) {
+    int nfix = 0, nnew = 0;
+    st->flagged += nbad;
+    op_par_loop(euler_flag_ghost, "flag_ghosts_x", m->xghosts,
+                op_arg_dat(m->flag, 0, m->xg_src, 1, "int", OP_READ),
+                op_arg_dat(m->flag, 0, m->xg_self, 1, "int", OP_WRITE));
+    op_par_loop(euler_fix_x, "fix_x", m->xfaces,
+                op_arg_dat(m->q, 1, m->xface_cells, 4, "double", OP_READ),
+                op_arg_dat(m->q, 2, m->xface_cells, 4, "double", OP_READ),
+                op_arg_dat(m->flag, 1, m->xface_cells, 1, "int", OP_READ),
+                op_arg_dat(m->flag, 2, m->xface_cells, 1, "int", OP_READ),
+                op_arg_dat(m->xwall, -1, OP_ID, 1, "int", OP_READ),
+                op_arg_dat(m->fx, -1, OP_ID, 4, "double", OP_RW),
+                op_arg_gbl(&nfix, 1, "int", OP_INC));
+    op_par_loop(euler_recheck, "recheck_x", m->interior,
+                op_arg_dat(m->fx, 0, m->int_xfaces, 4, "double", OP_READ),
+                op_arg_dat(m->fx, 1, m->int_xfaces, 4, "double", OP_READ),
+                op_arg_gbl(&dtdx, 1, "double", OP_READ),
+                op_arg_dat(m->q, 0, m->int_cell, 4, "double", OP_READ),
+                op_arg_dat(m->flag, 0, m->int_cell, 1, "int", OP_RW),
+                op_arg_gbl(&nnew, 1, "int", OP_INC));
+    st->fixed += nfix;
+    nbad = nnew;
+  }
   op_par_loop(euler_update, "update_x", m->interior,
               op_arg_dat(m->fx, 0, m->int_xfaces, 4, "double", OP_READ),
               op_arg_dat(m->fx, 1, m->int_xfaces, 4, "double", OP_READ),
@@ -469,7 +527,7 @@ static void sweep_x(euler_mesh *m, double dt, step_stats *st) {
 
 static void sweep_y(euler_mesh *m, double dt, step_stats *st) {
   double dtdy = dt / m->dy;
-  int nfall = 0;
+  int nfall = 0, nbad = 0;
   op_par_loop(euler_ghost, "ghosts_y", m->yghosts,
               op_arg_dat(m->q, 0, m->yg_src, 4, "double", OP_READ),
               op_arg_dat(m->q, 0, m->yg_self, 4, "double", OP_WRITE),
@@ -480,8 +538,40 @@ static void sweep_y(euler_mesh *m, double dt, step_stats *st) {
               op_arg_dat(m->q, 2, m->yface_cells, 4, "double", OP_READ),
               op_arg_dat(m->q, 3, m->yface_cells, 4, "double", OP_READ),
               op_arg_gbl(&dtdy, 1, "double", OP_READ),
+              op_arg_dat(m->ywall, -1, OP_ID, 1, "int", OP_READ),
               op_arg_dat(m->fy, -1, OP_ID, 4, "double", OP_WRITE),
               op_arg_gbl(&nfall, 1, "int", OP_INC));
+  op_par_loop(euler_check, "check_y", m->interior,
+              op_arg_dat(m->fy, 0, m->int_yfaces, 4, "double", OP_READ),
+              op_arg_dat(m->fy, 1, m->int_yfaces, 4, "double", OP_READ),
+              op_arg_gbl(&dtdy, 1, "double", OP_READ),
+              op_arg_dat(m->q, 0, m->int_cell, 4, "double", OP_READ),
+              op_arg_dat(m->flag, 0, m->int_cell, 1, "int", OP_WRITE),
+              op_arg_gbl(&nbad, 1, "int", OP_INC));
+  for (int round = 0; nbad > 0 && round < MAX_FIX_ROUNDS; round++) {
+    int nfix = 0, nnew = 0;
+    st->flagged += nbad;
+    op_par_loop(euler_flag_ghost, "flag_ghosts_y", m->yghosts,
+                op_arg_dat(m->flag, 0, m->yg_src, 1, "int", OP_READ),
+                op_arg_dat(m->flag, 0, m->yg_self, 1, "int", OP_WRITE));
+    op_par_loop(euler_fix_y, "fix_y", m->yfaces,
+                op_arg_dat(m->q, 1, m->yface_cells, 4, "double", OP_READ),
+                op_arg_dat(m->q, 2, m->yface_cells, 4, "double", OP_READ),
+                op_arg_dat(m->flag, 1, m->yface_cells, 1, "int", OP_READ),
+                op_arg_dat(m->flag, 2, m->yface_cells, 1, "int", OP_READ),
+                op_arg_dat(m->ywall, -1, OP_ID, 1, "int", OP_READ),
+                op_arg_dat(m->fy, -1, OP_ID, 4, "double", OP_RW),
+                op_arg_gbl(&nfix, 1, "int", OP_INC));
+    op_par_loop(euler_recheck, "recheck_y", m->interior,
+                op_arg_dat(m->fy, 0, m->int_yfaces, 4, "double", OP_READ),
+                op_arg_dat(m->fy, 1, m->int_yfaces, 4, "double", OP_READ),
+                op_arg_gbl(&dtdy, 1, "double", OP_READ),
+                op_arg_dat(m->q, 0, m->int_cell, 4, "double", OP_READ),
+                op_arg_dat(m->flag, 0, m->int_cell, 1, "int", OP_RW),
+                op_arg_gbl(&nnew, 1, "int", OP_INC));
+    st->fixed += nfix;
+    nbad = nnew;
+  }
   op_par_loop(euler_update, "update_y", m->interior,
               op_arg_dat(m->fy, 0, m->int_yfaces, 4, "double", OP_READ),
               op_arg_dat(m->fy, 1, m->int_yfaces, 4, "double", OP_READ),
@@ -691,7 +781,8 @@ static void compare_exact(const euler_problem *pb, euler_mesh *m, double t, exac
 typedef struct {
   const deck *d;
   const euler_mesh *m;
-  long steps, fallbacks;
+  long steps;
+  step_stats st;
   double t_final, wall_steps, wall_output, wall_total;
   double tot0[8], tot1[8];
   exact_error ex;
@@ -734,7 +825,12 @@ static void fill_result(FILE *f, void *vctx) {
   json_end_object(&w);
   json_kv_int(&w, "steps", c->steps);
   json_kv_number(&w, "final_time", c->t_final);
-  json_kv_int(&w, "first_order_fallback_faces", c->fallbacks);
+  json_key(&w, "first_order_fluxes");
+  json_begin_object(&w);
+  json_kv_int(&w, "faces_evolved_states_unphysical", c->st.fallbacks);
+  json_kv_int(&w, "cells_update_unphysical", c->st.flagged);
+  json_kv_int(&w, "faces_beside_those_cells", c->st.fixed);
+  json_end_object(&w);
   json_totals(&w, "totals_initial", c->tot0);
   json_totals(&w, "totals_final", c->tot1);
   if (c->ex.available) {
@@ -844,7 +940,7 @@ int main(int argc, char **argv) {
   double tot0[8], tot1[8], wall_output = 0.0, wall_steps = 0.0;
   double t = 0.0, dt = 0.0, qmin[2] = {0.0, 0.0};
   long step = 0;
-  step_stats st = {0};
+  step_stats st = {0, 0, 0};
   int physical = 1;
   double w0 = op_wtime();
   output(&o, t, step, dt, 0, tot0);
@@ -944,9 +1040,10 @@ int main(int argc, char **argv) {
 
   printf("\neuler: %ld steps to t = %.10g in %.3f s (%.3f ms per step; output %.3f s)\n", step, t,
          wall_steps, step ? 1e3 * wall_steps / step : 0.0, wall_output);
-  if (st.fallbacks > 0)
-    printf("euler: %ld face fluxes fell back to first order (evolved states not physical)\n",
-           st.fallbacks);
+  if (st.fallbacks > 0 || st.flagged > 0)
+    printf("euler: first-order fluxes: %ld faces whose evolved states were not physical; %ld "
+           "faces beside %ld cells whose update would not have been\n",
+           st.fallbacks, st.fixed, st.flagged);
   if (ex.available)
     printf("euler: error against the exact solution at t = %.10g%s: L1(rho) = %.6e, "
            "L2(rho) = %.6e, Linf(rho) = %.6e\n",
@@ -960,7 +1057,7 @@ int main(int argc, char **argv) {
   ctx.d = d;
   ctx.m = &m;
   ctx.steps = step;
-  ctx.fallbacks = st.fallbacks;
+  ctx.st = st;
   ctx.t_final = t;
   ctx.wall_steps = wall_steps;
   ctx.wall_output = wall_output;

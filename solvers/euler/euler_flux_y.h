@@ -1,21 +1,23 @@
 /*
  * euler_flux_y.h - kernel: the numerical flux through one y-face (between
  * cells j and j+1 of a column), from cells j-1, j, j+1, j+2 (q0..q3), with
- * the sweep's dt/dy (dtdy). The same arithmetic as euler_flux_x: the states
- * go into the sweep's frame (rho, rho v, rho u, E) and the flux comes back
- * with the momentum components swapped again.
+ * the sweep's dt/dy (dtdy) and where the face lies (wall: 1 or 2 on a
+ * reflective south or north wall). The same arithmetic as euler_flux_x: the
+ * states go into the sweep's frame (rho, rho v, rho u, E) and the flux comes
+ * back with the momentum components swapped again.
  */
 #include "euler_scheme.h"
 
 static inline void euler_flux_y(const double *q0, const double *q1, const double *q2,
-                                const double *q3, const double *dtdy, double *flux,
-                                int *fallbacks) {
+                                const double *q3, const double *dtdy, const int *wall,
+                                double *flux, int *fallbacks) {
   double s0[4], s1[4], s2[4], s3[4], f[4];
   s0[0] = q0[0]; s0[1] = q0[2]; s0[2] = q0[1]; s0[3] = q0[3];
   s1[0] = q1[0]; s1[1] = q1[2]; s1[2] = q1[1]; s1[3] = q1[3];
   s2[0] = q2[0]; s2[1] = q2[2]; s2[2] = q2[1]; s2[3] = q2[3];
   s3[0] = q3[0]; s3[1] = q3[2]; s3[2] = q3[1]; s3[3] = q3[3];
-  fallbacks[0] += euler_face_flux(s0, s1, s2, s3, dtdy[0], euler_gamma, euler_limiter, f);
+  fallbacks[0] +=
+      euler_face_flux(s0, s1, s2, s3, dtdy[0], euler_gamma, euler_limiter, wall[0], f);
   flux[0] = f[0];
   flux[1] = f[2];
   flux[2] = f[1];

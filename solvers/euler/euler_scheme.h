@@ -126,31 +126,81 @@ EULER_FN void euler_muscl_hancock(const double m[4], const double c[4], const do
   }
 }
 
+/* Where a face lies (the `wall` argument of the flux functions): inside the
+ * domain or on a periodic or transmissive side (0), or on a reflective wall
+ * with the ghost cell on its minus side (1: west or south wall) or on its
+ * plus side (2: east or north wall). */
+enum { EULER_FACE_INNER = 0, EULER_FACE_WALL_MINUS = 1, EULER_FACE_WALL_PLUS = 2 };
+
+/* The exact Riemann flux between the primitive states wl and wr, or, on a
+ * wall, between the interior side's state and its mirror image (normal
+ * velocity negated). The mirror problem is symmetric, so u* = 0 exactly
+ * and the wall lets nothing through: mass, tangential momentum and energy
+ * fluxes are exactly zero and the normal momentum flux is the wall pressure
+ * p*. (The ghost cells' own values feed only the interior cells' slopes:
+ * with the spec's minbee and superbee, xi(1/r) != xi(r), so the ghost's
+ * reconstruction is not the mirror of the interior one.) */
+EULER_FN void euler_riemann_flux(double wl[4], double wr[4], int wall, double gamma,
+                                 double flux[4]) {
+  if (wall == EULER_FACE_WALL_MINUS) {
+    wl[0] = wr[0];
+    wl[1] = -wr[1];
+    wl[2] = wr[2];
+    wl[3] = wr[3];
+  } else if (wall == EULER_FACE_WALL_PLUS) {
+    wr[0] = wl[0];
+    wr[1] = -wl[1];
+    wr[2] = wl[2];
+    wr[3] = wl[3];
+  }
+  riemann_core_flux_2d(wl, wr, gamma, flux);
+}
+
+/* The first-order Godunov flux (in the sweep's frame) between the cell
+ * averages a and b: the exact Riemann flux of the data themselves. */
+EULER_FN void euler_godunov_flux(const double a[4], const double b[4], int wall, double gamma,
+                                 double flux[4]) {
+  double wl[4], wr[4];
+  euler_to_primitive(a, gamma, wl);
+  euler_to_primitive(b, gamma, wr);
+  euler_riemann_flux(wl, wr, wall, gamma, flux);
+}
+
+/* 1 when the update q + dtdx (fm - fp) of a cell gives a physical state. */
+EULER_FN int euler_update_physical(const double q[4], const double fm[4], const double fp[4],
+                                   double dtdx, double gamma) {
+  double u[4], w[4];
+  int k;
+  for (k = 0; k < 4; k++) u[k] = q[k] + dtdx * (fm[k] - fp[k]);
+  euler_to_primitive(u, gamma, w);
+  return euler_physical(w);
+}
+
 /* The numerical flux (in the sweep's frame) at the face between cells a and b
  * of the row a-1, a, b, b+1 (q0, q1, q2, q3): step 5 of the scheme, the
  * Godunov flux of the exact Riemann problem between the evolved value of a
- * at the face and that of b. Where the evolved values are not physical
- * (rho or p not positive: possible next to strong rarefactions, when the
- * half-step evolution overshoots), the face falls back to the first-order
- * Godunov flux between the cell averages themselves. Returns 1 when it fell
- * back, else 0. (Cell averages that are themselves invalid give a zero flux
- * from riemann_core_flux_2d; the wave-speed loop stops the run on them.) */
+ * at the face and that of b (on a wall: see euler_riemann_flux). Where an
+ * evolved value it needs is not physical (rho or p not positive: possible
+ * next to strong rarefactions, when the half-step evolution overshoots), the
+ * face falls back to the first-order Godunov flux between the cell averages
+ * themselves. Returns 1 when it fell back, else 0. (Cell averages that are
+ * themselves invalid give a zero flux from riemann_core_flux_2d; the
+ * wave-speed loop stops the run on them.) */
 EULER_FN int euler_face_flux(const double q0[4], const double q1[4], const double q2[4],
-                             const double q3[4], double dtdx, double gamma, int limiter,
+                             const double q3[4], double dtdx, double gamma, int limiter, int wall,
                              double flux[4]) {
   double am[4], ap[4], bm[4], bp[4], wl[4], wr[4];
-  int fallback = 0;
   euler_muscl_hancock(q0, q1, q2, dtdx, gamma, limiter, am, ap);
   euler_muscl_hancock(q1, q2, q3, dtdx, gamma, limiter, bm, bp);
   euler_to_primitive(ap, gamma, wl);
   euler_to_primitive(bm, gamma, wr);
-  if (!euler_physical(wl) || !euler_physical(wr)) {
-    euler_to_primitive(q1, gamma, wl);
-    euler_to_primitive(q2, gamma, wr);
-    fallback = 1;
+  if ((wall != EULER_FACE_WALL_MINUS && !euler_physical(wl)) ||
+      (wall != EULER_FACE_WALL_PLUS && !euler_physical(wr))) {
+    euler_godunov_flux(q1, q2, wall, gamma, flux);
+    return 1;
   }
-  riemann_core_flux_2d(wl, wr, gamma, flux);
-  return fallback;
+  euler_riemann_flux(wl, wr, wall, gamma, flux);
+  return 0;
 }
 
 /* The largest signal speed of a conserved state (rho, rho u, rho v, E):

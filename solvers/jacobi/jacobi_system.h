@@ -89,6 +89,7 @@ typedef struct {
   int *row, *col;
   double *val;
   long *line;
+  long file_entries; /* entries in the file (before mirroring) */
   int symmetric;
 } jacobi_coo;
 

@@ -75,6 +75,8 @@ void op_cuda_fail(int err, const char *call, const char *loop, const char *file,
 
 const char *op_backend_name(void) { return "cuda"; }
 int op_num_threads(void) { return 1; }
+/* Elements per plan block: one per thread of a 256-thread block (staged). */
+int op_backend_default_part_size(void) { return 256; }
 
 int op_backend_option(const char *arg) {
   if (!strncmp(arg, "--op-device=", 12)) {

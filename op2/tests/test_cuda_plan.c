@@ -1,0 +1,363 @@
+/*
+ * test_cuda_plan - what the CUDA kernels consume, checked on the CPU (no GPU,
+ * no CUDA): the device image of a plan (op_cuda_plan_pack), the launches over
+ * block colours, the shared-memory layout against nshared, the local maps and
+ * thread colours, and a replay of the staged scheme exactly as the generated
+ * kernel runs it: stage the block's indirect data through ind_maps, run the
+ * elements, apply increments one thread colour at a time, write back. The
+ * replay also checks, round by round, that no two elements of one thread
+ * colour touch the same staged element (a race on the GPU), which the CPU
+ * emulation of CUDA cannot see. Then the auto-tuner: option parsing, the
+ * candidates, settling on the fastest, rejection, the tune file.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "op2.h"
+#include "op_cuda.h"
+#include "op_plan.h"
+
+static int failures;
+#define EXPECT(cond, ...)           \
+  do {                              \
+    if (!(cond)) {                  \
+      printf("FAIL: " __VA_ARGS__); \
+      printf("\n");                 \
+      failures++;                   \
+    }                               \
+  } while (0)
+
+static unsigned state = 24681357u;
+static unsigned lcg(void) {
+  state = state * 1664525u + 1013904223u;
+  return state >> 8;
+}
+
+/* What an argument does in the replayed loop. */
+typedef struct {
+  int dim;
+  op_access acc;
+} replay_arg;
+
+/* Every indirect argument's value for element n: a small integer, so that sums
+ * are exact whatever the order. */
+static double contribution(int n, int i, int d) { return (double)((n * 7 + i * 3 + d) % 11 - 5); }
+
+/* The loop every replay runs, element by element: INC args add their
+ * contribution, RW args double and add, WRITE args set, READ args are summed
+ * into the element's own direct value `out` (to check what was read). */
+static void element(int n, int nargs, const replay_arg *ra, double **ptr, double *out) {
+  double acc = 0.0;
+  for (int i = 0; i < nargs; i++)
+    for (int d = 0; d < ra[i].dim; d++) {
+      if (ra[i].acc == OP_READ) acc += ptr[i][d];
+      if (ra[i].acc == OP_INC) ptr[i][d] += contribution(n, i, d);
+      if (ra[i].acc == OP_RW) ptr[i][d] = 2.0 * ptr[i][d] + contribution(n, i, d);
+      if (ra[i].acc == OP_WRITE) ptr[i][d] = contribution(n, i, d);
+    }
+  *out = acc;
+}
+
+/* Replays one staged loop over `set` (all args indirect on dat `data` of dim
+ * `dim`, through `maps`) with CUDA blocks of `bs` threads; checks the result
+ * against the sequential loop. */
+static void replay(const char *what, op_set set, op_dat dat, int nargs, const op_arg *args,
+                   const replay_arg *ra, int part, int bs) {
+  op_plan *p = op_plan_build(what, set, part, nargs, args, OP_PLAN_STAGED | OP_PLAN_GLOBAL_COLOURS);
+  char msg[512];
+  EXPECT(op_plan_check(p, nargs, args, msg, sizeof msg) == 0, "%s: plan check: %s", what, msg);
+  op_cuda_plan_image img;
+  op_cuda_plan_pack(p, &img);
+  op_cuda_plan_d pd;
+  op_cuda_plan_pointers(&img, img.image, &pd); /* as the device would see them */
+  const int nb = p->nblocks, dim = dat->dim, nind = dat->set->size;
+  EXPECT(p->ninds == 1, "%s: %d indirect dats", what, p->ninds);
+
+  /* The image holds the plan's arrays. */
+  EXPECT(!memcmp(pd.blkmap, p->blkmap, sizeof(int) * (size_t)nb) &&
+             !memcmp(pd.offset, p->offset, sizeof(int) * (size_t)nb) &&
+             !memcmp(pd.nelems, p->nelems, sizeof(int) * (size_t)nb) &&
+             !memcmp(pd.nthrcol, p->nthrcol, sizeof(int) * (size_t)nb) &&
+             !memcmp(pd.thrcol, p->thrcol, sizeof(int) * (size_t)set->size) &&
+             !memcmp(pd.gcol_elems, p->gcol_elems, sizeof(int) * (size_t)set->size),
+         "%s part %d: the device image differs from the plan", what, part);
+
+  /* Reference: the loop in element order. */
+  double *ref = malloc(sizeof(double) * (size_t)nind * dim), *got = malloc(sizeof(double) * (size_t)nind * dim);
+  double *ref_out = malloc(sizeof(double) * (size_t)set->size), *got_out = malloc(sizeof(double) * (size_t)set->size);
+  for (int k = 0; k < nind * dim; k++) ref[k] = got[k] = (double)(k % 13);
+  double *ptr[16];
+  for (int n = 0; n < set->size; n++) {
+    for (int i = 0; i < nargs; i++) ptr[i] = ref + (size_t)args[i].map->map[n * args[i].map->dim + args[i].idx] * dim;
+    element(n, nargs, ra, ptr, &ref_out[n]);
+  }
+  int serial = 0, has_inc = 0, has_read = 0;
+  for (int i = 0; i < nargs; i++) {
+    serial |= ra[i].acc == OP_RW || ra[i].acc == OP_WRITE;
+    has_inc |= ra[i].acc == OP_INC;
+    has_read |= ra[i].acc == OP_READ;
+  }
+  /* Mixed READ and INC of one dat is written in place too (as op2-gen does). */
+  if (has_inc && has_read) serial = 1;
+
+  /* Launches: one per block colour, each block of the colour once. */
+  int *seen = calloc((size_t)nb + 1, sizeof(int));
+  double *shared = malloc(p->nshared + 64);
+  int *owner = malloc(sizeof(int) * (p->nshared / sizeof(double) + 8));
+  for (int col = 0; col < p->ncolors; col++) {
+    const int first = p->colblk_offset[col], count = p->ncolblk[col];
+    for (int bx = count - 1; bx >= 0; bx--) { /* any order within a colour */
+      const int blk = pd.blkmap[first + bx];
+      seen[blk]++;
+      const int offset = pd.offset[blk], nelem = pd.nelems[blk], ncol = pd.nthrcol[blk];
+      const int size = pd.ind_sizes[0 * nb + blk];
+      const int *imap = pd.ind_maps[0] + pd.ind_offs[0 * nb + blk];
+      size_t bytes = ((size_t)size * (size_t)dim * sizeof(double) + 7) & ~(size_t)7;
+      EXPECT(bytes <= p->nshared, "%s: block %d stages %zu bytes, nshared %zu", what, blk, bytes,
+             p->nshared);
+      for (int k = 0; k < size * dim; k++)
+        shared[k] = (has_inc && !serial) ? 0.0 : got[(size_t)imap[k / dim] * dim + k % dim];
+      for (int n0 = 0; n0 < nelem; n0 += bs) {
+        /* Compute phase (not serial): each thread's increments into its locals. */
+        static double keep[1024][16][16];
+        for (int t = 0; t < bs && !serial; t++) {
+          int nl = n0 + t, n = offset + nl;
+          if (nl >= nelem) continue;
+          for (int i = 0; i < nargs; i++) {
+            if (ra[i].acc == OP_INC) {
+              for (int d = 0; d < dim; d++) keep[t][i][d] = 0.0;
+              ptr[i] = keep[t][i];
+            } else {
+              ptr[i] = shared + (size_t)pd.loc_maps[i][n] * dim;
+            }
+          }
+          element(n, nargs, ra, ptr, &got_out[n]);
+        }
+        /* One round per thread colour; within a round no staged element is
+         * touched by two threads (that would be a race on the GPU). */
+        for (int c = 0; c < ncol; c++) {
+          for (int k = 0; k < size; k++) owner[k] = -1;
+          for (int t = 0; t < bs; t++) {
+            int nl = n0 + t, n = offset + nl;
+            if (nl >= nelem || pd.thrcol[n] != c) continue;
+            for (int i = 0; i < nargs; i++) {
+              int loc = pd.loc_maps[i][n];
+              EXPECT(loc >= 0 && loc < size, "%s: local index %d outside [0, %d)", what, loc, size);
+              EXPECT(imap[loc] == args[i].map->map[n * args[i].map->dim + args[i].idx],
+                     "%s: local index does not lead back to the global element", what);
+              if (ra[i].acc == OP_READ && !serial) continue;
+              EXPECT(owner[loc] == -1 || owner[loc] == t,
+                     "%s part %d: threads %d and %d of colour %d both touch staged element %d", what,
+                     part, owner[loc], t, c, loc);
+              owner[loc] = t;
+            }
+            if (serial) { /* the element itself runs in its colour's round, in place */
+              for (int i = 0; i < nargs; i++) ptr[i] = shared + (size_t)pd.loc_maps[i][n] * dim;
+              element(n, nargs, ra, ptr, &got_out[n]);
+            } else {
+              for (int i = 0; i < nargs; i++)
+                if (ra[i].acc == OP_INC)
+                  for (int d = 0; d < dim; d++)
+                    shared[(size_t)pd.loc_maps[i][n] * dim + d] += keep[t][i][d];
+            }
+          }
+          for (int t = 0; t < bs; t++) { /* colours lie in [0, ncol) */
+            int nl = n0 + t;
+            if (nl < nelem)
+              EXPECT(pd.thrcol[offset + nl] >= 0 && pd.thrcol[offset + nl] < ncol,
+                     "%s: thread colour out of range", what);
+          }
+        }
+      }
+      /* Write back. */
+      if (has_inc || serial)
+        for (int k = 0; k < size * dim; k++) {
+          double *g = &got[(size_t)imap[k / dim] * dim + k % dim];
+          *g = serial ? shared[k] : *g + shared[k];
+        }
+    }
+  }
+  for (int b = 0; b < nb; b++) EXPECT(seen[b] == 1, "%s: block %d launched %d times", what, b, seen[b]);
+  int bad = 0;
+  for (int k = 0; k < nind * dim; k++) bad += got[k] != ref[k];
+  EXPECT(bad == 0, "%s part %d block %d: %d values differ from the sequential loop", what, part,
+         bs, bad);
+  if (has_read && !serial) {
+    bad = 0;
+    for (int n = 0; n < set->size; n++) bad += got_out[n] != ref_out[n];
+    EXPECT(bad == 0, "%s part %d: %d elements read wrong staged values", what, part, bad);
+  }
+
+  /* One-level colouring: every element once; within a colour, written data
+   * touched by one element only. */
+  int *eseen = calloc((size_t)set->size + 1, sizeof(int));
+  int *stamp = malloc(sizeof(int) * (size_t)nind), *who = malloc(sizeof(int) * (size_t)nind);
+  for (int k = 0; k < nind; k++) stamp[k] = -1;
+  int writes = has_inc || serial;
+  for (int c = 0; c < p->gcolors; c++)
+    for (int j = p->gcol_offset[c]; j < p->gcol_offset[c + 1]; j++) {
+      int n = pd.gcol_elems[j];
+      eseen[n]++;
+      for (int i = 0; i < nargs && writes; i++) {
+        int g = args[i].map->map[n * args[i].map->dim + args[i].idx];
+        EXPECT(stamp[g] != c || who[g] == n, "%s: elements %d and %d of global colour %d share %d",
+               what, who[g], n, c, g);
+        stamp[g] = c;
+        who[g] = n;
+      }
+    }
+  for (int n = 0; n < set->size; n++) EXPECT(eseen[n] == 1, "%s: element %d in %d global colours", what, n, eseen[n]);
+  free(eseen);
+  free(stamp);
+  free(who);
+  free(seen);
+  free(shared);
+  free(owner);
+  free(ref);
+  free(got);
+  free(ref_out);
+  free(got_out);
+  op_cuda_plan_image_free(&img);
+  op_plan_free(p);
+}
+
+static void test_tuner(void) {
+  op_cuda_config c;
+  char err[256];
+  EXPECT(op_cuda_parse_config("staged:128:512", &c, err, sizeof err) == 0 &&
+             c.strategy == OP_CUDA_STAGED && c.block == 128 && c.part == 512,
+         "parse staged:128:512");
+  EXPECT(op_cuda_parse_config("color", &c, err, sizeof err) == 0 && c.strategy == OP_CUDA_COLOUR,
+         "parse color");
+  EXPECT(op_cuda_parse_config("atomic:100", &c, err, sizeof err) != 0, "block 100 accepted");
+  EXPECT(op_cuda_parse_config("plain:64:64", &c, err, sizeof err) != 0, "part for plain accepted");
+  EXPECT(op_cuda_parse_config("warp", &c, err, sizeof err) != 0, "unknown strategy accepted");
+
+  op_cuda_traits ind = {1, 0, 1, 1}, dir = {0, 1, 0, 0};
+  op_cuda_config cand[64];
+  int n = op_cuda_tune_candidates(&ind, 256, cand, 64);
+  EXPECT(n == 14 + 4 + 4, "indirect loop: %d candidates, expected 22", n);
+  EXPECT(cand[0].strategy == OP_CUDA_STAGED && cand[0].part == 256 && cand[0].block == 256,
+         "the default comes first");
+  for (int i = 0; i < n; i++)
+    EXPECT(cand[i].strategy != OP_CUDA_STAGED || cand[i].block <= cand[i].part,
+           "candidate %d: block %d > part %d", i, cand[i].block, cand[i].part);
+  EXPECT(op_cuda_tune_candidates(&dir, 256, cand, 64) == 8, "direct loop: 8 candidates");
+  ind.atomic_ok = 0;
+  n = op_cuda_tune_candidates(&ind, 256, cand, 64);
+  for (int i = 0; i < n; i++) EXPECT(cand[i].strategy != OP_CUDA_ATOMIC, "atomic offered without atomics");
+  ind.atomic_ok = 1;
+
+  /* Tuning: every candidate twice, then the fastest. */
+  n = op_cuda_tune_candidates(&ind, 256, cand, 64);
+  int fastest = 7, calls = 0;
+  for (;;) {
+    op_config_loop:;
+    op_cuda_config got = op_cuda_tune_choose("loopA", &ind, 256);
+    if (op_cuda_tune_settled("loopA", NULL)) break;
+    int k;
+    for (k = 0; k < n; k++)
+      if (!memcmp(&cand[k], &got, sizeof got)) break;
+    EXPECT(k < n, "the tuner offered a configuration that is not a candidate");
+    if (k == 3 && calls < 100) { /* pretend this one cannot run */
+      op_cuda_tune_reject("loopA", got);
+      calls++;
+      goto op_config_loop;
+    }
+    op_cuda_tune_record("loopA", got, k == fastest ? 1.0 : 2.0 + k);
+    if (++calls > 1000) break;
+  }
+  op_cuda_config best;
+  EXPECT(op_cuda_tune_settled("loopA", &best) && !memcmp(&best, &cand[fastest], sizeof best),
+         "the tuner did not settle on the fastest candidate");
+  EXPECT(calls == 2 * (n - 1) + 1, "%d calls to tune %d candidates (one rejected)", calls, n);
+
+  /* The tune file: save, reset, load. */
+  const char *path = "test_cuda_plan.tune";
+  EXPECT(op_cuda_tune_save(path, "test device", err, sizeof err) == 0, "save: %s", err);
+  op_cuda_tune_reset();
+  EXPECT(!op_cuda_tune_settled("loopA", NULL), "reset kept a choice");
+  EXPECT(op_cuda_tune_load(path, err, sizeof err) == 0, "load: %s", err);
+  EXPECT(op_cuda_tune_settled("loopA", &c) && !memcmp(&c, &best, sizeof c),
+         "the tune file did not bring back the choice");
+  c = op_cuda_tune_choose("loopA", &ind, 256);
+  EXPECT(!memcmp(&c, &best, sizeof c), "a loaded choice was not used");
+  FILE *f = fopen(path, "w");
+  fprintf(f, "loopB staged 128\n");
+  fclose(f);
+  EXPECT(op_cuda_tune_load(path, err, sizeof err) < 0 && strstr(err, ":1:"),
+         "a bad tune file line was accepted (%s)", err);
+  remove(path);
+
+  /* Forcing. */
+  op_cuda_tune_reset();
+  EXPECT(op_cuda_tune_option("--op-force=atomic:64") && op_cuda_tune_option("--op-force=plain"),
+         "--op-force not taken");
+  c = op_cuda_tune_choose("loopC", &ind, 256);
+  EXPECT(c.strategy == OP_CUDA_ATOMIC && c.block == 64, "forced atomic:64 not used");
+  c = op_cuda_tune_choose("loopD", &dir, 256);
+  EXPECT(c.strategy == OP_CUDA_PLAIN && c.block == 256, "forced plain not used for a direct loop");
+  EXPECT(op_cuda_tune_option("--op-force-loop=loopE=staged:64:128"), "--op-force-loop not taken");
+  c = op_cuda_tune_choose("loopE", &ind, 256);
+  EXPECT(c.strategy == OP_CUDA_STAGED && c.block == 64 && c.part == 128, "per-loop force not used");
+  ind.atomic_ok = 0;
+  c = op_cuda_tune_choose("loopF", &ind, 256);
+  EXPECT(c.strategy == OP_CUDA_COLOUR, "forced atomic on a loop that cannot: %s, expected colour",
+         op_cuda_strategy_name(c.strategy));
+  op_cuda_tune_reset();
+}
+
+int main(int argc, char **argv) {
+  op_init(&argc, argv, 0);
+  const int nnode = 700, nedge = 3000;
+  int *e2n = malloc(sizeof(int) * 2 * nedge);
+  for (int e = 0; e < nedge; e++) {
+    e2n[2 * e] = (int)(lcg() % nnode);
+    e2n[2 * e + 1] = (int)(lcg() % nnode);
+  }
+  op_set nodes = op_decl_set(nnode, "nodes");
+  op_set edges = op_decl_set(nedge, "edges");
+  op_map pedge = op_decl_map(edges, nodes, 2, e2n, "pedge");
+  op_dat r = op_decl_dat_temp(nodes, 3, "double", "r");
+  op_dat u = op_decl_dat_temp(nodes, 2, "double", "u");
+  /* Pairs: each node touched once (WRITE / RW through a map). */
+  const int npair = nnode / 2;
+  int *p2n = malloc(sizeof(int) * 2 * npair);
+  for (int k = 0; k < npair; k++) p2n[2 * k] = 2 * k, p2n[2 * k + 1] = 2 * k + 1;
+  for (int k = npair - 1; k > 0; k--) {
+    int j = (int)(lcg() % (unsigned)(k + 1)), a = p2n[2 * k], b = p2n[2 * k + 1];
+    p2n[2 * k] = p2n[2 * j], p2n[2 * k + 1] = p2n[2 * j + 1];
+    p2n[2 * j] = a, p2n[2 * j + 1] = b;
+  }
+  op_set pairs = op_decl_set(npair, "pairs");
+  op_map ppair = op_decl_map(pairs, nodes, 2, p2n, "ppair");
+
+  op_arg inc_args[2] = {op_arg_dat(r, 0, pedge, 3, "double", OP_INC),
+                        op_arg_dat(r, 1, pedge, 3, "double", OP_INC)};
+  replay_arg inc_ra[2] = {{3, OP_INC}, {3, OP_INC}};
+  op_arg read_args[2] = {op_arg_dat(u, 0, pedge, 2, "double", OP_READ),
+                         op_arg_dat(u, 1, pedge, 2, "double", OP_READ)};
+  replay_arg read_ra[2] = {{2, OP_READ}, {2, OP_READ}};
+  op_arg mixed_args[2] = {op_arg_dat(u, 0, pedge, 2, "double", OP_READ),
+                          op_arg_dat(u, 1, pedge, 2, "double", OP_INC)};
+  replay_arg mixed_ra[2] = {{2, OP_READ}, {2, OP_INC}};
+  op_arg rw_args[2] = {op_arg_dat(u, 0, ppair, 2, "double", OP_WRITE),
+                       op_arg_dat(u, 1, ppair, 2, "double", OP_RW)};
+  replay_arg rw_ra[2] = {{2, OP_WRITE}, {2, OP_RW}};
+  const int parts[] = {7, 64, 128, 256, 512, 1024};
+  const int blocks[] = {64, 256};
+  for (size_t ip = 0; ip < sizeof parts / sizeof *parts; ip++)
+    for (size_t ib = 0; ib < sizeof blocks / sizeof *blocks; ib++) {
+      replay("increments", edges, r, 2, inc_args, inc_ra, parts[ip], blocks[ib]);
+      replay("reads", edges, u, 2, read_args, read_ra, parts[ip], blocks[ib]);
+      replay("read and increment", edges, u, 2, mixed_args, mixed_ra, parts[ip], blocks[ib]);
+      replay("write and rw", pairs, u, 2, rw_args, rw_ra, parts[ip], blocks[ib]);
+    }
+  test_tuner();
+  printf("CUDA plan data and tuner: %s\n", failures ? "FAILED" : "all checks passed");
+  op_exit();
+  free(e2n);
+  free(p2n);
+  return failures ? 1 : 0;
+}

@@ -1,0 +1,367 @@
+/*
+ * jacobi - edge-based Jacobi iteration on the OP2 library (specs/jacobi.md,
+ * seed 001 section 5): A'·u + r' = 0 solved by u <- u + (A'·u + r'), two
+ * parallel loops per iteration:
+ *   res     over edges: du[p1] += A'[e] * u[p2]   (u read through p2, du
+ *           incremented through p1);
+ *   update  over nodes: u += du + r'; du = 0; reductions of the squared change,
+ *           of u^2 and of max |u|.
+ * Problems: the OP2 jac Laplacian, the dense diagonally dominant system of
+ * seed 003, a Matrix Market file (docs/jacobi.md).
+ *
+ *   jacobi_<backend> [DECK] [key=value ...] [--op-... options]
+ */
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "deck.h"
+#include "jacobi_system.h"
+#include "op2.h"
+#include "op_hdf5.h"
+#include "result_json.h"
+#include "solver_verdict.h"
+
+static const deck_key keys[] = {
+    {"problem", DECK_CHOICE, "jac", 0, 0, "jac|dense|mtx",
+     "jac: the OP2 jac Laplacian; dense: the dense diagonally dominant system of seed 003; "
+     "mtx: a Matrix Market file"},
+    {"nn", DECK_INT, "6", 2, 20000, NULL, "jac: grid intervals per side, (nn-1)^2 unknowns"},
+    {"ndim", DECK_INT, "4096", 1, 46340, NULL, "dense: unknowns (Ndim); Ndim^2 edges"},
+    {"seed", DECK_INT, "1", 0, 2147483647, NULL,
+     "dense matrix and random right-hand sides: seed of the generator (docs/jacobi.md)"},
+    {"matrix", DECK_STRING, "", 0, 0, NULL,
+     "mtx: Matrix Market file (coordinate, real, general or symmetric)"},
+    {"rhs", DECK_STRING, "random", 0, 0, NULL,
+     "dense, mtx: right-hand side b: random (uniform [0,1) from seed), ones, from_solution "
+     "(b = A*1: solution 1) or a file (one value per line, or Matrix Market array)"},
+    {"tolerance", DECK_REAL, "1e-12", 0, INFINITY, NULL,
+     "stop when the 2-norm of the update falls to this; 0: run exactly max_iters iterations"},
+    {"max_iters", DECK_INT, "100000", 1, 1e9, NULL,
+     "iteration limit (not converged by then: exit 1)"},
+    {"print_every", DECK_INT, "100", 1, 1e9, NULL,
+     "print the update norm every N iterations (jac prints every iteration)"},
+    {"output_dir", DECK_STRING, "outputs/jacobi", 0, 0, NULL,
+     "directory for history.csv, u.h5 and result.json"},
+    {"write_solution", DECK_BOOL, "yes", 0, 0, NULL, "write the final u to output_dir/u.h5"},
+};
+#define NKEYS ((int)(sizeof keys / sizeof keys[0]))
+
+enum { PROBLEM_JAC, PROBLEM_DENSE, PROBLEM_MTX };
+
+static void fail_io(const char *what, const char *path) {
+  fprintf(stderr, "jacobi: cannot %s %s: %s\n", what, path, strerror(errno));
+  exit(2);
+}
+
+typedef struct {
+  double norm;   /* 2-norm of the last update */
+  double u_max;  /* max |u| */
+  double u_rms;  /* sqrt(sum u^2 / n) */
+} iterate_stats;
+
+/* What the run found, for the verdicts and result.json. */
+typedef struct {
+  const deck *d;
+  const jacobi_system *s;
+  const char *problem;
+  int iterations, converged, fixed_count;
+  double tolerance;
+  iterate_stats last;
+  double residual, residual_b;  /* ||b - A u||_2 and ||b||_2 */
+  double max_error;             /* max |u - 1| when the solution is known, else NAN */
+  double error_bound;           /* what the theory allows for it, or NAN */
+  double wall_setup, wall_iterations, wall_total;
+  const solver_verdicts *verdicts;
+} run_result;
+
+static void fill_result(FILE *f, void *vctx) {
+  const run_result *c = vctx;
+  json_writer w;
+  json_init(&w, f, 1);
+  json_begin_object(&w);
+  json_kv_string(&w, "solver", "jacobi");
+  json_kv_string(&w, "backend", op_backend_name());
+  json_kv_int(&w, "threads", op_num_threads());
+  json_kv_int(&w, "part_size", op_part_size());
+  json_kv_string(&w, "deck", deck_path(c->d) ? deck_path(c->d) : "");
+  json_key(&w, "parameters");
+  deck_json_value(c->d, &w);
+  json_kv_string(&w, "problem", c->problem);
+  json_key(&w, "system");
+  json_begin_object(&w);
+  json_kv_string(&w, "summary", c->s->summary);
+  json_kv_int(&w, "unknowns", c->s->n);
+  json_kv_int(&w, "edges", c->s->nedge);
+  json_kv_number(&w, "offdiag_ratio", c->s->offdiag_ratio);
+  json_kv_bool(&w, "exact_solution_ones", c->s->exact_ones);
+  json_end_object(&w);
+  json_kv_int(&w, "iterations", c->iterations);
+  json_kv_bool(&w, "fixed_iteration_count", c->fixed_count);
+  json_kv_number(&w, "tolerance", c->tolerance);
+  json_kv_bool(&w, "converged", c->converged);
+  json_kv_number(&w, "final_update_norm", c->last.norm);
+  json_kv_number(&w, "u_max", c->last.u_max);
+  json_kv_number(&w, "u_rms", c->last.u_rms);
+  json_kv_number(&w, "residual_norm", c->residual);
+  json_kv_number(&w, "relative_residual",
+                 c->residual_b > 0.0 ? c->residual / c->residual_b : c->residual);
+  json_kv_number(&w, "max_error_vs_ones", c->max_error);
+  json_kv_number(&w, "error_bound", c->error_bound);
+  json_kv_number(&w, "wall_seconds_setup", c->wall_setup);
+  json_kv_number(&w, "wall_seconds_iterations", c->wall_iterations);
+  json_kv_number(&w, "seconds_per_iteration",
+                 c->iterations ? c->wall_iterations / c->iterations : 0.0);
+  json_kv_number(&w, "wall_seconds_total", c->wall_total);
+  json_key(&w, "loops");
+  op_timing_json(json_raw_value(&w));
+  json_key(&w, "validation");
+  solver_verdicts_json(c->verdicts, &w);
+  json_end_object(&w);
+  json_finish(&w);
+}
+
+/* ||b - A·u||_2 and ||b||_2 for the original system A·x = b, from the edge
+ * form: b - A·u = D·(A'·u + r'). */
+static void residual_norms(const jacobi_system *s, const double *u, double *res, double *bnorm) {
+  double *t = malloc(sizeof(double) * (size_t)s->n);
+  if (!t) {
+    *res = *bnorm = NAN;
+    return;
+  }
+  for (int i = 0; i < s->n; i++) t[i] = s->r[i];
+  for (int e = 0; e < s->nedge; e++) t[s->pedge[2 * e]] += s->a[e] * u[s->pedge[2 * e + 1]];
+  double rr = 0.0, bb = 0.0;
+  for (int i = 0; i < s->n; i++) {
+    double ri = s->diag[i] * t[i], bi = s->diag[i] * s->r[i];
+    rr += ri * ri;
+    bb += bi * bi;
+  }
+  free(t);
+  *res = sqrt(rr);
+  *bnorm = sqrt(bb);
+}
+
+/* An a-posteriori bound on max |u - u*| for a known solution u* (docs/jacobi.md):
+ * with G the iteration matrix and ||G|| < 1 in some norm,
+ *   ||u_k - u*|| <= (||G|| ||u_k - u_(k-1)|| + ||delta||) / (1 - ||G||),
+ * where delta bounds the rounding of one step. jac: G is symmetric with
+ * ||G||_2 = cos(pi/NN); otherwise ||G||_inf = max row sum of |A'_ij|, j != i,
+ * when it is below 1. Returns NAN when no bound is known. */
+static double error_bound(const jacobi_system *s, int is_jac, int nn, double update_norm,
+                          double u_max) {
+  double rmax = 0.0;
+  for (int i = 0; i < s->n; i++)
+    if (fabs(s->r[i]) > rmax) rmax = fabs(s->r[i]);
+  double g;
+  double sum_terms;
+  if (is_jac) {
+    g = cos(acos(-1.0) / nn);
+    sum_terms = (1.0 + 1.0) * fmax(u_max, 1.0) + rmax;
+  } else if (s->offdiag_ratio < 1.0) {
+    g = s->offdiag_ratio;
+    sum_terms = (1.0 + g) * fmax(u_max, 1.0) + rmax;
+  } else {
+    return NAN;
+  }
+  /* Rounding of one step: a sum of max_row_len + 2 terms, and of b = A·1. */
+  double delta = 2.0 * (s->max_row_len + 2) * DBL_EPSILON * sum_terms;
+  if (is_jac) delta *= sqrt((double)s->n); /* the 2-norm of a vector of such errors */
+  return (g * update_norm + delta) / (1.0 - g);
+}
+
+int main(int argc, char **argv) {
+  double t_start = op_wtime();
+  op_init(&argc, argv, 0);
+  deck *d = deck_new("jacobi", keys, NKEYS);
+  if (!d) return 2;
+  char err[4096];
+  int rc = deck_parse_args(d, argc, argv, err, sizeof err);
+  if (rc == DECK_HELP) {
+    printf("\nOP2 options:\n%s", op_usage_text());
+    deck_free(d);
+    op_exit();
+    return 0;
+  }
+  if (rc == DECK_ERROR) {
+    fprintf(stderr, "jacobi: %s\n", err);
+    deck_free(d);
+    op_exit();
+    return 2;
+  }
+
+  const char *outdir = deck_string(d, "output_dir");
+  const int problem = deck_choice(d, "problem");
+  const char *problem_name = deck_string(d, "problem");
+  const char *rhs = deck_string(d, "rhs");
+  const uint64_t seed = (uint64_t)deck_int(d, "seed");
+  const double tol = deck_real(d, "tolerance");
+  const int max_iters = deck_int(d, "max_iters"), every = deck_int(d, "print_every");
+  const int nn = deck_int(d, "nn");
+  const int is_jac = problem == PROBLEM_JAC;
+
+  jacobi_system s;
+  if (is_jac) {
+    if (strcmp(deck_origin(d, "rhs"), "default") != 0)
+      printf("jacobi: note: key 'rhs' (%s) does not apply to problem jac, whose r' comes from "
+             "the boundary; ignored\n",
+             deck_origin(d, "rhs"));
+    rc = jacobi_build_jac(nn, &s, err, sizeof err);
+  } else if (problem == PROBLEM_DENSE) {
+    rc = jacobi_build_dense(deck_int(d, "ndim"), seed, rhs, &s, err, sizeof err);
+  } else {
+    rc = jacobi_build_mtx(deck_string(d, "matrix"), rhs, seed, &s, err, sizeof err);
+  }
+  if (rc != 0) {
+    fprintf(stderr, "jacobi: %s\n", err);
+    deck_free(d);
+    op_exit();
+    return 2;
+  }
+  if (make_dirs(outdir) != 0) fail_io("create directory", outdir);
+
+  op_set nodes = op_decl_set(s.n, "nodes");
+  op_set edges = op_decl_set(s.nedge, "edges");
+  op_map pedge = op_decl_map(edges, nodes, 2, s.pedge, "pedge");
+  op_dat p_A = op_decl_dat(edges, 1, "double", s.a, "A");
+  op_dat p_r = op_decl_dat(nodes, 1, "double", s.r, "r");
+  op_dat p_u = op_decl_dat_temp(nodes, 1, "double", "u");
+  op_dat p_du = op_decl_dat_temp(nodes, 1, "double", "du");
+
+  printf("jacobi: %s\n", s.summary);
+  printf("jacobi: backend %s, %d thread(s), part size %d; tolerance %g, at most %d iterations\n",
+         op_backend_name(), op_num_threads(), op_part_size(), tol, max_iters);
+  if (!is_jac && s.offdiag_ratio >= 1.0)
+    printf("jacobi: note: the matrix is not strictly diagonally dominant by rows (row %d: "
+           "sum |A_ij| / |A_ii| over j != i = %.6g >= 1); Jacobi may not converge\n",
+           s.offdiag_row + 1, s.offdiag_ratio);
+  if (op_diags_level() > 0) op_diagnostic_output();
+
+  char history_path[4096];
+  snprintf(history_path, sizeof history_path, "%s/history.csv", outdir);
+  FILE *history = fopen(history_path, "w");
+  if (!history) fail_io("open", history_path);
+  fprintf(history, "iteration,update_norm,u_max,u_rms\n");
+
+  if (is_jac)
+    printf("%6s  %-11s  %-11s  %s\n", "iter", "max|u|", "rms(u)", "update norm");
+  else
+    printf("%8s  %s\n", "iter", "update norm");
+  const double wall_setup = op_wtime() - t_start;
+  double t0 = op_wtime();
+  iterate_stats st = {NAN, 0.0, 0.0};
+  int iter = 0, converged = 0, finite = 1;
+  while (iter < max_iters) {
+    iter++;
+    op_par_loop(res, "res", edges,
+                op_arg_dat(p_A, -1, OP_ID, 1, "double", OP_READ),
+                op_arg_dat(p_u, 1, pedge, 1, "double", OP_READ),
+                op_arg_dat(p_du, 0, pedge, 1, "double", OP_INC));
+    double change_sq = 0.0, u_sq = 0.0, u_max = 0.0;
+    op_par_loop(update, "update", nodes,
+                op_arg_dat(p_r, -1, OP_ID, 1, "double", OP_READ),
+                op_arg_dat(p_du, -1, OP_ID, 1, "double", OP_RW),
+                op_arg_dat(p_u, -1, OP_ID, 1, "double", OP_RW),
+                op_arg_gbl(&change_sq, 1, "double", OP_INC),
+                op_arg_gbl(&u_sq, 1, "double", OP_INC),
+                op_arg_gbl(&u_max, 1, "double", OP_MAX));
+    st.norm = sqrt(change_sq);
+    st.u_max = u_max;
+    st.u_rms = sqrt(u_sq / s.n);
+    fprintf(history, "%d,%.17g,%.17g,%.17g\n", iter, st.norm, st.u_max, st.u_rms);
+    finite = isfinite(st.norm) && isfinite(u_sq);
+    converged = tol > 0.0 && st.norm <= tol;
+    const int last = converged || !finite || iter == max_iters;
+    if (is_jac)
+      printf(" %5d  %10.5e  %10.5e  %10.5e\n", iter, st.u_max, st.u_rms, st.norm);
+    else if (iter % every == 0 || last)
+      printf("%8d  %10.5e\n", iter, st.norm);
+    if (last) break;
+  }
+  fflush(stdout);
+  const double wall_iterations = op_wtime() - t0;
+  if (fclose(history) != 0) fail_io("write", history_path);
+  if (!finite)
+    fprintf(stderr, "jacobi: the update norm is not finite at iteration %d: the iteration "
+                    "diverged; stopping\n", iter);
+
+  const double *u = op_fetch_data_ptr(p_u);
+  double max_error = NAN, bound = NAN, resid, bnorm;
+  residual_norms(&s, u, &resid, &bnorm);
+  if (s.exact_ones) {
+    max_error = 0.0;
+    for (int i = 0; i < s.n; i++) max_error = fmax(max_error, fabs(u[i] - 1.0));
+    bound = error_bound(&s, is_jac, nn, st.norm, st.u_max);
+  }
+
+  if (deck_bool(d, "write_solution")) {
+    char upath[4096], tmp[4200];
+    snprintf(upath, sizeof upath, "%s/u.h5", outdir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", upath);
+    remove(tmp);
+    if (op_hdf5_write_set(tmp, nodes, err, sizeof err) != 0 ||
+        op_hdf5_write_dat(tmp, p_u, err, sizeof err) != 0) {
+      fprintf(stderr, "jacobi: %s\n", err);
+      return 2;
+    }
+    if (rename(tmp, upath) != 0) fail_io("rename into place", upath);
+  }
+
+  solver_verdicts verdicts;
+  solver_verdicts_init(&verdicts);
+  const int fixed = tol == 0.0;
+  if (fixed)
+    solver_verdict_add(&verdicts, "completed", iter == max_iters && finite,
+                       "%d of %d iterations (fixed count: tolerance = 0)", iter, max_iters);
+  else
+    solver_verdict_add(&verdicts, "converged", converged,
+                       converged ? "update norm %.6e <= tolerance %g after %d iterations"
+                                 : "update norm %.6e > tolerance %g after %d iterations",
+                       st.norm, tol, iter);
+  solver_verdict_add(&verdicts, "finite", finite, "update norm %.6e, max |u| %.6e", st.norm,
+                     st.u_max);
+  if (s.exact_ones && !isnan(bound))
+    solver_verdict_add(&verdicts, "known_solution", max_error <= bound,
+                       "max |u - 1| = %.3e <= a-posteriori bound %.3e (%s)", max_error, bound,
+                       is_jac ? "||G||_2 = cos(pi/NN)" : "||G||_inf = max row ratio");
+
+  printf("\njacobi: %d iterations in %.3f s (%.3f ms per iteration)\n", iter, wall_iterations,
+         iter ? 1e3 * wall_iterations / iter : 0.0);
+  if (tol > 0.0 && !converged && finite)
+    fprintf(stderr, "jacobi: did not converge: update norm %.6e > tolerance %g after %d "
+                    "iterations (max_iters)\n", st.norm, tol, iter);
+  printf("jacobi: final update norm %.6e, max |u| %.6e, rms(u) %.6e\n", st.norm, st.u_max,
+         st.u_rms);
+  printf("jacobi: residual ||b - A u||_2 = %.6e (relative to ||b||_2: %.6e)\n", resid,
+         bnorm > 0.0 ? resid / bnorm : resid);
+  if (s.exact_ones) {
+    printf("jacobi: max |u - 1| = %.6e", max_error);
+    if (isnan(bound))
+      printf(" (no a-posteriori bound: the matrix is not strictly diagonally dominant)\n");
+    else
+      printf(", a-posteriori bound %.6e\n", bound);
+  }
+  op_timing_output();
+  solver_verdicts_print(&verdicts, stdout);
+
+  run_result res = {d,          &s,        problem_name, iter,    converged,
+                    fixed,      tol,       st,           resid,   bnorm,
+                    max_error,  bound,     wall_setup,   wall_iterations,
+                    op_wtime() - t_start,  &verdicts};
+  char rpath[4096];
+  snprintf(rpath, sizeof rpath, "%s/result.json", outdir);
+  if (write_file_atomically(rpath, fill_result, &res, err, sizeof err) != 0) {
+    fprintf(stderr, "jacobi: %s\n", err);
+    return 2;
+  }
+  printf("results in %s (history.csv, %sresult.json)\n", outdir,
+         deck_bool(d, "write_solution") ? "u.h5, " : "");
+  int ok = solver_verdicts_passed(&verdicts);
+  op_exit();
+  jacobi_system_free(&s);
+  deck_free(d);
+  return ok ? 0 : 1;
+}

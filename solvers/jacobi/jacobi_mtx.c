@@ -1,0 +1,383 @@
+/*
+ * jacobi_mtx.c - Matrix Market input for the Jacobi solver: a square matrix
+ * in coordinate format (real or integer values, general or symmetric), and a
+ * right-hand side vector (one value per line, or Matrix Market array).
+ *
+ * Every error names FILE:LINE (1-based lines, counting comments).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/types.h>
+
+#include "jacobi_system.h"
+
+#define MAX_TOKENS 8
+
+__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt,
+                                                      ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, errlen, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+/* A line of the file, cut into whitespace-separated tokens (in place). */
+typedef struct {
+  FILE *f;
+  const char *path;
+  char *buf;
+  size_t cap;
+  long line;                /* number of the line in buf */
+  char text[96];            /* the start of the line, for messages */
+  int ntok;
+  char *tok[MAX_TOKENS + 1];
+} line_reader;
+
+static void chomp(char *s) {
+  size_t n = strlen(s);
+  while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r')) s[--n] = '\0';
+}
+
+static void tokenize(line_reader *r) {
+  r->ntok = 0;
+  char *p = r->buf;
+  while (*p) {
+    while (*p == ' ' || *p == '\t' || *p == '\v' || *p == '\f') p++;
+    if (!*p) break;
+    if (r->ntok <= MAX_TOKENS) r->tok[r->ntok] = p;
+    r->ntok++;
+    while (*p && *p != ' ' && *p != '\t' && *p != '\v' && *p != '\f') p++;
+    if (*p) *p++ = '\0';
+  }
+  if (r->ntok > MAX_TOKENS + 1) r->ntok = MAX_TOKENS + 1;
+}
+
+/* Reads the next line; returns 1, 0 at end of file, -1 on a read error. */
+static int read_raw(line_reader *r) {
+  errno = 0;
+  ssize_t len = getline(&r->buf, &r->cap, r->f);
+  if (len < 0) return ferror(r->f) ? -1 : 0;
+  r->line++;
+  chomp(r->buf);
+  snprintf(r->text, sizeof r->text, "%s", r->buf);
+  if (strlen(r->buf) >= sizeof r->text - 1) strcpy(r->text + sizeof r->text - 5, "...");
+  return 1;
+}
+
+static int is_blank(const char *s) {
+  for (; *s; s++)
+    if (*s != ' ' && *s != '\t' && *s != '\v' && *s != '\f') return 0;
+  return 1;
+}
+
+static int is_comment(const char *s, const char *marks) {
+  while (*s == ' ' || *s == '\t') s++;
+  return *s && strchr(marks, *s) != NULL;
+}
+
+/* The next line that is neither blank nor a comment, tokenized. */
+static int read_data_line(line_reader *r, const char *comment_marks) {
+  for (;;) {
+    int rc = read_raw(r);
+    if (rc <= 0) return rc;
+    if (is_blank(r->buf) || is_comment(r->buf, comment_marks)) continue;
+    tokenize(r);
+    return 1;
+  }
+}
+
+static int parse_long(const char *s, long *v) {
+  char *end;
+  errno = 0;
+  long x = strtol(s, &end, 10);
+  if (end == s || *end || errno == ERANGE) return -1;
+  *v = x;
+  return 0;
+}
+
+/* 0, or -1 with the reason (what) in err. */
+static int parse_value(const line_reader *r, const char *s, double *v, char *err, size_t errlen) {
+  char *end;
+  errno = 0;
+  double x = strtod(s, &end);
+  if (end == s || *end) return fail(err, errlen, "%s:%ld: bad number '%s'", r->path, r->line, s);
+  if (!isfinite(x)) return fail(err, errlen, "%s:%ld: '%s' is not a finite number", r->path, r->line, s);
+  if (errno == ERANGE && fabs(x) > 1.0)
+    return fail(err, errlen, "%s:%ld: '%s' overflows a double", r->path, r->line, s);
+  *v = x;
+  return 0;
+}
+
+/* The banner "%%MatrixMarket matrix FORMAT FIELD SYMMETRY" (case-insensitive
+ * words). Returns 1 if line 1 is a banner (tokens in r), 0 if it is not. */
+static int is_banner(line_reader *r) {
+  if (strncasecmp(r->buf, "%%MatrixMarket", 14) != 0) return 0;
+  tokenize(r);
+  return 1;
+}
+
+static const char banner_help[] = "'%%MatrixMarket matrix coordinate real general' (or symmetric)";
+
+static int check_matrix_banner(line_reader *r, int *symmetric, char *err, size_t errlen) {
+  const char *p = r->path;
+  if (r->ntok != 5 || strcasecmp(r->tok[0], "%%MatrixMarket") != 0)
+    return fail(err, errlen, "%s:1: bad Matrix Market banner '%s' (expected %s)", p, r->text,
+                banner_help);
+  if (strcasecmp(r->tok[1], "matrix") != 0)
+    return fail(err, errlen, "%s:1: object '%s' is not supported (only 'matrix')", p, r->tok[1]);
+  if (strcasecmp(r->tok[2], "array") == 0)
+    return fail(err, errlen,
+                "%s:1: format 'array' (dense storage) is not supported for the matrix: write it "
+                "in 'coordinate' format",
+                p);
+  if (strcasecmp(r->tok[2], "coordinate") != 0)
+    return fail(err, errlen, "%s:1: unknown format '%s' (expected 'coordinate')", p, r->tok[2]);
+  if (strcasecmp(r->tok[3], "pattern") == 0)
+    return fail(err, errlen,
+                "%s:1: field 'pattern' is not supported: the matrix needs values ('real')", p);
+  if (strcasecmp(r->tok[3], "complex") == 0)
+    return fail(err, errlen, "%s:1: field 'complex' is not supported: the solver is real", p);
+  if (strcasecmp(r->tok[3], "real") != 0 && strcasecmp(r->tok[3], "integer") != 0)
+    return fail(err, errlen, "%s:1: unknown field '%s' (expected 'real')", p, r->tok[3]);
+  if (strcasecmp(r->tok[4], "general") == 0)
+    *symmetric = 0;
+  else if (strcasecmp(r->tok[4], "symmetric") == 0)
+    *symmetric = 1;
+  else
+    return fail(err, errlen, "%s:1: symmetry '%s' is not supported (general or symmetric)", p,
+                r->tok[4]);
+  return 0;
+}
+
+static int grow(jacobi_coo *m, long *cap, long need, char *err, size_t errlen) {
+  if (need <= *cap) return 0;
+  long c = *cap ? *cap : 1024;
+  while (c < need) c *= 2;
+  int *row = realloc(m->row, sizeof(int) * (size_t)c);
+  if (row) m->row = row;
+  int *col = realloc(m->col, sizeof(int) * (size_t)c);
+  if (col) m->col = col;
+  double *val = realloc(m->val, sizeof(double) * (size_t)c);
+  if (val) m->val = val;
+  long *line = realloc(m->line, sizeof(long) * (size_t)c);
+  if (line) m->line = line;
+  if (!row || !col || !val || !line)
+    return fail(err, errlen, "out of memory for %ld matrix entries", c);
+  *cap = c;
+  return 0;
+}
+
+static void add_entry(jacobi_coo *m, int i, int j, double v, long line) {
+  m->row[m->nnz] = i;
+  m->col[m->nnz] = j;
+  m->val[m->nnz] = v;
+  m->line[m->nnz] = line;
+  m->nnz++;
+}
+
+static int read_entries(line_reader *r, jacobi_coo *m, long announced, long size_line,
+                        char *err, size_t errlen) {
+  const char *p = r->path;
+  long cap = 0, count = 0;
+  if (grow(m, &cap, announced < (1L << 20) ? announced + 1 : (1L << 20), err, errlen)) return -1;
+  for (;;) {
+    int rc = read_data_line(r, "%");
+    if (rc < 0) return fail(err, errlen, "%s:%ld: read error: %s", p, r->line + 1, strerror(errno));
+    if (rc == 0) break;
+    if (count == announced)
+      return fail(err, errlen, "%s:%ld: more entries than the %ld announced on line %ld", p,
+                  r->line, announced, size_line);
+    if (r->ntok != 3)
+      return fail(err, errlen, "%s:%ld: bad entry '%s' (expected 'row column value')", p,
+                  r->line, r->text);
+    long i, j;
+    double v;
+    if (parse_long(r->tok[0], &i) != 0)
+      return fail(err, errlen, "%s:%ld: bad row index '%s'", p, r->line, r->tok[0]);
+    if (parse_long(r->tok[1], &j) != 0)
+      return fail(err, errlen, "%s:%ld: bad column index '%s'", p, r->line, r->tok[1]);
+    if (i < 1 || i > m->n)
+      return fail(err, errlen, "%s:%ld: row index %ld outside 1..%d", p, r->line, i, m->n);
+    if (j < 1 || j > m->n)
+      return fail(err, errlen, "%s:%ld: column index %ld outside 1..%d", p, r->line, j, m->n);
+    if (parse_value(r, r->tok[2], &v, err, errlen) != 0) return -1;
+    if (m->symmetric && i < j)
+      return fail(err, errlen,
+                  "%s:%ld: entry (%ld, %ld) lies above the diagonal, but a symmetric file "
+                  "stores the lower triangle only",
+                  p, r->line, i, j);
+    long need = m->nnz + (m->symmetric && i != j ? 2 : 1);
+    if (need > INT_MAX)
+      return fail(err, errlen, "%s:%ld: more than %d stored coefficients: too large", p, r->line,
+                  INT_MAX);
+    if (grow(m, &cap, need, err, errlen)) return -1;
+    add_entry(m, (int)(i - 1), (int)(j - 1), v, r->line);
+    if (m->symmetric && i != j) add_entry(m, (int)(j - 1), (int)(i - 1), v, r->line);
+    count++;
+  }
+  m->file_entries = count;
+  if (count < announced)
+    return fail(err, errlen, "%s:%ld: the file ends after %ld of the %ld entries announced on line %ld",
+                p, r->line, count, announced, size_line);
+  return 0;
+}
+
+int jacobi_mtx_read(const char *path, jacobi_coo *m, char *err, size_t errlen) {
+  memset(m, 0, sizeof *m);
+  line_reader r;
+  memset(&r, 0, sizeof r);
+  r.path = path;
+  r.f = fopen(path, "r");
+  if (!r.f) return fail(err, errlen, "%s: cannot open the matrix file: %s", path, strerror(errno));
+  int rc = -1;
+  int got = read_raw(&r);
+  if (got <= 0) {
+    fail(err, errlen, "%s:1: empty file (expected the banner %s)", path, banner_help);
+    goto done;
+  }
+  if (!is_banner(&r)) {
+    fail(err, errlen, "%s:1: not a Matrix Market file: the first line must be %s", path,
+         banner_help);
+    goto done;
+  }
+  if (check_matrix_banner(&r, &m->symmetric, err, errlen) != 0) goto done;
+
+  got = read_data_line(&r, "%");
+  if (got <= 0) {
+    fail(err, errlen, "%s:%ld: the file ends before the size line 'rows columns entries'", path,
+         r.line);
+    goto done;
+  }
+  long rows, cols, nnz;
+  if (r.ntok != 3 || parse_long(r.tok[0], &rows) || parse_long(r.tok[1], &cols) ||
+      parse_long(r.tok[2], &nnz)) {
+    fail(err, errlen, "%s:%ld: bad size line '%s' (expected 'rows columns entries')", path,
+         r.line, r.text);
+    goto done;
+  }
+  if (rows < 1 || cols < 1 || nnz < 0) {
+    fail(err, errlen, "%s:%ld: bad size line '%s': sizes must be positive", path, r.line, r.text);
+    goto done;
+  }
+  if (rows != cols) {
+    fail(err, errlen, "%s:%ld: the matrix is %ld x %ld: Jacobi needs a square matrix", path,
+         r.line, rows, cols);
+    goto done;
+  }
+  if (rows > INT_MAX / 2) {
+    fail(err, errlen, "%s:%ld: %ld rows: too large", path, r.line, rows);
+    goto done;
+  }
+  m->n = (int)rows;
+  if (read_entries(&r, m, nnz, r.line, err, errlen) != 0) goto done;
+  rc = 0;
+done:
+  free(r.buf);
+  fclose(r.f);
+  if (rc != 0) jacobi_coo_free(m);
+  return rc;
+}
+
+void jacobi_coo_free(jacobi_coo *m) {
+  free(m->row);
+  free(m->col);
+  free(m->val);
+  free(m->line);
+  memset(m, 0, sizeof *m);
+}
+
+/* A Matrix Market "array" vector: banner checked here, then "rows cols",
+ * then rows values, one per line. */
+static int read_array_vector(line_reader *r, int n, double *v, char *err, size_t errlen) {
+  const char *p = r->path;
+  if (r->ntok != 5 || strcasecmp(r->tok[1], "matrix") != 0 ||
+      strcasecmp(r->tok[2], "array") != 0 ||
+      (strcasecmp(r->tok[3], "real") != 0 && strcasecmp(r->tok[3], "integer") != 0) ||
+      strcasecmp(r->tok[4], "general") != 0)
+    return fail(err, errlen,
+                "%s:1: a right-hand side in Matrix Market form must be "
+                "'%%%%MatrixMarket matrix array real general' (found '%s')",
+                p, r->text);
+  int got = read_data_line(r, "%");
+  if (got <= 0)
+    return fail(err, errlen, "%s:%ld: the file ends before the size line 'rows columns'", p,
+                r->line);
+  long rows, cols;
+  if (r->ntok != 2 || parse_long(r->tok[0], &rows) || parse_long(r->tok[1], &cols))
+    return fail(err, errlen, "%s:%ld: bad size line '%s' (expected 'rows columns')", p, r->line,
+                r->text);
+  if (cols != 1 || rows != n)
+    return fail(err, errlen, "%s:%ld: the vector is %ld x %ld, but the matrix needs %d x 1", p,
+                r->line, rows, cols, n);
+  for (int i = 0; i < n; i++) {
+    got = read_data_line(r, "%");
+    if (got <= 0)
+      return fail(err, errlen, "%s:%ld: the file ends after %d of the %d values", p, r->line, i,
+                  n);
+    if (r->ntok != 1)
+      return fail(err, errlen, "%s:%ld: expected one value per line, found '%s'", p, r->line,
+                  r->text);
+    if (parse_value(r, r->tok[0], &v[i], err, errlen) != 0) return -1;
+  }
+  got = read_data_line(r, "%");
+  if (got > 0)
+    return fail(err, errlen, "%s:%ld: more values than the %d announced", p, r->line, n);
+  return 0;
+}
+
+int jacobi_vector_read(const char *path, int n, double *v, char *err, size_t errlen) {
+  line_reader r;
+  memset(&r, 0, sizeof r);
+  r.path = path;
+  r.f = fopen(path, "r");
+  if (!r.f)
+    return fail(err, errlen, "%s: cannot open the right-hand side file: %s", path,
+                strerror(errno));
+  int rc = -1;
+  int got = read_raw(&r);
+  if (got > 0 && is_banner(&r)) {
+    rc = read_array_vector(&r, n, v, err, errlen);
+    goto done;
+  }
+  /* One value per line: the first line, already read, may hold the first. */
+  int count = 0;
+  for (;;) {
+    if (got < 0) {
+      fail(err, errlen, "%s:%ld: read error: %s", path, r.line + 1, strerror(errno));
+      goto done;
+    }
+    if (got == 0) break;
+    if (!is_blank(r.buf) && !is_comment(r.buf, "%#")) {
+      tokenize(&r);
+      if (r.ntok != 1) {
+        fail(err, errlen, "%s:%ld: expected one value per line, found '%s'", path, r.line,
+             r.text);
+        goto done;
+      }
+      if (count == n) {
+        fail(err, errlen, "%s:%ld: more than the %d values the matrix needs (one per row)", path,
+             r.line, n);
+        goto done;
+      }
+      if (parse_value(&r, r.tok[0], &v[count], err, errlen) != 0) goto done;
+      count++;
+    }
+    got = read_raw(&r);
+  }
+  if (count < n) {
+    fail(err, errlen, "%s:%ld: %d values, but the matrix has %d rows", path, r.line, count, n);
+    goto done;
+  }
+  rc = 0;
+done:
+  free(r.buf);
+  fclose(r.f);
+  return rc;
+}

@@ -1,0 +1,336 @@
+/*
+ * jacobi_system.c - builds the three problems of the Jacobi solver in the
+ * edge form A'·u + r' = 0 (jacobi_system.h, docs/jacobi.md).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jacobi_system.h"
+
+__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt,
+                                                      ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, errlen, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+/* ---- the generator --------------------------------------------------------------- */
+
+void jacobi_lcg_seed(jacobi_lcg *g, uint64_t seed) { g->state = seed; }
+
+double jacobi_lcg_uniform(jacobi_lcg *g) {
+  g->state = 6364136223846793005ULL * g->state + 1442695040888963407ULL;
+  return (double)(g->state >> 11) * (1.0 / 9007199254740992.0); /* 2^-53 */
+}
+
+/* ---- shared parts ----------------------------------------------------------------- */
+
+void jacobi_system_free(jacobi_system *s) {
+  free(s->pedge);
+  free(s->a);
+  free(s->r);
+  free(s->diag);
+  memset(s, 0, sizeof *s);
+}
+
+static int alloc_system(jacobi_system *s, int n, long nedge, char *err, size_t errlen) {
+  memset(s, 0, sizeof *s);
+  if (nedge > INT_MAX)
+    return fail(err, errlen, "%ld coefficients: more than the %d an OP2 set can hold", nedge,
+                INT_MAX);
+  s->n = n;
+  s->nedge = (int)nedge;
+  s->pedge = malloc(sizeof(int) * 2 * (size_t)(nedge ? nedge : 1));
+  s->a = malloc(sizeof(double) * (size_t)(nedge ? nedge : 1));
+  s->r = calloc((size_t)n, sizeof(double));
+  s->diag = malloc(sizeof(double) * (size_t)n);
+  if (!s->pedge || !s->a || !s->r || !s->diag) {
+    jacobi_system_free(s);
+    return fail(err, errlen, "out of memory for %d unknowns and %ld coefficients (%.1f GB)", n,
+                nedge, (double)nedge * 16.0 / 1e9);
+  }
+  return 0;
+}
+
+/* Row dominance of A' and the longest row. */
+static void row_statistics(jacobi_system *s) {
+  double *sum = calloc((size_t)s->n, sizeof(double));
+  int *len = calloc((size_t)s->n, sizeof(int));
+  s->offdiag_ratio = 0.0;
+  s->offdiag_row = 0;
+  s->max_row_len = 0;
+  if (!sum || !len) {
+    /* Statistics only: without memory, claim nothing. */
+    s->offdiag_ratio = INFINITY;
+    free(sum);
+    free(len);
+    return;
+  }
+  for (int e = 0; e < s->nedge; e++) {
+    int i = s->pedge[2 * e], j = s->pedge[2 * e + 1];
+    len[i]++;
+    if (i != j) sum[i] += fabs(s->a[e]);
+  }
+  for (int i = 0; i < s->n; i++) {
+    if (sum[i] > s->offdiag_ratio) {
+      s->offdiag_ratio = sum[i];
+      s->offdiag_row = i;
+    }
+    if (len[i] > s->max_row_len) s->max_row_len = len[i];
+  }
+  free(sum);
+  free(len);
+}
+
+typedef enum { RHS_RANDOM, RHS_ONES, RHS_FROM_SOLUTION, RHS_FILE } rhs_kind;
+
+static rhs_kind rhs_kind_of(const char *rhs) {
+  if (!strcmp(rhs, "random")) return RHS_RANDOM;
+  if (!strcmp(rhs, "ones")) return RHS_ONES;
+  if (!strcmp(rhs, "from_solution")) return RHS_FROM_SOLUTION;
+  return RHS_FILE;
+}
+
+/* ---- jac ------------------------------------------------------------------------- */
+
+int jacobi_build_jac(int nn, jacobi_system *s, char *err, size_t errlen) {
+  if (nn < 2 || nn > 20000)
+    return fail(err, errlen, "jac: NN = %d is outside 2..20000", nn);
+  const int m = nn - 1; /* interior points per side */
+  const int n = m * m;
+  /* Self edges plus two per pair of neighbouring unknowns. */
+  long nedge = (long)n + 4L * m * (m - 1);
+  if (alloc_system(s, n, nedge, err, errlen) != 0) return -1;
+  long e = 0;
+  for (int i = 1; i <= m; i++) {
+    for (int j = 1; j <= m; j++) {
+      const int node = (i - 1) * m + (j - 1);
+      /* Neighbours in increasing node order, the self edge in its place. */
+      const int di[5] = {-1, 0, 0, 0, 1}, dj[5] = {0, -1, 0, 1, 0};
+      s->r[node] = 0.0;
+      for (int k = 0; k < 5; k++) {
+        const int ii = i + di[k], jj = j + dj[k];
+        if (k == 2) {
+          s->pedge[2 * e] = node;
+          s->pedge[2 * e + 1] = node;
+          s->a[e++] = -1.0;
+        } else if (ii >= 1 && ii <= m && jj >= 1 && jj <= m) {
+          s->pedge[2 * e] = node;
+          s->pedge[2 * e + 1] = (ii - 1) * m + (jj - 1);
+          s->a[e++] = 0.25;
+        } else {
+          s->r[node] += 0.25; /* a boundary neighbour, where u = 1 */
+        }
+      }
+      s->diag[node] = 1.0;
+    }
+  }
+  s->exact_ones = 1;
+  row_statistics(s);
+  snprintf(s->summary, sizeof s->summary,
+           "OP2 jac Laplacian, NN = %d: %d unknowns, %d edges (%d self edges A = -1, %ld "
+           "neighbour edges A = 0.25)",
+           nn, n, s->nedge, n, nedge - n);
+  return 0;
+}
+
+/* ---- general systems ---------------------------------------------------------------- */
+
+/* The right-hand side b of A·x = b, for the kinds that need no matrix. */
+static int fill_rhs(const char *rhs, int n, jacobi_lcg *g, double *b, char *err, size_t errlen) {
+  switch (rhs_kind_of(rhs)) {
+    case RHS_RANDOM:
+      for (int i = 0; i < n; i++) b[i] = jacobi_lcg_uniform(g);
+      return 0;
+    case RHS_ONES:
+      for (int i = 0; i < n; i++) b[i] = 1.0;
+      return 0;
+    case RHS_FILE:
+      return jacobi_vector_read(rhs, n, b, err, errlen);
+    case RHS_FROM_SOLUTION:
+      break;
+  }
+  return fail(err, errlen, "internal error: rhs from_solution needs the matrix");
+}
+
+/* Rows whose edges are interleaved in the dense system. */
+#define DENSE_GROUP 8
+
+int jacobi_build_dense(int ndim, uint64_t seed, const char *rhs, jacobi_system *s, char *err,
+                       size_t errlen) {
+  if (ndim < 1 || ndim > 46340)
+    return fail(err, errlen, "dense: Ndim = %d is outside 1..46340", ndim);
+  const int n = ndim;
+  if (alloc_system(s, n, (long)n * n, err, errlen) != 0) return -1;
+  double *row = malloc(sizeof(double) * (size_t)n);
+  double *b = malloc(sizeof(double) * (size_t)n);
+  if (!row || !b) {
+    free(row);
+    free(b);
+    jacobi_system_free(s);
+    return fail(err, errlen, "out of memory");
+  }
+  const rhs_kind kind = rhs_kind_of(rhs);
+  jacobi_lcg g;
+  jacobi_lcg_seed(&g, seed);
+  for (int i = 0; i < n; i++) {
+    double offsum = 0.0;
+    for (int j = 0; j < n; j++) {
+      if (j == i) continue;
+      row[j] = jacobi_lcg_uniform(&g);
+      offsum += row[j];
+    }
+    row[i] = offsum + 1.0;
+    if (kind == RHS_FROM_SOLUTION) {
+      double rs = 0.0;
+      for (int j = 0; j < n; j++) rs += row[j];
+      b[i] = rs;
+    }
+    const double d = row[i];
+    s->diag[i] = d;
+    /* Edge order: groups of DENSE_GROUP rows, column by column within a
+     * group, so that consecutive edges increment different rows (a row's
+     * increments, in column order, do not wait for each other); every row
+     * still sums its columns in ascending order. */
+    const int g0 = i - i % DENSE_GROUP;
+    const int gsize = n - g0 < DENSE_GROUP ? n - g0 : DENSE_GROUP;
+    const size_t base = (size_t)g0 * (size_t)n + (size_t)(i - g0);
+    for (int j = 0; j < n; j++) {
+      const size_t e = base + (size_t)j * (size_t)gsize;
+      s->pedge[2 * e] = i;
+      s->pedge[2 * e + 1] = j;
+      s->a[e] = -row[j] / d;
+    }
+  }
+  free(row);
+  if (kind != RHS_FROM_SOLUTION && fill_rhs(rhs, n, &g, b, err, errlen) != 0) {
+    free(b);
+    jacobi_system_free(s);
+    return -1;
+  }
+  for (int i = 0; i < n; i++) s->r[i] = b[i] / s->diag[i];
+  free(b);
+  s->exact_ones = kind == RHS_FROM_SOLUTION;
+  row_statistics(s);
+  snprintf(s->summary, sizeof s->summary,
+           "dense diagonally dominant system, Ndim = %d, seed %llu, rhs %s: %d unknowns, %d "
+           "edges",
+           n, (unsigned long long)seed, rhs, n, s->nedge);
+  return 0;
+}
+
+/* Sorting the entries of a Matrix Market file by (row, column, position in
+ * the file), so that duplicates are summed in file order. */
+typedef struct {
+  uint64_t key; /* row * n + column */
+  long k;       /* entry number */
+} entry_key;
+
+static int cmp_entry(const void *pa, const void *pb) {
+  const entry_key *a = pa, *b = pb;
+  if (a->key != b->key) return a->key < b->key ? -1 : 1;
+  return (a->k > b->k) - (a->k < b->k);
+}
+
+int jacobi_build_mtx(const char *path, const char *rhs, uint64_t seed, jacobi_system *s,
+                     char *err, size_t errlen) {
+  memset(s, 0, sizeof *s);
+  if (!path || !*path)
+    return fail(err, errlen, "problem mtx: key 'matrix' must name a Matrix Market file");
+  jacobi_coo m;
+  if (jacobi_mtx_read(path, &m, err, errlen) != 0) return -1;
+  const int n = m.n;
+  entry_key *order = malloc(sizeof(entry_key) * (size_t)(m.nnz ? m.nnz : 1));
+  if (!order) {
+    jacobi_coo_free(&m);
+    return fail(err, errlen, "out of memory for %ld entries", m.nnz);
+  }
+  for (long k = 0; k < m.nnz; k++) {
+    order[k].key = (uint64_t)m.row[k] * (uint64_t)n + (uint64_t)m.col[k];
+    order[k].k = k;
+  }
+  qsort(order, (size_t)m.nnz, sizeof *order, cmp_entry);
+  long unique = 0;
+  for (long k = 0; k < m.nnz; k++)
+    if (k == 0 || order[k].key != order[k - 1].key) unique++;
+
+  int rc = -1;
+  long *diag_line = NULL;
+  double *b = NULL;
+  int ndup = 0;
+  if (alloc_system(s, n, unique, err, errlen) != 0) goto done;
+  diag_line = calloc((size_t)n, sizeof(long)); /* 0: no diagonal entry */
+  b = malloc(sizeof(double) * (size_t)n);
+  if (!diag_line || !b) {
+    fail(err, errlen, "out of memory");
+    goto done;
+  }
+  /* Sum duplicates: the coefficients of A, row by row, columns ascending. */
+  long e = -1;
+  for (long k = 0; k < m.nnz; k++) {
+    const long src = order[k].k;
+    if (k == 0 || order[k].key != order[k - 1].key) {
+      e++;
+      s->pedge[2 * e] = m.row[src];
+      s->pedge[2 * e + 1] = m.col[src];
+      s->a[e] = m.val[src];
+      if (m.row[src] == m.col[src]) diag_line[m.row[src]] = m.line[src];
+    } else {
+      s->a[e] += m.val[src];
+      ndup++;
+    }
+  }
+  /* The diagonal: present and non-zero in every row. */
+  for (int i = 0; i < n; i++) s->diag[i] = 0.0;
+  for (long f = 0; f < unique; f++)
+    if (s->pedge[2 * f] == s->pedge[2 * f + 1]) s->diag[s->pedge[2 * f]] = s->a[f];
+  for (int i = 0; i < n; i++) {
+    if (!diag_line[i]) {
+      fail(err, errlen,
+           "%s: row %d has no diagonal entry: Jacobi divides by A(%d,%d), which must be "
+           "non-zero",
+           path, i + 1, i + 1, i + 1);
+      goto done;
+    }
+    if (s->diag[i] == 0.0) {
+      fail(err, errlen, "%s:%ld: row %d: the diagonal entry A(%d,%d) is zero%s: Jacobi divides by it",
+           path, diag_line[i], i + 1, i + 1, i + 1,
+           ndup ? " (after summing duplicates)" : "");
+      goto done;
+    }
+  }
+  /* The right-hand side of A·x = b. */
+  jacobi_lcg g;
+  jacobi_lcg_seed(&g, seed);
+  if (rhs_kind_of(rhs) == RHS_FROM_SOLUTION) {
+    for (int i = 0; i < n; i++) b[i] = 0.0;
+    for (long f = 0; f < unique; f++) b[s->pedge[2 * f]] += s->a[f];
+  } else if (fill_rhs(rhs, n, &g, b, err, errlen) != 0) {
+    goto done;
+  }
+  /* The edge form: A' = -D^-1 A, r' = D^-1 b. */
+  for (long f = 0; f < unique; f++) s->a[f] = -s->a[f] / s->diag[s->pedge[2 * f]];
+  for (int i = 0; i < n; i++) s->r[i] = b[i] / s->diag[i];
+  s->exact_ones = rhs_kind_of(rhs) == RHS_FROM_SOLUTION;
+  row_statistics(s);
+  snprintf(s->summary, sizeof s->summary,
+           "Matrix Market %s (%s): %d unknowns, %d edges from %ld file entries%s%s, rhs %s",
+           path, m.symmetric ? "symmetric" : "general", n, s->nedge, m.file_entries,
+           m.symmetric ? " (off-diagonal ones mirrored)" : "",
+           ndup ? " (duplicates summed)" : "", rhs);
+  rc = 0;
+done:
+  free(order);
+  free(diag_line);
+  free(b);
+  jacobi_coo_free(&m);
+  if (rc != 0) jacobi_system_free(s);
+  return rc;
+}
