@@ -13,7 +13,8 @@
  * into it, and the ghost cells of each direction a set with a map to their
  * sources. A time step is: the max wave speed (OP_MAX) for dt; then, for each
  * direction in turn (x then y on even steps, y then x on odd ones), the
- * ghosts of that direction, the face fluxes and the cell updates.
+ * ghosts of that direction, the face fluxes and the cell updates, from the
+ * state q into q2 in the first sweep and back into q in the second.
  */
 #include <errno.h>
 #include <float.h>
@@ -44,11 +45,11 @@ static const deck_key keys[] = {
      "isentropic vortex, cylindrical explosion"},
     {"nx", DECK_INT, "400", 2, 100000, NULL, "cells along x"},
     {"ny", DECK_INT, "400", 2, 100000, NULL, "cells along y"},
-    {"x_min", DECK_REAL, "0", -1e300, 1e300, NULL, "domain: left end"},
-    {"x_max", DECK_REAL, "1", -1e300, 1e300, NULL, "domain: right end (> x_min)"},
-    {"y_min", DECK_REAL, "0", -1e300, 1e300, NULL, "domain: bottom end"},
-    {"y_max", DECK_REAL, "1", -1e300, 1e300, NULL, "domain: top end (> y_min)"},
-    {"t_end", DECK_REAL, "0.3", 0, 1e300, NULL, "end time (> 0)"},
+    {"x_min", DECK_REAL, "0", 0, 0, NULL, "domain: left end"},
+    {"x_max", DECK_REAL, "1", 0, 0, NULL, "domain: right end (> x_min)"},
+    {"y_min", DECK_REAL, "0", 0, 0, NULL, "domain: bottom end"},
+    {"y_max", DECK_REAL, "1", 0, 0, NULL, "domain: top end (> y_min)"},
+    {"t_end", DECK_REAL, "0.3", 0, INFINITY, NULL, "end time (> 0)"},
     {"cfl", DECK_REAL, "0.9", 0, 1, NULL,
      "Courant number in (0, 1]: dt = cfl min(dx, dy) / max(|u| + a, |v| + a)"},
     {"gamma", DECK_REAL, "1.4", 1, 100, NULL, "ratio of specific heats (> 1)"},
@@ -62,8 +63,8 @@ static const deck_key keys[] = {
      "boundary condition at y = y_min"},
     {"bc_north", DECK_CHOICE, "transmissive", 0, 0, "transmissive|reflective|periodic",
      "boundary condition at y = y_max"},
-    {"split_x", DECK_REAL, "0.5", -1e300, 1e300, NULL, "riemann2d: x of the quadrants' corner"},
-    {"split_y", DECK_REAL, "0.5", -1e300, 1e300, NULL, "riemann2d: y of the quadrants' corner"},
+    {"split_x", DECK_REAL, "0.5", 0, 0, NULL, "riemann2d: x of the quadrants' corner"},
+    {"split_y", DECK_REAL, "0.5", 0, 0, NULL, "riemann2d: y of the quadrants' corner"},
     {"state_ne", DECK_STRING, "1.5, 0, 0, 1.5", 0, 0, NULL,
      "riemann2d: upper right state RHO,U,V,P (default: configuration 3)"},
     {"state_nw", DECK_STRING, "0.5323, 1.206, 0, 0.3", 0, 0, NULL,
@@ -73,7 +74,7 @@ static const deck_key keys[] = {
     {"state_se", DECK_STRING, "0.5323, 0, 1.206, 0.3", 0, 0, NULL,
      "riemann2d: lower right state RHO,U,V,P"},
     {"direction", DECK_CHOICE, "x", 0, 0, "x|y", "riemann1d: the direction of the problem"},
-    {"diaphragm", DECK_REAL, "0.5", -1e300, 1e300, NULL,
+    {"diaphragm", DECK_REAL, "0.5", 0, 0, NULL,
      "riemann1d: position of the initial discontinuity along the direction"},
     {"state_left", DECK_STRING, "1, 0, 1", 0, 0, NULL,
      "riemann1d: state RHO,U,P before the diaphragm (U along the direction; default Sod)"},
@@ -81,25 +82,25 @@ static const deck_key keys[] = {
      "riemann1d: state RHO,U,P after the diaphragm"},
     {"centre", DECK_STRING, "", 0, 0, NULL,
      "vortex, explosion: the centre X,Y (empty: the middle of the domain)"},
-    {"vortex_strength", DECK_REAL, "5", 0, 1e300, NULL, "vortex: strength epsilon"},
+    {"vortex_strength", DECK_REAL, "5", 0, INFINITY, NULL, "vortex: strength epsilon"},
     {"vortex_velocity", DECK_STRING, "1, 1", 0, 0, NULL,
      "vortex: background velocity U,V (the vortex moves with it)"},
-    {"radius", DECK_REAL, "0.4", 0, 1e300, NULL, "explosion: radius of the circle (> 0)"},
+    {"radius", DECK_REAL, "0.4", 0, INFINITY, NULL, "explosion: radius of the circle (> 0)"},
     {"state_inside", DECK_STRING, "1, 0, 0, 1", 0, 0, NULL,
      "explosion: state RHO,U,V,P inside the circle"},
     {"state_outside", DECK_STRING, "0.125, 0, 0, 0.1", 0, 0, NULL,
      "explosion: state RHO,U,V,P outside the circle"},
     {"max_steps", DECK_INT, "0", 0, 2e9, NULL,
      "stop after this many steps even before t_end (0: no limit)"},
-    {"output_interval", DECK_REAL, "0", 0, 1e300, NULL,
+    {"output_interval", DECK_REAL, "0", 0, INFINITY, NULL,
      "time between outputs (a line, images, HDF5 dumps); 0: only at the start and the end. "
      "Time steps are shortened to land on output times"},
     {"output_dir", DECK_STRING, "outputs/euler", 0, 0, NULL,
      "directory for images, HDF5 files and result.json"},
     {"images", DECK_BOOL, "yes", 0, 0, NULL, "write PPM images at every output"},
     {"image_fields", DECK_STRING, "rho", 0, 0, NULL,
-     "fields to draw, comma-separated: rho, u, v, p, e (internal energy), E (total energy), "
-     "speed, mach"},
+     "fields to draw, comma-separated: rho, u, v, p, e (specific internal energy), energy (total "
+     "energy per volume), speed, mach"},
     {"image_colormap", DECK_CHOICE, "viridis", 0, 0, "viridis|gray|coolwarm|jet",
      "colour map of the images"},
     {"image_scale", DECK_INT, "1", 1, 64, NULL, "pixels per cell along each axis"},
@@ -223,7 +224,8 @@ static void read_problem(const deck *d, euler_problem *pb) {
 /* ---- output fields ------------------------------------------------------------------ */
 
 enum { F_RHO, F_U, F_V, F_P, F_E_INT, F_E_TOT, F_SPEED, F_MACH, NFIELDS };
-static const char *const field_names[NFIELDS] = {"rho", "u", "v", "p", "e", "E", "speed", "mach"};
+static const char *const field_names[NFIELDS] = {"rho", "u", "v", "p", "e", "energy", "speed",
+                                                  "mach"};
 
 typedef struct {
   int field[NFIELDS];   /* fields to draw, in the order given */
@@ -252,7 +254,7 @@ static void read_image_spec(const deck *d, image_spec *s) {
     int f = field_index(b, (size_t)(e - b));
     if (f < 0)
       bad_input(d, "image_fields",
-                "unknown field in \"%s\" (known: rho, u, v, p, e, E, speed, mach)", text);
+                "unknown field in \"%s\" (known: rho, u, v, p, e, energy, speed, mach)", text);
     int dup = 0;
     for (int k = 0; k < s->nfields; k++) dup |= s->field[k] == f;
     if (!dup) s->field[s->nfields++] = f;
@@ -297,7 +299,7 @@ typedef struct {
   op_set cells, interior, xfaces, yfaces, xghosts, yghosts;
   op_map int_cell, xface_cells, yface_cells, int_xfaces, int_yfaces;
   op_map xg_self, xg_src, yg_self, yg_src;
-  op_dat q, fx, fy, xg_flip, yg_flip;
+  op_dat q, q2, fx, fy, xg_flip, yg_flip; /* q: the state; q2: between the sweeps */
   op_dat xwall, ywall;                   /* EULER_FACE_* of every face */
   op_dat flag;                           /* positivity flags on the extended cells */
   op_dat out_rho, out_vel, out_p, out_q; /* output fields on the interior */
@@ -334,7 +336,8 @@ static void build_mesh(const deck *d, const euler_problem *pb, euler_mesh *m) {
 
   const char *side_keys[4] = {"bc_west", "bc_east", "bc_south", "bc_north"};
   sg_boundary bc[4];
-  for (int s = 0; s < 4; s++) bc[s] = (sg_boundary)sg_boundary_from_name(deck_string(d, side_keys[s]));
+  for (int s = 0; s < 4; s++)
+    bc[s] = (sg_boundary)sg_boundary_from_name(deck_string(d, side_keys[s]));
   sg_ghosts gh;
   if (sg_ghost_sources(g, bc, &gh, err, sizeof err) != 0) {
     fprintf(stderr, "euler: boundary conditions (bc_west, bc_east, bc_south, bc_north): %s\n",
@@ -348,8 +351,8 @@ static void build_mesh(const deck *d, const euler_problem *pb, euler_mesh *m) {
   m->yfaces = op_decl_set(g->nyfaces, "yfaces");
 
   const int muscl[4] = {-2, -1, 0, 1};
-  m->int_cell = op_decl_map(m->interior, m->cells, 1, keep(m, sg_interior_cells(g, err, sizeof err), err),
-                            "int_cell");
+  m->int_cell = op_decl_map(m->interior, m->cells, 1,
+                            keep(m, sg_interior_cells(g, err, sizeof err), err), "int_cell");
   m->xface_cells = op_decl_map(m->xfaces, m->cells, 4,
                                keep(m, sg_xface_map(g, muscl, 4, err, sizeof err), err),
                                "xface_cells");
@@ -431,6 +434,7 @@ static void build_mesh(const deck *d, const euler_problem *pb, euler_mesh *m) {
   m->yg_flip = op_decl_dat(m->yghosts, 1, "int", yf, "yghost_flip");
 
   m->q = op_decl_dat_temp(m->cells, 4, "double", "q_ext");
+  m->q2 = op_decl_dat_temp(m->cells, 4, "double", "q_ext_half");
   m->flag = op_decl_dat_temp(m->cells, 1, "int", "positivity_flag");
   m->fx = op_decl_dat_temp(m->xfaces, 4, "double", "flux_x");
   m->fy = op_decl_dat_temp(m->yfaces, 4, "double", "flux_y");
@@ -464,33 +468,36 @@ typedef struct {
   long fixed;     /* faces that took the first-order flux beside such cells */
 } step_stats;
 
-/* The most rounds of check and fix per sweep: each round can only flag
- * neighbours of cells flagged before, and one is almost always enough. */
+/* The most rounds of fixing per sweep: each round can only flag neighbours
+ * of cells flagged before, and one is almost always enough. */
 #define MAX_FIX_ROUNDS 8
 
-/* One sweep along x: ghosts, fluxes, the positivity check (and, for the rare
- * flagged cells, first-order fluxes on their faces), the update. */
-static void sweep_x(euler_mesh *m, double dt, step_stats *st) {
+/* One sweep along x from the state q into qn (interior cells; the caller
+ * alternates the two dats): ghosts of q, fluxes, the update with its
+ * positivity check, and for the rare flagged cells first-order fluxes on
+ * their faces and the update again. */
+static void sweep_x(euler_mesh *m, op_dat q, op_dat qn, double dt, step_stats *st) {
   double dtdx = dt / m->dx;
   int nfall = 0, nbad = 0;
   op_par_loop(euler_ghost, "ghosts_x", m->xghosts,
-              op_arg_dat(m->q, 0, m->xg_src, 4, "double", OP_READ),
-              op_arg_dat(m->q, 0, m->xg_self, 4, "double", OP_WRITE),
+              op_arg_dat(q, 0, m->xg_src, 4, "double", OP_READ),
+              op_arg_dat(q, 0, m->xg_self, 4, "double", OP_WRITE),
               op_arg_dat(m->xg_flip, -1, OP_ID, 1, "int", OP_READ));
   op_par_loop(euler_flux_x, "flux_x", m->xfaces,
-              op_arg_dat(m->q, 0, m->xface_cells, 4, "double", OP_READ),
-              op_arg_dat(m->q, 1, m->xface_cells, 4, "double", OP_READ),
-              op_arg_dat(m->q, 2, m->xface_cells, 4, "double", OP_READ),
-              op_arg_dat(m->q, 3, m->xface_cells, 4, "double", OP_READ),
+              op_arg_dat(q, 0, m->xface_cells, 4, "double", OP_READ),
+              op_arg_dat(q, 1, m->xface_cells, 4, "double", OP_READ),
+              op_arg_dat(q, 2, m->xface_cells, 4, "double", OP_READ),
+              op_arg_dat(q, 3, m->xface_cells, 4, "double", OP_READ),
               op_arg_gbl(&dtdx, 1, "double", OP_READ),
               op_arg_dat(m->xwall, -1, OP_ID, 1, "int", OP_READ),
               op_arg_dat(m->fx, -1, OP_ID, 4, "double", OP_WRITE),
               op_arg_gbl(&nfall, 1, "int", OP_INC));
-  op_par_loop(euler_check, "check_x", m->interior,
+  op_par_loop(euler_update, "update_x", m->interior,
               op_arg_dat(m->fx, 0, m->int_xfaces, 4, "double", OP_READ),
               op_arg_dat(m->fx, 1, m->int_xfaces, 4, "double", OP_READ),
               op_arg_gbl(&dtdx, 1, "double", OP_READ),
-              op_arg_dat(m->q, 0, m->int_cell, 4, "double", OP_READ),
+              op_arg_dat(q, 0, m->int_cell, 4, "double", OP_READ),
+              op_arg_dat(qn, 0, m->int_cell, 4, "double", OP_WRITE),
               op_arg_dat(m->flag, 0, m->int_cell, 1, "int", OP_WRITE),
               op_arg_gbl(&nbad, 1, "int", OP_INC));
   for (int round = 0; nbad > 0 && round < MAX_FIX_ROUNDS; round++) {
@@ -500,52 +507,49 @@ static void sweep_x(euler_mesh *m, double dt, step_stats *st) {
                 op_arg_dat(m->flag, 0, m->xg_src, 1, "int", OP_READ),
                 op_arg_dat(m->flag, 0, m->xg_self, 1, "int", OP_WRITE));
     op_par_loop(euler_fix_x, "fix_x", m->xfaces,
-                op_arg_dat(m->q, 1, m->xface_cells, 4, "double", OP_READ),
-                op_arg_dat(m->q, 2, m->xface_cells, 4, "double", OP_READ),
+                op_arg_dat(q, 1, m->xface_cells, 4, "double", OP_READ),
+                op_arg_dat(q, 2, m->xface_cells, 4, "double", OP_READ),
                 op_arg_dat(m->flag, 1, m->xface_cells, 1, "int", OP_READ),
                 op_arg_dat(m->flag, 2, m->xface_cells, 1, "int", OP_READ),
                 op_arg_dat(m->xwall, -1, OP_ID, 1, "int", OP_READ),
                 op_arg_dat(m->fx, -1, OP_ID, 4, "double", OP_RW),
                 op_arg_gbl(&nfix, 1, "int", OP_INC));
-    op_par_loop(euler_recheck, "recheck_x", m->interior,
+    op_par_loop(euler_reupdate, "reupdate_x", m->interior,
                 op_arg_dat(m->fx, 0, m->int_xfaces, 4, "double", OP_READ),
                 op_arg_dat(m->fx, 1, m->int_xfaces, 4, "double", OP_READ),
                 op_arg_gbl(&dtdx, 1, "double", OP_READ),
-                op_arg_dat(m->q, 0, m->int_cell, 4, "double", OP_READ),
+                op_arg_dat(q, 0, m->int_cell, 4, "double", OP_READ),
+                op_arg_dat(qn, 0, m->int_cell, 4, "double", OP_WRITE),
                 op_arg_dat(m->flag, 0, m->int_cell, 1, "int", OP_RW),
                 op_arg_gbl(&nnew, 1, "int", OP_INC));
     st->fixed += nfix;
     nbad = nnew;
   }
-  op_par_loop(euler_update, "update_x", m->interior,
-              op_arg_dat(m->fx, 0, m->int_xfaces, 4, "double", OP_READ),
-              op_arg_dat(m->fx, 1, m->int_xfaces, 4, "double", OP_READ),
-              op_arg_gbl(&dtdx, 1, "double", OP_READ),
-              op_arg_dat(m->q, 0, m->int_cell, 4, "double", OP_RW));
   st->fallbacks += nfall;
 }
 
-static void sweep_y(euler_mesh *m, double dt, step_stats *st) {
+static void sweep_y(euler_mesh *m, op_dat q, op_dat qn, double dt, step_stats *st) {
   double dtdy = dt / m->dy;
   int nfall = 0, nbad = 0;
   op_par_loop(euler_ghost, "ghosts_y", m->yghosts,
-              op_arg_dat(m->q, 0, m->yg_src, 4, "double", OP_READ),
-              op_arg_dat(m->q, 0, m->yg_self, 4, "double", OP_WRITE),
+              op_arg_dat(q, 0, m->yg_src, 4, "double", OP_READ),
+              op_arg_dat(q, 0, m->yg_self, 4, "double", OP_WRITE),
               op_arg_dat(m->yg_flip, -1, OP_ID, 1, "int", OP_READ));
   op_par_loop(euler_flux_y, "flux_y", m->yfaces,
-              op_arg_dat(m->q, 0, m->yface_cells, 4, "double", OP_READ),
-              op_arg_dat(m->q, 1, m->yface_cells, 4, "double", OP_READ),
-              op_arg_dat(m->q, 2, m->yface_cells, 4, "double", OP_READ),
-              op_arg_dat(m->q, 3, m->yface_cells, 4, "double", OP_READ),
+              op_arg_dat(q, 0, m->yface_cells, 4, "double", OP_READ),
+              op_arg_dat(q, 1, m->yface_cells, 4, "double", OP_READ),
+              op_arg_dat(q, 2, m->yface_cells, 4, "double", OP_READ),
+              op_arg_dat(q, 3, m->yface_cells, 4, "double", OP_READ),
               op_arg_gbl(&dtdy, 1, "double", OP_READ),
               op_arg_dat(m->ywall, -1, OP_ID, 1, "int", OP_READ),
               op_arg_dat(m->fy, -1, OP_ID, 4, "double", OP_WRITE),
               op_arg_gbl(&nfall, 1, "int", OP_INC));
-  op_par_loop(euler_check, "check_y", m->interior,
+  op_par_loop(euler_update, "update_y", m->interior,
               op_arg_dat(m->fy, 0, m->int_yfaces, 4, "double", OP_READ),
               op_arg_dat(m->fy, 1, m->int_yfaces, 4, "double", OP_READ),
               op_arg_gbl(&dtdy, 1, "double", OP_READ),
-              op_arg_dat(m->q, 0, m->int_cell, 4, "double", OP_READ),
+              op_arg_dat(q, 0, m->int_cell, 4, "double", OP_READ),
+              op_arg_dat(qn, 0, m->int_cell, 4, "double", OP_WRITE),
               op_arg_dat(m->flag, 0, m->int_cell, 1, "int", OP_WRITE),
               op_arg_gbl(&nbad, 1, "int", OP_INC));
   for (int round = 0; nbad > 0 && round < MAX_FIX_ROUNDS; round++) {
@@ -555,28 +559,24 @@ static void sweep_y(euler_mesh *m, double dt, step_stats *st) {
                 op_arg_dat(m->flag, 0, m->yg_src, 1, "int", OP_READ),
                 op_arg_dat(m->flag, 0, m->yg_self, 1, "int", OP_WRITE));
     op_par_loop(euler_fix_y, "fix_y", m->yfaces,
-                op_arg_dat(m->q, 1, m->yface_cells, 4, "double", OP_READ),
-                op_arg_dat(m->q, 2, m->yface_cells, 4, "double", OP_READ),
+                op_arg_dat(q, 1, m->yface_cells, 4, "double", OP_READ),
+                op_arg_dat(q, 2, m->yface_cells, 4, "double", OP_READ),
                 op_arg_dat(m->flag, 1, m->yface_cells, 1, "int", OP_READ),
                 op_arg_dat(m->flag, 2, m->yface_cells, 1, "int", OP_READ),
                 op_arg_dat(m->ywall, -1, OP_ID, 1, "int", OP_READ),
                 op_arg_dat(m->fy, -1, OP_ID, 4, "double", OP_RW),
                 op_arg_gbl(&nfix, 1, "int", OP_INC));
-    op_par_loop(euler_recheck, "recheck_y", m->interior,
+    op_par_loop(euler_reupdate, "reupdate_y", m->interior,
                 op_arg_dat(m->fy, 0, m->int_yfaces, 4, "double", OP_READ),
                 op_arg_dat(m->fy, 1, m->int_yfaces, 4, "double", OP_READ),
                 op_arg_gbl(&dtdy, 1, "double", OP_READ),
-                op_arg_dat(m->q, 0, m->int_cell, 4, "double", OP_READ),
+                op_arg_dat(q, 0, m->int_cell, 4, "double", OP_READ),
+                op_arg_dat(qn, 0, m->int_cell, 4, "double", OP_WRITE),
                 op_arg_dat(m->flag, 0, m->int_cell, 1, "int", OP_RW),
                 op_arg_gbl(&nnew, 1, "int", OP_INC));
     st->fixed += nfix;
     nbad = nnew;
   }
-  op_par_loop(euler_update, "update_y", m->interior,
-              op_arg_dat(m->fy, 0, m->int_yfaces, 4, "double", OP_READ),
-              op_arg_dat(m->fy, 1, m->int_yfaces, 4, "double", OP_READ),
-              op_arg_gbl(&dtdy, 1, "double", OP_READ),
-              op_arg_dat(m->q, 0, m->int_cell, 4, "double", OP_RW));
   st->fallbacks += nfall;
 }
 
@@ -683,7 +683,8 @@ static void write_hdf5(output_ctx *o, const char *path, double t, long step) {
   int n[2] = {m->grid.nx, m->grid.ny};
   double geo[4] = {o->pb->x_min, o->pb->y_min, m->dx, m->dy};
   int rc = op_hdf5_write_set(tmp, m->interior, err, sizeof err);
-  for (int k = 0; k < 4 && rc == OP_IO_OK; k++) rc = op_hdf5_write_dat(tmp, dats[k], err, sizeof err);
+  for (int k = 0; k < 4 && rc == OP_IO_OK; k++)
+    rc = op_hdf5_write_dat(tmp, dats[k], err, sizeof err);
   if (rc == OP_IO_OK) rc = op_hdf5_write_const(tmp, "time", 1, "double", &tt, err, sizeof err);
   if (rc == OP_IO_OK) rc = op_hdf5_write_const(tmp, "step", 1, "double", &st, err, sizeof err);
   if (rc == OP_IO_OK) rc = op_hdf5_write_const(tmp, "gamma", 1, "double", &g, err, sizeof err);
@@ -971,12 +972,13 @@ int main(int argc, char **argv) {
       dt = target - t;
       landed = 1;
     }
+    /* x then y on even steps, y then x on odd ones; q -> q2 -> q. */
     if (step % 2 == 0) {
-      sweep_x(&m, dt, &st);
-      sweep_y(&m, dt, &st);
+      sweep_x(&m, m.q, m.q2, dt, &st);
+      sweep_y(&m, m.q2, m.q, dt, &st);
     } else {
-      sweep_y(&m, dt, &st);
-      sweep_x(&m, dt, &st);
+      sweep_y(&m, m.q, m.q2, dt, &st);
+      sweep_x(&m, m.q2, m.q, dt, &st);
     }
     t = landed ? target : t + dt;
     step++;
@@ -1002,7 +1004,8 @@ int main(int argc, char **argv) {
   solver_verdicts_init(&verdicts);
   const int reached = t >= t_end;
   solver_verdict_add(&verdicts, "completed", reached || (max_steps > 0 && step == max_steps),
-                     reached ? "reached t_end = %.10g in %ld steps" : "stopped at t = %.10g after %ld steps",
+                     reached ? "reached t_end = %.10g in %ld steps"
+                             : "stopped at t = %.10g after %ld steps",
                      reached ? t_end : t, step);
   solver_verdict_add(&verdicts, "physical_state", physical,
                      "smallest density %.6g and pressure %.6g at the end (must be positive)",
@@ -1068,7 +1071,8 @@ int main(int argc, char **argv) {
   ctx.verdicts = &verdicts;
   char rpath[4200];
   snprintf(rpath, sizeof rpath, "%s/result.json", outdir);
-  if (write_file_atomically(rpath, fill_result, &ctx, err, sizeof err) != 0) fail("result.json", err);
+  if (write_file_atomically(rpath, fill_result, &ctx, err, sizeof err) != 0)
+    fail("result.json", err);
   printf("results in %s\n", outdir);
   int ok = solver_verdicts_passed(&verdicts);
   if (o.series) op_xdmf_series_free(o.series);

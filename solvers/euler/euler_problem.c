@@ -108,7 +108,8 @@ void euler_initial_average(const euler_problem *pb, double xa, double xb, double
       wr[2 - pb->direction] = 0.0;
       euler_prim_to_cons(wl, g, a);
       euler_prim_to_cons(wr, g, b);
-      for (int k = 0; k < 4; k++) q[k] = f == 1.0 ? a[k] : f == 0.0 ? b[k] : f * a[k] + (1.0 - f) * b[k];
+      for (int k = 0; k < 4; k++)
+        q[k] = f == 1.0 ? a[k] : f == 0.0 ? b[k] : f * a[k] + (1.0 - f) * b[k];
       break;
     }
     case EULER_PROBLEM_VORTEX: {
@@ -136,7 +137,8 @@ void euler_initial_average(const euler_problem *pb, double xa, double xb, double
       euler_prim_to_cons(pb->inside, g, a);
       euler_prim_to_cons(pb->outside, g, b);
       const double f = (double)inside / (SUB * SUB);
-      for (int k = 0; k < 4; k++) q[k] = inside == SUB * SUB ? a[k] : inside == 0 ? b[k] : f * a[k] + (1.0 - f) * b[k];
+      for (int k = 0; k < 4; k++)
+        q[k] = inside == SUB * SUB ? a[k] : inside == 0 ? b[k] : f * a[k] + (1.0 - f) * b[k];
       break;
     }
   }

@@ -275,10 +275,12 @@ int main(int argc, char **argv) {
     finite = isfinite(st.norm) && isfinite(u_sq);
     converged = tol > 0.0 && st.norm <= tol;
     const int last = converged || !finite || iter == max_iters;
-    if (is_jac)
+    if (is_jac) {
       printf(" %5d  %10.5e  %10.5e  %10.5e\n", iter, st.u_max, st.u_rms, st.norm);
-    else if (iter % every == 0 || last)
+    } else if (iter % every == 0 || last) {
       printf("%8d  %10.5e\n", iter, st.norm);
+      fflush(stdout);
+    }
     if (last) break;
   }
   fflush(stdout);

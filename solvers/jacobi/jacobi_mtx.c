@@ -107,10 +107,10 @@ static int parse_value(const line_reader *r, const char *s, double *v, char *err
   char *end;
   errno = 0;
   double x = strtod(s, &end);
-  if (end == s || *end) return fail(err, errlen, "%s:%ld: bad number '%s'", r->path, r->line, s);
-  if (!isfinite(x)) return fail(err, errlen, "%s:%ld: '%s' is not a finite number", r->path, r->line, s);
+  if (end == s || *end) return fail(err, errlen, "%s:%ld: bad number '%.40s'", r->path, r->line, s);
+  if (!isfinite(x)) return fail(err, errlen, "%s:%ld: '%.40s' is not a finite number", r->path, r->line, s);
   if (errno == ERANGE && fabs(x) > 1.0)
-    return fail(err, errlen, "%s:%ld: '%s' overflows a double", r->path, r->line, s);
+    return fail(err, errlen, "%s:%ld: '%.40s' overflows a double", r->path, r->line, s);
   *v = x;
   return 0;
 }
@@ -131,27 +131,27 @@ static int check_matrix_banner(line_reader *r, int *symmetric, char *err, size_t
     return fail(err, errlen, "%s:1: bad Matrix Market banner '%s' (expected %s)", p, r->text,
                 banner_help);
   if (strcasecmp(r->tok[1], "matrix") != 0)
-    return fail(err, errlen, "%s:1: object '%s' is not supported (only 'matrix')", p, r->tok[1]);
+    return fail(err, errlen, "%s:1: object '%.40s' is not supported (only 'matrix')", p, r->tok[1]);
   if (strcasecmp(r->tok[2], "array") == 0)
     return fail(err, errlen,
                 "%s:1: format 'array' (dense storage) is not supported for the matrix: write it "
                 "in 'coordinate' format",
                 p);
   if (strcasecmp(r->tok[2], "coordinate") != 0)
-    return fail(err, errlen, "%s:1: unknown format '%s' (expected 'coordinate')", p, r->tok[2]);
+    return fail(err, errlen, "%s:1: unknown format '%.40s' (expected 'coordinate')", p, r->tok[2]);
   if (strcasecmp(r->tok[3], "pattern") == 0)
     return fail(err, errlen,
                 "%s:1: field 'pattern' is not supported: the matrix needs values ('real')", p);
   if (strcasecmp(r->tok[3], "complex") == 0)
     return fail(err, errlen, "%s:1: field 'complex' is not supported: the solver is real", p);
   if (strcasecmp(r->tok[3], "real") != 0 && strcasecmp(r->tok[3], "integer") != 0)
-    return fail(err, errlen, "%s:1: unknown field '%s' (expected 'real')", p, r->tok[3]);
+    return fail(err, errlen, "%s:1: unknown field '%.40s' (expected 'real')", p, r->tok[3]);
   if (strcasecmp(r->tok[4], "general") == 0)
     *symmetric = 0;
   else if (strcasecmp(r->tok[4], "symmetric") == 0)
     *symmetric = 1;
   else
-    return fail(err, errlen, "%s:1: symmetry '%s' is not supported (general or symmetric)", p,
+    return fail(err, errlen, "%s:1: symmetry '%.40s' is not supported (general or symmetric)", p,
                 r->tok[4]);
   return 0;
 }
@@ -200,9 +200,9 @@ static int read_entries(line_reader *r, jacobi_coo *m, long announced, long size
     long i, j;
     double v;
     if (parse_long(r->tok[0], &i) != 0)
-      return fail(err, errlen, "%s:%ld: bad row index '%s'", p, r->line, r->tok[0]);
+      return fail(err, errlen, "%s:%ld: bad row index '%.40s'", p, r->line, r->tok[0]);
     if (parse_long(r->tok[1], &j) != 0)
-      return fail(err, errlen, "%s:%ld: bad column index '%s'", p, r->line, r->tok[1]);
+      return fail(err, errlen, "%s:%ld: bad column index '%.40s'", p, r->line, r->tok[1]);
     if (i < 1 || i > m->n)
       return fail(err, errlen, "%s:%ld: row index %ld outside 1..%d", p, r->line, i, m->n);
     if (j < 1 || j > m->n)

@@ -25,9 +25,10 @@
     if (e_ != cudaSuccess) op_cuda_fail((int)e_, #call, (loop), __FILE__, __LINE__); \
   } while (0)
 
-/* Static shared memory of the block reduction (op_cuda_kernel.h), reserved
- * beside a staged block's dynamic shared memory. */
-#define REDUCTION_SHARED 256
+/* Static shared memory of the block reductions (op_cuda_kernel.h: 32 values
+ * per reduced type, up to three types in a loop), reserved beside a staged
+ * block's dynamic shared memory when choosing a partition size. */
+#define REDUCTION_SHARED 1024
 
 static struct {
   int device;

@@ -25,9 +25,6 @@ const uint64_t kMagic = 0x6f70326375646121ull;
 const size_t kStack = 128 * 1024;
 const int kMaxThreads = 1024;
 
-struct Alloc {
-  size_t bytes;
-};
 std::map<void *, size_t> allocations; /* user pointer -> bytes */
 std::map<const void *, int> dyn_limit; /* kernel -> dynamic shared memory allowed */
 cudaError_t last_error = cudaSuccess;
@@ -224,7 +221,6 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device) {
 cudaError_t cudaMalloc(void **ptr, size_t bytes) {
   unsigned char *raw = static_cast<unsigned char *>(std::malloc(32 + bytes + kGuard));
   if (!raw) return cudaErrorMemoryAllocation;
-  *reinterpret_cast<uint64_t *>(raw) = kMagic;
   unsigned char *p = raw + 32;
   *reinterpret_cast<uint64_t *>(p - 32) = kMagic;
   std::memset(p, 0xff, bytes); /* never-written device memory reads as NaN / -1 */
