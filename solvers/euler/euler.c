@@ -878,13 +878,12 @@ int main(int argc, char **argv) {
   if (!d) return 2;
   char err[2048];
   int rc = deck_parse_args(d, argc, argv, err, sizeof err);
-  if (rc == DECK_HELP) {
-    printf("\nOP2 options:\n%s", op_usage_text());
-    return 0;
-  }
-  if (rc == DECK_ERROR) {
-    fprintf(stderr, "euler: %s\n", err);
-    return 2;
+  if (rc == DECK_HELP) printf("\nOP2 options:\n%s", op_usage_text());
+  if (rc == DECK_ERROR) fprintf(stderr, "euler: %s\n", err);
+  if (rc != DECK_OK) {
+    deck_free(d);
+    op_exit();
+    return rc == DECK_HELP ? 0 : 2;
   }
   euler_problem pb;
   read_problem(d, &pb);

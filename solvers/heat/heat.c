@@ -466,17 +466,10 @@ static int is_tutorial_problem(const heat_params *p) {
          p->alpha == 0.1 && p->dt == 0.5 / TUTORIAL_NSTEPS;
 }
 
-int main(int argc, char **argv) {
-  const double t_start = op_wtime();
-  op_init(&argc, argv, 0);
+/* Reads the command line into d and p; returns -1 to go on, else the exit
+ * status (0 after --help, 2 on bad input, with the message printed). */
+static int read_input(int argc, char **argv, char **args, deck *d, heat_params *p) {
   char err[2048];
-  char **args = translate_args(argc, argv, err, sizeof err);
-  if (!args) {
-    fprintf(stderr, "heat: %s\n", err);
-    return 2;
-  }
-  deck *d = deck_new("heat", keys, NKEYS);
-  if (!d) return 2;
   int rc = deck_parse_args(d, argc, args, err, sizeof err);
   if (rc == DECK_HELP) {
     int markdown = 0;
@@ -487,8 +480,7 @@ int main(int argc, char **argv) {
     }
     return 0;
   }
-  heat_params p;
-  if (rc == DECK_ERROR || resolve_params(d, &p, err, sizeof err) != 0) {
+  if (rc == DECK_ERROR || resolve_params(d, p, err, sizeof err) != 0) {
     fprintf(stderr, "heat: %s\n", err);
     return 2;
   }
@@ -499,18 +491,23 @@ int main(int argc, char **argv) {
             deck_origin(d, "ppm_max"));
     return 2;
   }
-
-  print_problem(&p);
-  if (p.r > R_LIMIT && !deck_bool(d, "allow_unstable")) {
+  print_problem(p);
+  if (p->r > R_LIMIT && !deck_bool(d, "allow_unstable")) {
     fprintf(stderr,
             "heat: refusing to run: r = alpha dt / dx^2 = %g exceeds 1/4, the stability limit of "
             "the explicit 5-point scheme in 2D (the highest grid mode grows by |1 - 8r| = %g per "
             "step). Take more steps (nsteps, or r = 0.25), or set allow_unstable=yes to run "
             "anyway.\n",
-            p.r, fabs(1.0 - 8.0 * p.r));
+            p->r, fabs(1.0 - 8.0 * p->r));
     return 2;
   }
+  return -1;
+}
 
+/* The run proper; returns the exit status. */
+static int run(const deck *d, const heat_params *pp, double t_start) {
+  const heat_params p = *pp;
+  char err[2048];
   const char *outdir = deck_string(d, "output_dir");
   if (make_dirs(outdir) != 0) {
     fprintf(stderr, "heat: cannot create directory %s: %s\n", outdir, strerror(errno));
@@ -606,6 +603,7 @@ int main(int argc, char **argv) {
 
   if (out.series) op_xdmf_series_free(out.series);
   free(out.image);
+  free(m.stencil_map); /* no loop runs after this */
   result_ctx ctx = {.d = d,
                     .p = &p,
                     .err = e,
@@ -625,10 +623,25 @@ int main(int argc, char **argv) {
   }
   printf("results in %s (result.json%s%s)\n", outdir,
          deck_bool(d, "write_hdf5") ? ", u.h5, u.xmf" : "", deck_bool(d, "write_ppm") ? ", u.ppm" : "");
-  const int ok = solver_verdicts_passed(&verdicts);
+  return solver_verdicts_passed(&verdicts) ? 0 : 1;
+}
+
+int main(int argc, char **argv) {
+  const double t_start = op_wtime();
+  op_init(&argc, argv, 0);
+  char err[256];
+  int status = 2;
+  deck *d = NULL;
+  char **args = translate_args(argc, argv, err, sizeof err);
+  if (!args)
+    fprintf(stderr, "heat: %s\n", err);
+  else if ((d = deck_new("heat", keys, NKEYS)) != NULL) {
+    heat_params p;
+    status = read_input(argc, argv, args, d, &p);
+    if (status < 0) status = run(d, &p, t_start);
+  }
   op_exit();
-  free(m.stencil_map);
-  free(args);
   deck_free(d);
-  return ok ? 0 : 1;
+  free(args);
+  return status;
 }
