@@ -292,6 +292,32 @@ static void colour_globally(op_plan *p, const op_arg *args, int nargs) {
   free(colour);
 }
 
+static void check_chunk_safety(op_plan *p, const op_arg *args, int nargs) {
+  p->chunk_safe = 1;
+  for (int k = 0; k < p->ninds && p->chunk_safe; k++) {
+    int plain_write = 0;
+    for (int i = 0; i < nargs; i++)
+      if (p->inds[i] == k && (args[i].acc == OP_WRITE || args[i].acc == OP_RW)) plain_write = 1;
+    if (!plain_write) continue;
+    op_dat d = op_g.dats[p->ind_dat[k]];
+    int *stamp = op_malloc(sizeof(int) * (size_t)(d->set->size + 1));
+    for (int e = 0; e < d->set->size; e++) stamp[e] = -1;
+    for (int b = 0; b < p->nblocks && p->chunk_safe; b++)
+      for (int i = 0; i < nargs && p->chunk_safe; i++) {
+        if (p->inds[i] != k) continue;
+        for (int n = p->offset[b]; n < p->offset[b] + p->nelems[b]; n++) {
+          int g = target(&args[i], n);
+          if (stamp[g] == b) {
+            p->chunk_safe = 0;
+            break;
+          }
+          stamp[g] = b;
+        }
+      }
+    free(stamp);
+  }
+}
+
 /* The bytes a loop must move at least: every dat element it touches once
  * (twice when it is read and written), and the map entries it uses. */
 static void count_bytes(op_plan *p, const op_arg *args, int nargs) {
@@ -370,6 +396,7 @@ op_plan *op_plan_build(const char *loop_name, op_set set, int part_size, int nar
     colour_elements(p, args, nargs);
   }
   if (what & OP_PLAN_GLOBAL_COLOURS) colour_globally(p, args, nargs);
+  check_chunk_safety(p, args, nargs);
   count_bytes(p, args, nargs);
   p->build_seconds = op_wtime() - t0;
   return p;

@@ -66,6 +66,12 @@ typedef struct op_plan {
   int *gcol_offset; /* gcolors + 1 offsets into gcol_elems */
   int *gcol_elems;  /* elements grouped by global colour */
 
+  /* ---- for the CPU backends' chunked loops ---- */
+  /* 1 when, in every block, no indirect element that the loop writes (WRITE
+   * or RW) is touched by two elements or twice by one element: then the
+   * elements of a chunk may read their data before any of them writes. */
+  int chunk_safe;
+
   /* ---- what the loop must move, for achieved bandwidth ---- */
   double bytes_moved;
 

@@ -56,17 +56,27 @@ static int is_ind_inc(const gen_arg *a) {
   return a->kind == GEN_ARG_DAT && a->indirect && !strcmp(a->acc, "OP_INC");
 }
 
+/* Written through a map other than by increments (WRITE or RW). */
+static int is_ind_store(const gen_arg *a) {
+  return a->kind == GEN_ARG_DAT && a->indirect && (!strcmp(a->acc, "OP_WRITE") || !strcmp(a->acc, "OP_RW"));
+}
+
+static int has_ind_store(const gen_loop *lp) {
+  for (int a = 0; a < lp->nargs; a++)
+    if (is_ind_store(&lp->args[a])) return 1;
+  return 0;
+}
+
 static int is_ind_read(const gen_arg *a) {
   return a->kind == GEN_ARG_DAT && a->indirect && !strcmp(a->acc, "OP_READ");
 }
 
-/* The chunked form applies to loops whose only indirect writes are
- * increments, with literal dims for the increments and reductions. */
+/* The chunked form needs literal dims for everything it buffers. Loops that
+ * write through a map other than by increments use it only when their plan
+ * says no block touches such an element twice (plan->chunk_safe). */
 static int split_ok(const gen_loop *lp) {
   for (int a = 0; a < lp->nargs; a++) {
     const gen_arg *g = &lp->args[a];
-    if (g->kind == GEN_ARG_DAT && g->indirect && strcmp(g->acc, "OP_READ") && strcmp(g->acc, "OP_INC"))
-      return 0;
     if ((g->kind == GEN_ARG_DAT && g->indirect) || is_reduction(g))
       if (g->dim <= 0) return 0;
   }
@@ -82,7 +92,7 @@ static void emit_call(FILE *f, const gen_loop *lp, int split, const char *indent
     const gen_arg *g = &lp->args[a];
     dim_text(g, a, dim, sizeof dim);
     fprintf(f, "%s\n%s    ", a ? "," : "", indent);
-    if (split && (is_ind_inc(g) || is_reduction(g))) {
+    if (split && (is_ind_inc(g) || is_reduction(g) || is_ind_store(g))) {
       fprintf(f, "tmp%d + k * %d", a, g->dim);
     } else if (split && is_ind_read(g)) {
       fprintf(f, "gat%d + k * %d", a, g->dim);
@@ -113,7 +123,8 @@ static void emit_idx_decls(FILE *f, const gen_loop *lp, const char *indent) {
 
 static int needs_apply(const gen_loop *lp) {
   for (int a = 0; a < lp->nargs; a++)
-    if (is_ind_inc(&lp->args[a]) || is_reduction(&lp->args[a])) return 1;
+    if (is_ind_inc(&lp->args[a]) || is_reduction(&lp->args[a]) || is_ind_store(&lp->args[a]))
+      return 1;
   return 0;
 }
 
@@ -150,19 +161,21 @@ static void emit_split_block(FILE *f, const gen_loop *lp) {
   fprintf(f, "        const int c1 = c0 + OP_CPU_CHUNK < end ? c0 + OP_CPU_CHUNK : end;\n");
   for (int a = 0; a < lp->nargs; a++) {
     const gen_arg *g = &lp->args[a];
-    if (is_ind_inc(g) || is_reduction(g))
+    if (is_ind_inc(g) || is_reduction(g) || is_ind_store(g))
       fprintf(f, "        %s tmp%d[OP_CPU_CHUNK * %d];\n", g->type, a, g->dim);
     else if (is_ind_read(g))
       fprintf(f, "        %s gat%d[OP_CPU_CHUNK * %d];\n", g->type, a, g->dim);
   }
+  /* Stored-through data is gathered too: a kernel need not write every
+   * component, and RW reads before it writes. */
   for (int a = 0; a < lp->nargs; a++) {
     const gen_arg *g = &lp->args[a];
-    if (!is_ind_read(g)) continue;
+    if (!is_ind_read(g) && !is_ind_store(g)) continue;
     fprintf(f, "        for (int n = c0; n < c1; n++) {\n");
     fprintf(f, "          const %s *s = data%d + (size_t)map%d[n * mdim%d + midx%d] * %d;\n", g->type,
             a, a, a, a, g->dim);
-    fprintf(f, "          for (int d = 0; d < %d; d++) gat%d[(n - c0) * %d + d] = s[d];\n", g->dim,
-            a, g->dim);
+    fprintf(f, "          for (int d = 0; d < %d; d++) %s%d[(n - c0) * %d + d] = s[d];\n", g->dim,
+            is_ind_read(g) ? "gat" : "tmp", a, g->dim);
     fprintf(f, "        }\n");
   }
   fprintf(f, "#pragma omp simd\n");
@@ -189,11 +202,11 @@ static void emit_split_block(FILE *f, const gen_loop *lp) {
   fprintf(f, "          const int k = n - c0;\n");
   for (int a = 0; a < lp->nargs; a++) {
     const gen_arg *g = &lp->args[a];
-    if (is_ind_inc(g)) {
+    if (is_ind_inc(g) || is_ind_store(g)) {
       fprintf(f, "          %s *t%d = data%d + (size_t)map%d[n * mdim%d + midx%d] * %d;\n", g->type,
               a, a, a, a, a, g->dim);
-      fprintf(f, "          for (int d = 0; d < %d; d++) t%d[d] += tmp%d[k * %d + d];\n", g->dim, a,
-              a, g->dim);
+      fprintf(f, "          for (int d = 0; d < %d; d++) t%d[d] %s tmp%d[k * %d + d];\n", g->dim, a,
+              is_ind_inc(g) ? "+=" : "=", a, g->dim);
     } else if (is_reduction(g)) {
       fprintf(f, "          for (int d = 0; d < %d; d++) ", g->dim);
       if (!strcmp(g->acc, "OP_INC"))
@@ -271,10 +284,17 @@ static void emit_loop(FILE *f, const gen_loop *lp, gen_backend backend) {
     else
       fprintf(f, "      for (int d = 0; d < %s; d++) red%d[d] = gbl%d[d];\n", dim, a, a);
   }
-  if (split_ok(lp) && needs_staging(lp))
+  if (split_ok(lp) && needs_staging(lp) && has_ind_store(lp)) {
+    fprintf(f, "      if (plan->chunk_safe) {\n");
     emit_split_block(f, lp);
-  else
-    emit_plain_block(f, lp, split_ok(lp));
+    fprintf(f, "      } else {\n");
+    emit_plain_block(f, lp, 0);
+    fprintf(f, "      }\n");
+  } else if (split_ok(lp) && needs_staging(lp)) {
+    emit_split_block(f, lp);
+  } else {
+    emit_plain_block(f, lp, split_ok(lp) && !has_ind_store(lp));
+  }
   for (int a = 0; a < n; a++) {
     const gen_arg *g = &lp->args[a];
     if (!is_reduction(g)) continue;

@@ -204,6 +204,26 @@ int main(int argc, char **argv) {
     EXPECT(bad == 0, "OP_WRITE / OP_RW through a map: %d pairs wrong", bad);
   }
 
+  /* RW through a map with repeated targets within a block (the chunked form
+   * must not be used: each write must be seen by the next edge). */
+  for (int n = 0; n < nnode; n++) acc[n] = -1.0;
+  op_host_data_changed(d_acc);
+  op_par_loop(max_rw, "max_rw", edges, op_arg_dat(d_w, -1, OP_ID, 1, "double", OP_READ),
+              op_arg_dat(d_acc, 0, pedge, 1, "double", OP_RW),
+              op_arg_dat(d_acc, 1, pedge, 1, "double", OP_RW));
+  {
+    double *expect = malloc(sizeof(double) * (size_t)nnode);
+    for (int n = 0; n < nnode; n++) expect[n] = -1.0;
+    for (int e = 0; e < nedge; e++)
+      for (int s2 = 0; s2 < 2; s2++)
+        if (w[e] > expect[e2n[2 * e + s2]]) expect[e2n[2 * e + s2]] = w[e];
+    const double *a = op_fetch_data_ptr(d_acc);
+    int bad = 0;
+    for (int n = 0; n < nnode; n++) bad += a[n] != expect[n];
+    EXPECT(bad == 0, "OP_RW through a map with repeated targets: %d nodes wrong", bad);
+    free(expect);
+  }
+
   /* A vector global whose dim is an expression, and a loop over an empty set. */
   int vdim = 3;
   double vacc[3] = {0, 0, 0};
