@@ -20,6 +20,7 @@
 #include "op_hdf5.h"
 #include "op_xdmf.h"
 #include "result_json.h"
+#include "solver_result.h"
 #include "solver_verdict.h"
 
 /* The constants the kernels read (op_decl_const). The reference code assigns
@@ -286,15 +287,7 @@ typedef struct {
 static void fill_result(FILE *f, void *vctx) {
   const result_ctx *c = vctx;
   json_writer w;
-  json_init(&w, f, 1);
-  json_begin_object(&w);
-  json_kv_string(&w, "solver", "airfoil");
-  json_kv_string(&w, "backend", op_backend_name());
-  json_kv_int(&w, "threads", op_num_threads());
-  json_kv_int(&w, "part_size", op_part_size());
-  json_kv_string(&w, "deck", deck_path(c->d) ? deck_path(c->d) : "");
-  json_key(&w, "parameters");
-  deck_json_value(c->d, &w);
+  solver_result_begin(&w, f, "airfoil", c->d);
   json_kv_int(&w, "cells", c->ncell);
   json_kv_int(&w, "iterations", c->iterations_done);
   json_kv_number(&w, "final_rms", c->final_rms);

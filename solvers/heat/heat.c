@@ -31,6 +31,7 @@
 #include "op_ppm.h"
 #include "op_xdmf.h"
 #include "result_json.h"
+#include "solver_result.h"
 #include "solver_verdict.h"
 #include "structured_grid.h"
 
@@ -394,15 +395,7 @@ static void fill_result(FILE *f, void *vctx) {
   const result_ctx *c = vctx;
   const heat_params *p = c->p;
   json_writer w;
-  json_init(&w, f, 1);
-  json_begin_object(&w);
-  json_kv_string(&w, "solver", "heat");
-  json_kv_string(&w, "backend", op_backend_name());
-  json_kv_int(&w, "threads", op_num_threads());
-  json_kv_int(&w, "part_size", op_part_size());
-  json_kv_string(&w, "deck", deck_path(c->d) ? deck_path(c->d) : "");
-  json_key(&w, "parameters");
-  deck_json_value(c->d, &w);
+  solver_result_begin(&w, f, "heat", c->d);
   json_kv_int(&w, "n", p->n);
   json_kv_int(&w, "steps", p->nsteps);
   json_kv_number(&w, "dx", p->dx);

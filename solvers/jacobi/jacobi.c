@@ -23,6 +23,7 @@
 #include "op2.h"
 #include "op_hdf5.h"
 #include "result_json.h"
+#include "solver_result.h"
 #include "solver_verdict.h"
 
 static const deck_key keys[] = {
@@ -81,15 +82,7 @@ typedef struct {
 static void fill_result(FILE *f, void *vctx) {
   const run_result *c = vctx;
   json_writer w;
-  json_init(&w, f, 1);
-  json_begin_object(&w);
-  json_kv_string(&w, "solver", "jacobi");
-  json_kv_string(&w, "backend", op_backend_name());
-  json_kv_int(&w, "threads", op_num_threads());
-  json_kv_int(&w, "part_size", op_part_size());
-  json_kv_string(&w, "deck", deck_path(c->d) ? deck_path(c->d) : "");
-  json_key(&w, "parameters");
-  deck_json_value(c->d, &w);
+  solver_result_begin(&w, f, "jacobi", c->d);
   json_kv_string(&w, "problem", c->problem);
   json_key(&w, "system");
   json_begin_object(&w);
