@@ -473,82 +473,70 @@ typedef struct {
  * of cells flagged before, and one is almost always enough. */
 #define MAX_FIX_ROUNDS 8
 
-/* One sweep along x from the state q into qn (interior cells; the caller
- * alternates the two dats): ghosts of q, fluxes, the update with its
- * positivity check, and for the rare flagged cells first-order fluxes on
- * their faces and the update again. */
-static void sweep_x(euler_mesh *m, op_dat q, op_dat qn, double dt, step_stats *st) {
-  double dtdx = dt / m->dx;
-  int nfall = 0, nbad = 0;
-  op_par_loop(euler_ghost, "ghosts_x", m->xghosts,
-              op_arg_dat(q, 0, m->xg_src, 4, "double", OP_READ),
-              op_arg_dat(q, 0, m->xg_self, 4, "double", OP_WRITE),
-              op_arg_dat(m->xg_flip, -1, OP_ID, 1, "int", OP_READ));
-  op_par_loop(euler_flux_x, "flux_x", m->xfaces,
-              op_arg_dat(q, 0, m->xface_cells, 4, "double", OP_READ),
-              op_arg_dat(q, 1, m->xface_cells, 4, "double", OP_READ),
-              op_arg_dat(q, 2, m->xface_cells, 4, "double", OP_READ),
-              op_arg_dat(q, 3, m->xface_cells, 4, "double", OP_READ),
-              op_arg_gbl(&dtdx, 1, "double", OP_READ),
-              op_arg_dat(m->xwall, -1, OP_ID, 1, "int", OP_READ),
-              op_arg_dat(m->fx, -1, OP_ID, 4, "double", OP_WRITE),
-              op_arg_gbl(&nfall, 1, "int", OP_INC));
-  op_par_loop(euler_update, "update_x", m->interior,
-              op_arg_dat(m->fx, 0, m->int_xfaces, 4, "double", OP_READ),
-              op_arg_dat(m->fx, 1, m->int_xfaces, 4, "double", OP_READ),
-              op_arg_gbl(&dtdx, 1, "double", OP_READ),
-              op_arg_dat(q, 0, m->int_cell, 4, "double", OP_READ),
-              op_arg_dat(qn, 0, m->int_cell, 4, "double", OP_WRITE),
-              op_arg_dat(m->flag, 0, m->int_cell, 1, "int", OP_WRITE),
-              op_arg_gbl(&nbad, 1, "int", OP_INC));
-  for (int round = 0; nbad > 0 && round < MAX_FIX_ROUNDS; round++) {
-    int nfix = 0, nnew = 0;
-    st->flagged += nbad;
-    op_par_loop(euler_flag_ghost, "flag_ghosts_x", m->xghosts,
-                op_arg_dat(m->flag, 0, m->xg_src, 1, "int", OP_READ),
-                op_arg_dat(m->flag, 0, m->xg_self, 1, "int", OP_WRITE));
-    op_par_loop(euler_fix_x, "fix_x", m->xfaces,
-                op_arg_dat(q, 1, m->xface_cells, 4, "double", OP_READ),
-                op_arg_dat(q, 2, m->xface_cells, 4, "double", OP_READ),
-                op_arg_dat(m->flag, 1, m->xface_cells, 1, "int", OP_READ),
-                op_arg_dat(m->flag, 2, m->xface_cells, 1, "int", OP_READ),
-                op_arg_dat(m->xwall, -1, OP_ID, 1, "int", OP_READ),
-                op_arg_dat(m->fx, -1, OP_ID, 4, "double", OP_RW),
-                op_arg_gbl(&nfix, 1, "int", OP_INC));
-    op_par_loop(euler_reupdate, "reupdate_x", m->interior,
-                op_arg_dat(m->fx, 0, m->int_xfaces, 4, "double", OP_READ),
-                op_arg_dat(m->fx, 1, m->int_xfaces, 4, "double", OP_READ),
-                op_arg_gbl(&dtdx, 1, "double", OP_READ),
-                op_arg_dat(q, 0, m->int_cell, 4, "double", OP_READ),
-                op_arg_dat(qn, 0, m->int_cell, 4, "double", OP_WRITE),
-                op_arg_dat(m->flag, 0, m->int_cell, 1, "int", OP_RW),
-                op_arg_gbl(&nnew, 1, "int", OP_INC));
-    st->fixed += nfix;
-    nbad = nnew;
-  }
-  st->fallbacks += nfall;
+/* What differs between the x- and the y-sweep: the sets, maps and dats of
+ * one direction, the cell size along it, and the loop names. The flux and
+ * fix kernels are the direction's own (x or y); everything else is shared. */
+typedef struct {
+  int is_x;
+  double h;
+  op_set ghosts, faces;
+  op_map g_src, g_self, face_cells, int_faces;
+  op_dat g_flip, wall, f;
+  const char *ghosts_name, *flux_name, *update_name, *flag_name, *fix_name, *reupdate_name;
+} sweep_dir;
+
+static sweep_dir sweep_along_x(const euler_mesh *m) {
+  sweep_dir d = {1,        m->dx,          m->xghosts,  m->xfaces,       m->xg_src,
+                 m->xg_self, m->xface_cells, m->int_xfaces, m->xg_flip,     m->xwall,
+                 m->fx,    "ghosts_x",     "flux_x",    "update_x",      "flag_ghosts_x",
+                 "fix_x",  "reupdate_x"};
+  return d;
 }
 
-static void sweep_y(euler_mesh *m, op_dat q, op_dat qn, double dt, step_stats *st) {
-  double dtdy = dt / m->dy;
+static sweep_dir sweep_along_y(const euler_mesh *m) {
+  sweep_dir d = {0,        m->dy,          m->yghosts,  m->yfaces,       m->yg_src,
+                 m->yg_self, m->yface_cells, m->int_yfaces, m->yg_flip,     m->ywall,
+                 m->fy,    "ghosts_y",     "flux_y",    "update_y",      "flag_ghosts_y",
+                 "fix_y",  "reupdate_y"};
+  return d;
+}
+
+/* One sweep along a direction from the state q into qn (interior cells; the
+ * caller alternates the two dats): ghosts of q, fluxes, the update with its
+ * positivity check, and for the rare flagged cells first-order fluxes on
+ * their faces and the update again. */
+static void sweep(euler_mesh *m, const sweep_dir *s, op_dat q, op_dat qn, double dt,
+                  step_stats *st) {
+  double dth = dt / s->h;
   int nfall = 0, nbad = 0;
-  op_par_loop(euler_ghost, "ghosts_y", m->yghosts,
-              op_arg_dat(q, 0, m->yg_src, 4, "double", OP_READ),
-              op_arg_dat(q, 0, m->yg_self, 4, "double", OP_WRITE),
-              op_arg_dat(m->yg_flip, -1, OP_ID, 1, "int", OP_READ));
-  op_par_loop(euler_flux_y, "flux_y", m->yfaces,
-              op_arg_dat(q, 0, m->yface_cells, 4, "double", OP_READ),
-              op_arg_dat(q, 1, m->yface_cells, 4, "double", OP_READ),
-              op_arg_dat(q, 2, m->yface_cells, 4, "double", OP_READ),
-              op_arg_dat(q, 3, m->yface_cells, 4, "double", OP_READ),
-              op_arg_gbl(&dtdy, 1, "double", OP_READ),
-              op_arg_dat(m->ywall, -1, OP_ID, 1, "int", OP_READ),
-              op_arg_dat(m->fy, -1, OP_ID, 4, "double", OP_WRITE),
-              op_arg_gbl(&nfall, 1, "int", OP_INC));
-  op_par_loop(euler_update, "update_y", m->interior,
-              op_arg_dat(m->fy, 0, m->int_yfaces, 4, "double", OP_READ),
-              op_arg_dat(m->fy, 1, m->int_yfaces, 4, "double", OP_READ),
-              op_arg_gbl(&dtdy, 1, "double", OP_READ),
+  op_par_loop(euler_ghost, s->ghosts_name, s->ghosts,
+              op_arg_dat(q, 0, s->g_src, 4, "double", OP_READ),
+              op_arg_dat(q, 0, s->g_self, 4, "double", OP_WRITE),
+              op_arg_dat(s->g_flip, -1, OP_ID, 1, "int", OP_READ));
+  if (s->is_x)
+    op_par_loop(euler_flux_x, s->flux_name, s->faces,
+                op_arg_dat(q, 0, s->face_cells, 4, "double", OP_READ),
+                op_arg_dat(q, 1, s->face_cells, 4, "double", OP_READ),
+                op_arg_dat(q, 2, s->face_cells, 4, "double", OP_READ),
+                op_arg_dat(q, 3, s->face_cells, 4, "double", OP_READ),
+                op_arg_gbl(&dth, 1, "double", OP_READ),
+                op_arg_dat(s->wall, -1, OP_ID, 1, "int", OP_READ),
+                op_arg_dat(s->f, -1, OP_ID, 4, "double", OP_WRITE),
+                op_arg_gbl(&nfall, 1, "int", OP_INC));
+  else
+    op_par_loop(euler_flux_y, s->flux_name, s->faces,
+                op_arg_dat(q, 0, s->face_cells, 4, "double", OP_READ),
+                op_arg_dat(q, 1, s->face_cells, 4, "double", OP_READ),
+                op_arg_dat(q, 2, s->face_cells, 4, "double", OP_READ),
+                op_arg_dat(q, 3, s->face_cells, 4, "double", OP_READ),
+                op_arg_gbl(&dth, 1, "double", OP_READ),
+                op_arg_dat(s->wall, -1, OP_ID, 1, "int", OP_READ),
+                op_arg_dat(s->f, -1, OP_ID, 4, "double", OP_WRITE),
+                op_arg_gbl(&nfall, 1, "int", OP_INC));
+  op_par_loop(euler_update, s->update_name, m->interior,
+              op_arg_dat(s->f, 0, s->int_faces, 4, "double", OP_READ),
+              op_arg_dat(s->f, 1, s->int_faces, 4, "double", OP_READ),
+              op_arg_gbl(&dth, 1, "double", OP_READ),
               op_arg_dat(q, 0, m->int_cell, 4, "double", OP_READ),
               op_arg_dat(qn, 0, m->int_cell, 4, "double", OP_WRITE),
               op_arg_dat(m->flag, 0, m->int_cell, 1, "int", OP_WRITE),
@@ -556,21 +544,31 @@ static void sweep_y(euler_mesh *m, op_dat q, op_dat qn, double dt, step_stats *s
   for (int round = 0; nbad > 0 && round < MAX_FIX_ROUNDS; round++) {
     int nfix = 0, nnew = 0;
     st->flagged += nbad;
-    op_par_loop(euler_flag_ghost, "flag_ghosts_y", m->yghosts,
-                op_arg_dat(m->flag, 0, m->yg_src, 1, "int", OP_READ),
-                op_arg_dat(m->flag, 0, m->yg_self, 1, "int", OP_WRITE));
-    op_par_loop(euler_fix_y, "fix_y", m->yfaces,
-                op_arg_dat(q, 1, m->yface_cells, 4, "double", OP_READ),
-                op_arg_dat(q, 2, m->yface_cells, 4, "double", OP_READ),
-                op_arg_dat(m->flag, 1, m->yface_cells, 1, "int", OP_READ),
-                op_arg_dat(m->flag, 2, m->yface_cells, 1, "int", OP_READ),
-                op_arg_dat(m->ywall, -1, OP_ID, 1, "int", OP_READ),
-                op_arg_dat(m->fy, -1, OP_ID, 4, "double", OP_RW),
-                op_arg_gbl(&nfix, 1, "int", OP_INC));
-    op_par_loop(euler_reupdate, "reupdate_y", m->interior,
-                op_arg_dat(m->fy, 0, m->int_yfaces, 4, "double", OP_READ),
-                op_arg_dat(m->fy, 1, m->int_yfaces, 4, "double", OP_READ),
-                op_arg_gbl(&dtdy, 1, "double", OP_READ),
+    op_par_loop(euler_flag_ghost, s->flag_name, s->ghosts,
+                op_arg_dat(m->flag, 0, s->g_src, 1, "int", OP_READ),
+                op_arg_dat(m->flag, 0, s->g_self, 1, "int", OP_WRITE));
+    if (s->is_x)
+      op_par_loop(euler_fix_x, s->fix_name, s->faces,
+                  op_arg_dat(q, 1, s->face_cells, 4, "double", OP_READ),
+                  op_arg_dat(q, 2, s->face_cells, 4, "double", OP_READ),
+                  op_arg_dat(m->flag, 1, s->face_cells, 1, "int", OP_READ),
+                  op_arg_dat(m->flag, 2, s->face_cells, 1, "int", OP_READ),
+                  op_arg_dat(s->wall, -1, OP_ID, 1, "int", OP_READ),
+                  op_arg_dat(s->f, -1, OP_ID, 4, "double", OP_RW),
+                  op_arg_gbl(&nfix, 1, "int", OP_INC));
+    else
+      op_par_loop(euler_fix_y, s->fix_name, s->faces,
+                  op_arg_dat(q, 1, s->face_cells, 4, "double", OP_READ),
+                  op_arg_dat(q, 2, s->face_cells, 4, "double", OP_READ),
+                  op_arg_dat(m->flag, 1, s->face_cells, 1, "int", OP_READ),
+                  op_arg_dat(m->flag, 2, s->face_cells, 1, "int", OP_READ),
+                  op_arg_dat(s->wall, -1, OP_ID, 1, "int", OP_READ),
+                  op_arg_dat(s->f, -1, OP_ID, 4, "double", OP_RW),
+                  op_arg_gbl(&nfix, 1, "int", OP_INC));
+    op_par_loop(euler_reupdate, s->reupdate_name, m->interior,
+                op_arg_dat(s->f, 0, s->int_faces, 4, "double", OP_READ),
+                op_arg_dat(s->f, 1, s->int_faces, 4, "double", OP_READ),
+                op_arg_gbl(&dth, 1, "double", OP_READ),
                 op_arg_dat(q, 0, m->int_cell, 4, "double", OP_READ),
                 op_arg_dat(qn, 0, m->int_cell, 4, "double", OP_WRITE),
                 op_arg_dat(m->flag, 0, m->int_cell, 1, "int", OP_RW),
@@ -965,13 +963,11 @@ int main(int argc, char **argv) {
       landed = 1;
     }
     /* x then y on even steps, y then x on odd ones; q -> q2 -> q. */
-    if (step % 2 == 0) {
-      sweep_x(&m, m.q, m.q2, dt, &st);
-      sweep_y(&m, m.q2, m.q, dt, &st);
-    } else {
-      sweep_y(&m, m.q, m.q2, dt, &st);
-      sweep_x(&m, m.q2, m.q, dt, &st);
-    }
+    const sweep_dir along_x = sweep_along_x(&m), along_y = sweep_along_y(&m);
+    const sweep_dir *first = step % 2 == 0 ? &along_x : &along_y;
+    const sweep_dir *second = step % 2 == 0 ? &along_y : &along_x;
+    sweep(&m, first, m.q, m.q2, dt, &st);
+    sweep(&m, second, m.q2, m.q, dt, &st);
     t = landed ? target : t + dt;
     step++;
     wall_steps += op_wtime() - w1;
