@@ -290,6 +290,45 @@ static void test_tuner(void) {
          "a bad tune file line was accepted (%s)", err);
   remove(path);
 
+  /* Tuning carried over runs: each "run" makes a few calls of the loop, saves
+   * and resets; the next one loads the file and goes on. The fastest
+   * candidate is measured in the second run, and the choice must be it. */
+  op_cuda_tune_reset();
+  n = op_cuda_tune_candidates(&ind, 256, cand, 64);
+  int run_calls = 0, runs = 0;
+  for (runs = 1; runs <= 20 && !op_cuda_tune_settled("loopG", NULL); runs++) {
+    if (runs > 1) {
+      op_cuda_tune_reset();
+      EXPECT(op_cuda_tune_load(path, err, sizeof err) == 0, "load of trial lines: %s", err);
+    }
+    for (int call = 0; call < 16; call++) { /* an even number: no candidate split */
+      op_cuda_config got = op_cuda_tune_choose("loopG", &ind, 256);
+      if (op_cuda_tune_settled("loopG", NULL)) break;
+      int k;
+      for (k = 0; k < n; k++)
+        if (!memcmp(&cand[k], &got, sizeof got)) break;
+      EXPECT(k < n, "resumed tuning offered a configuration that is not a candidate");
+      op_cuda_tune_record("loopG", got, k == 10 ? 0.5 : 3.0 + k);
+      run_calls++;
+    }
+    EXPECT(op_cuda_tune_save(path, "test device", err, sizeof err) == 0, "save: %s", err);
+  }
+  EXPECT(op_cuda_tune_settled("loopG", &c) && !memcmp(&c, &cand[10], sizeof c),
+         "resumed tuning did not settle on the fastest candidate");
+  EXPECT(run_calls == 2 * n, "resumed tuning took %d calls for %d candidates (expected %d)",
+         run_calls, n, 2 * n);
+  EXPECT(runs - 1 == (2 * n + 15) / 16, "resumed tuning took %d runs", runs - 1);
+  op_cuda_tune_reset();
+  EXPECT(op_cuda_tune_load(path, err, sizeof err) == 0 && op_cuda_tune_settled("loopG", &c) &&
+             !memcmp(&c, &cand[10], sizeof c),
+         "the settled choice of a resumed tuning was not saved");
+  f = fopen(path, "w");
+  fprintf(f, "loopH atomic 64 0 1.5 maybe\n");
+  fclose(f);
+  EXPECT(op_cuda_tune_load(path, err, sizeof err) < 0 && strstr(err, ":1:"),
+         "a line with an unknown tag was accepted (%s)", err);
+  remove(path);
+
   /* Forcing. */
   op_cuda_tune_reset();
   EXPECT(op_cuda_tune_option("--op-force=atomic:64") && op_cuda_tune_option("--op-force=plain"),

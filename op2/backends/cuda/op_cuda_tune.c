@@ -9,7 +9,10 @@
  * whatever is being tried. Each candidate is timed TRIALS times (GPU time from
  * CUDA events, the best of them counts); once all have been timed, the loop
  * settles on the fastest. Choices can be forced from the command line, loaded
- * from and saved to a tune file (format in docs/cuda.md).
+ * from and saved to a tune file (format in docs/cuda.md). A loop still being
+ * tuned when the program ends has its measured candidates saved as "trial"
+ * lines, so that the next run with the file goes on from there instead of
+ * starting again: a short run (a few calls of a loop) still ends up tuned.
  *
  * Plain C with no CUDA call, so that the unit tests run it without a GPU.
  */
@@ -46,6 +49,10 @@ typedef struct {
   long calls, timed_calls;
   double total_ms; /* over timed calls */
   int warned;
+  /* Candidates measured by an earlier run ("trial" lines of the tune file). */
+  int npre;
+  op_cuda_config pre_cfg[MAX_CANDIDATES];
+  double pre_ms[MAX_CANDIDATES];
 } tune_entry;
 
 typedef struct {
@@ -236,6 +243,8 @@ static op_cuda_config default_config(const op_cuda_traits *t, int default_part) 
   return c;
 }
 
+static void settle(tune_entry *e);
+
 static int same(op_cuda_config a, op_cuda_config b) {
   return a.strategy == b.strategy && a.block == b.block && a.part == b.part;
 }
@@ -346,8 +355,19 @@ op_cuda_config op_cuda_tune_choose(const char *name, const op_cuda_traits *t, in
     e->ncand = op_cuda_tune_candidates(t, default_part, e->cand, MAX_CANDIDATES);
     e->built = 1;
     e->cur = 0;
+    /* Candidates an earlier run measured count as timed. */
+    for (int i = 0; i < e->ncand; i++)
+      for (int k = 0; k < e->npre; k++)
+        if (same(e->cand[i], e->pre_cfg[k])) {
+          e->tries[i] = TRIALS;
+          e->best[i] = e->pre_ms[k];
+        }
   }
-  while (e->cur < e->ncand && e->rejected[e->cur]) e->cur++;
+  while (e->cur < e->ncand && (e->rejected[e->cur] || e->tries[e->cur] >= TRIALS)) e->cur++;
+  if (e->cur >= e->ncand) {
+    settle(e);
+    if (e->settled) return e->chosen;
+  }
   if (e->cur < e->ncand) return e->cand[e->cur];
   /* Every candidate rejected cannot happen (colour and plain always run), but be safe. */
   return default_config(t, default_part);
@@ -390,7 +410,7 @@ void op_cuda_tune_record(const char *name, op_cuda_config cfg, double ms) {
   e->tries[i]++;
   if (e->tries[i] >= TRIALS) {
     e->cur++;
-    while (e->cur < e->ncand && e->rejected[e->cur]) e->cur++;
+    while (e->cur < e->ncand && (e->rejected[e->cur] || e->tries[e->cur] >= TRIALS)) e->cur++;
     if (e->cur >= e->ncand) settle(e);
   }
 }
@@ -430,6 +450,23 @@ int op_cuda_tune_save(const char *path, const char *device_name, char *err, size
     fprintf(f, "%s %s %d %d %.6f\n", e->name, op_cuda_strategy_name(e->chosen.strategy),
             e->chosen.block, e->chosen.part, entry_ms(e));
   }
+  /* Loops still being tuned: what has been measured so far, for the next run. */
+  int header = 0;
+  for (int i = 0; i < T.nentries; i++) {
+    const tune_entry *e = &T.entries[i];
+    if (e->settled) continue;
+    for (int k = 0; k < (e->built ? e->ncand : e->npre); k++) {
+      op_cuda_config c = e->built ? e->cand[k] : e->pre_cfg[k];
+      double ms = e->built ? e->best[k] : e->pre_ms[k];
+      if (e->built && (e->tries[k] == 0 || e->rejected[k])) continue;
+      if (!header) {
+        fprintf(f, "# still being tuned: candidates measured so far (trial)\n");
+        header = 1;
+      }
+      fprintf(f, "%s %s %d %d %.6f trial\n", e->name, op_cuda_strategy_name(c.strategy),
+              c.block, c.part, ms);
+    }
+  }
   if (fclose(f) != 0 || rename(tmp, path) != 0) {
     snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
     return -1;
@@ -446,25 +483,36 @@ int op_cuda_tune_load(const char *path, char *err, size_t errlen) {
     lineno++;
     char *hash = strchr(line, '#');
     if (hash) *hash = '\0';
-    char name[256], strat[64];
+    char name[256], strat[64], tag[16];
     int block, part, got;
-    double ms;
-    got = sscanf(line, "%255s %63s %d %d %lf", name, strat, &block, &part, &ms);
+    double ms = 0.0;
+    got = sscanf(line, "%255s %63s %d %d %lf %15s", name, strat, &block, &part, &ms, tag);
     if (got <= 0) continue;
     op_cuda_config c;
     c.strategy = got >= 2 ? op_cuda_strategy_from_name(strat) : -1;
     c.block = block;
     c.part = part;
-    if (got < 4 || c.strategy < 0 || block < 32 || block > 1024 || block % 32 || part < 0 ||
+    const int trial = got == 6 && !strcmp(tag, "trial");
+    if (got < 4 || (got == 6 && !trial) || (trial && !(ms > 0.0)) || c.strategy < 0 ||
+        block < 32 || block > 1024 || block % 32 || part < 0 ||
         (c.strategy == OP_CUDA_STAGED) != (part > 0)) {
       snprintf(err, errlen,
-               "%s:%d: expected \"loop strategy block part [ms]\" with a known strategy, a "
-               "block size that is a multiple of 32 and a partition size for staged (only)",
+               "%s:%d: expected \"loop strategy block part [ms [trial]]\" with a known "
+               "strategy, a block size that is a multiple of 32, a partition size for staged "
+               "(only), and a time for a trial line",
                path, lineno);
       fclose(f);
       return -1;
     }
     tune_entry *e = find(name, 1);
+    if (trial) {
+      if (e->npre < MAX_CANDIDATES) {
+        e->pre_cfg[e->npre] = c;
+        e->pre_ms[e->npre] = ms;
+        e->npre++;
+      }
+      continue;
+    }
     e->settled = 1;
     e->source = SRC_FILE;
     e->chosen = c;
@@ -503,6 +551,15 @@ void op_cuda_tune_exit(int diags, const char *device_name) {
       printf(")\n");
     }
   }
+  int tuning = 0;
+  for (int i = 0; i < T.nentries; i++) tuning += T.entries[i].calls > 0 && !T.entries[i].settled;
+  if (tuning > 0)
+    printf("OP2 CUDA: %d loop%s still being tuned at exit: %s times include trial "
+           "configurations%s\n",
+           tuning, tuning == 1 ? "" : "s", tuning == 1 ? "its" : "their",
+           T.file ? "; the candidates measured are saved in the tune file, and the next run "
+                    "with it goes on from there"
+                  : " (--op-tune-file=F carries the tuning over to the next run)");
   if (T.file) {
     char err[1200];
     if (op_cuda_tune_save(T.file, device_name, err, sizeof err) != 0)
