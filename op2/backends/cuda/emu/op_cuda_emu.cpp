@@ -11,6 +11,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <vector>
 
@@ -43,6 +44,26 @@ std::function<void()> *body;
 unsigned char *dyn_shared;
 uint64_t shfl_buf[kMaxThreads];
 const char *kernel_name;
+/* OP_CUDA_EMU_ORDER=reverse: blocks first to last and threads of each block
+ * last to first in the first round (the default is the opposite of both).
+ * A kernel whose result depends on the order of threads inside a phase or of
+ * blocks inside a launch gives different results in the two orders. */
+int reverse_order = -1;
+
+int order_reversed() {
+  if (reverse_order < 0) {
+    const char *v = std::getenv("OP_CUDA_EMU_ORDER");
+    if (!v || !*v || !std::strcmp(v, "default"))
+      reverse_order = 0;
+    else if (!std::strcmp(v, "reverse"))
+      reverse_order = 1;
+    else {
+      std::fprintf(stderr, "CUDA emulation: OP_CUDA_EMU_ORDER=%s: expected default or reverse\n", v);
+      std::exit(2);
+    }
+  }
+  return reverse_order;
+}
 
 [[noreturn]] void die(const char *what) {
   std::fprintf(stderr, "CUDA emulation: %s (kernel %s, block %u, thread %u)\n", what,
@@ -90,7 +111,8 @@ void run_block() {
   }
   for (int round = 0;; round++) {
     for (int k = 0; k < nthreads; k++) {
-      int i = (round % 2 == 0) ? k : nthreads - 1 - k; /* alternate the order */
+      /* Alternate the order from one round to the next. */
+      int i = ((round + reverse_order) % 2 == 0) ? k : nthreads - 1 - k;
       if (fibers[i].state != RUNNABLE) continue;
       current = i;
       threadIdx = uint3(i, 0, 0);
@@ -155,8 +177,11 @@ void op_emu_launch(const void *fn, const char *name, dim3 grid, dim3 block, size
   gridDim = grid;
   dyn_shared = static_cast<unsigned char *>(std::malloc(shared + kGuard));
   if (!dyn_shared) die("out of memory for shared memory");
-  /* Blocks of one launch run concurrently on a GPU: run them last to first. */
-  for (int b = (int)grid.x - 1; b >= 0; b--) {
+  /* Blocks of one launch run concurrently on a GPU: run them last to first
+   * (first to last with OP_CUDA_EMU_ORDER=reverse). */
+  const int rev = order_reversed();
+  for (int j = 0; j < (int)grid.x; j++) {
+    const int b = rev ? j : (int)grid.x - 1 - j;
     blockIdx = uint3((unsigned)b, 0, 0);
     std::memset(dyn_shared, 0xff, shared);
     std::memset(dyn_shared + shared, kGuardByte, kGuard);
@@ -171,6 +196,8 @@ void op_emu_launch(const void *fn, const char *name, dim3 grid, dim3 block, size
 }
 
 void *op_emu_dynamic_shared(void) { return dyn_shared; }
+
+void op_emu_set_order(int reversed) { reverse_order = reversed ? 1 : 0; }
 
 void __syncthreads(void) { yield(AT_BLOCK); }
 void __syncwarp(unsigned mask) {

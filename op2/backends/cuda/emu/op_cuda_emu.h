@@ -12,7 +12,11 @@
  * of dynamic shared memory (guard bytes), barriers not reached by every thread
  * (a fatal "barrier divergence"), launches CUDA would refuse (block size,
  * shared memory above 48 KiB without cudaFuncSetAttribute), and dependence on
- * the order of blocks (blocks of a launch run last to first).
+ * the order of blocks (blocks of a launch run last to first). With
+ * OP_CUDA_EMU_ORDER=reverse, blocks run first to last and the threads of a
+ * block in the opposite order in every round: a run in each order giving
+ * different results shows a dependence on the order of threads inside a phase
+ * (a read of what another thread writes in the same phase) or of blocks.
  */
 #ifndef OP_CUDA_EMU_H
 #define OP_CUDA_EMU_H
@@ -108,6 +112,8 @@ extern dim3 blockDim, gridDim;
 void op_emu_launch(const void *fn, const char *name, dim3 grid, dim3 block, size_t shared,
                    std::function<void()> body);
 void *op_emu_dynamic_shared(void);
+/* For tests: the order of OP_CUDA_EMU_ORDER (0 default, 1 reverse). */
+void op_emu_set_order(int reversed);
 void __syncthreads(void);
 void __syncwarp(unsigned mask = 0xffffffffu);
 /* Exchanges 8 bytes through the warp: the value of lane (lane + delta). */
