@@ -13,8 +13,10 @@
 #             on test_loops_cuda and memcheck and racecheck on every solver's
 #             CUDA executable with a small case, each indirect strategy forced
 #   bench     airfoil on the standard mesh (1000 iterations: a tuning run that
-#             writes the tune file, then a run with it, each strategy forced,
-#             OpenMP on every core) and heat, jacobi and euler benchmarks
+#             writes the tune file, then a run with it, checked against the
+#             targets with validation/airfoil_targets.py, each strategy
+#             forced, OpenMP on every core) and heat, jacobi and euler
+#             benchmarks
 # DIR defaults to $OUT when set (the device tool's output folder), else
 # outputs/gpu-check. Without a GPU it stops with exit 77 unless
 # --allow-no-gpu (then the CUDA runs skip, which checks only the plumbing).
@@ -30,7 +32,7 @@ while [ $# -gt 0 ]; do
     --out=*) out=${1#--out=} ;;
     --allow-no-gpu) allow_no_gpu=1 ;;
     info|tests|sanitize|bench) steps+=("$1") ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "gpu-check.sh: unknown argument '$1' (steps: info tests sanitize bench)" >&2; exit 2 ;;
   esac
   shift
@@ -151,6 +153,12 @@ if has_step bench; then
     run "airfoil-cuda-$s" "$P/solvers/airfoil/airfoil_cuda" inputs/airfoil.in \
       output_dir="$b/airfoil_$s" --op-force="$s" --op-tune=off
   done
+  # The targets (validation/airfoil_targets.py) against the copy bandwidth
+  # measured on this GPU in this run.
+  "$P/op2/backends/cuda/op2-gpu-bandwidth" >"$logs/bench-bandwidth.log" 2>&1
+  copy=$(awk '$1 == "copy" {print $2}' "$logs/bench-bandwidth.log")
+  run airfoil-targets python3 validation/airfoil_targets.py "$b/airfoil_cuda/result.json" \
+    "${copy:-0}"
   run airfoil-openmp "$P/solvers/airfoil/airfoil_openmp" inputs/airfoil.in \
     output_dir="$b/airfoil_openmp" --op-threads="$cores"
   run airfoil-compare "$P/validation/op2-compare" "$b/airfoil_openmp/q.h5" \
@@ -187,6 +195,9 @@ fi
     [ -f "$logs/$f.log" ] || continue
     echo; echo "## $f"; echo; echo '```'; tail -25 "$logs/$f.log"; echo '```'
   done
+  if [ -f "$logs/airfoil-targets.log" ]; then
+    echo; echo "## airfoil against the copy bandwidth"; echo; cat "$logs/airfoil-targets.log"
+  fi
   for f in airfoil-cuda-tuned airfoil-cuda-staged airfoil-cuda-atomic airfoil-cuda-colour \
            airfoil-openmp heat-cuda jacobi-cuda euler-cuda; do
     [ -f "$logs/$f.log" ] || continue
