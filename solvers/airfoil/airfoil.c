@@ -21,6 +21,7 @@
 #include "op_xdmf.h"
 #include "result_json.h"
 #include "solver_result.h"
+#include "solver_interrupt.h"
 #include "solver_verdict.h"
 
 /* The constants the kernels read (op_decl_const). The reference code assigns
@@ -369,6 +370,7 @@ int main(int argc, char **argv) {
   printf("%10s  %s\n", "iteration", "rms");
   double t0 = op_wtime(), rms = 0.0;
   int done = first_iter - 1;
+  solver_interrupt_install("airfoil");
   for (int iter = first_iter; iter <= niter; iter++) {
     rms = sqrt(iterate(&o) / ncell);
     done = iter;
@@ -386,6 +388,13 @@ int main(int argc, char **argv) {
       fprintf(stderr, "airfoil: the rms residual is not finite at iteration %d; stopping\n", iter);
       break;
     }
+    if (solver_interrupted() && iter < niter) {
+      /* Stopped from outside: keep what is done, resumable where checkpoints are on. */
+      fflush(history);
+      if (ckpt_every > 0 && iter % ckpt_every != 0) write_checkpoint(outdir, &o, iter);
+      printf("%10d  %10.5e  (stopped here)\n", iter, rms);
+      break;
+    }
   }
   double wall_iterations = op_wtime() - t0;
   if (fclose(history) != 0) fail_io("write", history_path);
@@ -395,6 +404,9 @@ int main(int argc, char **argv) {
   solver_verdicts verdicts;
   solver_verdicts_init(&verdicts);
   solver_verdict_add(&verdicts, "completed", done == niter, "%d of %d iterations", done, niter);
+  char progress[64];
+  snprintf(progress, sizeof progress, "iteration %d of %d", done, niter);
+  solver_interrupt_verdict(&verdicts, progress);
   int iterations_run = done - first_iter + 1;
   solver_verdict_add(&verdicts, "finite_residual", isfinite(rms), "final rms %.16e", rms);
   if (ncell == STANDARD_NCELL && niter == STANDARD_ITERATIONS) {
@@ -422,5 +434,5 @@ int main(int argc, char **argv) {
   op_exit();
   airfoil_mesh_free(&mesh);
   deck_free(d);
-  return ok ? 0 : 1;
+  return solver_interrupt_status(ok ? 0 : 1);
 }

@@ -31,6 +31,7 @@
 #include "op_xdmf.h"
 #include "result_json.h"
 #include "solver_result.h"
+#include "solver_interrupt.h"
 #include "solver_verdict.h"
 #include "structured_grid.h"
 
@@ -937,7 +938,8 @@ int main(int argc, char **argv) {
   output(&o, t, step, dt, 0, tot0);
   wall_output += op_wtime() - w0;
   int next_frame = 1;
-  while (t < t_end && (max_steps == 0 || step < max_steps)) {
+  solver_interrupt_install("euler");
+  while (t < t_end && (max_steps == 0 || step < max_steps) && !solver_interrupted()) {
     double w1 = op_wtime();
     const double smax = wave_speed(&m, qmin);
     if (!(qmin[0] > 0.0) || !(qmin[1] > 0.0) || !(smax > 0.0) || !isfinite(smax)) {
@@ -995,6 +997,9 @@ int main(int argc, char **argv) {
                      reached ? "reached t_end = %.10g in %ld steps"
                              : "stopped at t = %.10g after %ld steps",
                      reached ? t_end : t, step);
+  char progress[96];
+  snprintf(progress, sizeof progress, "step %ld (t = %.10g of %.10g)", step, t, t_end);
+  solver_interrupt_verdict(&verdicts, progress);
   solver_verdict_add(&verdicts, "physical_state", physical,
                      "smallest density %.6g and pressure %.6g at the end (must be positive)",
                      qmin[0], qmin[1]);
@@ -1068,5 +1073,5 @@ int main(int argc, char **argv) {
   for (int k = 0; k < m.narrays; k++) free(m.arrays[k]);
   free(o.field);
   deck_free(d);
-  return ok ? 0 : 1;
+  return solver_interrupt_status(ok ? 0 : 1);
 }

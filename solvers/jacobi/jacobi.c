@@ -24,6 +24,7 @@
 #include "op_hdf5.h"
 #include "result_json.h"
 #include "solver_result.h"
+#include "solver_interrupt.h"
 #include "solver_verdict.h"
 
 static const deck_key keys[] = {
@@ -247,6 +248,7 @@ int main(int argc, char **argv) {
   double t0 = op_wtime();
   iterate_stats st = {NAN, 0.0, 0.0};
   int iter = 0, converged = 0, finite = 1;
+  solver_interrupt_install("jacobi");
   while (iter < max_iters) {
     iter++;
     op_par_loop(res, "res", edges,
@@ -267,7 +269,7 @@ int main(int argc, char **argv) {
     fprintf(history, "%d,%.17g,%.17g,%.17g\n", iter, st.norm, st.u_max, st.u_rms);
     finite = isfinite(st.norm) && isfinite(u_sq);
     converged = tol > 0.0 && st.norm <= tol;
-    const int last = converged || !finite || iter == max_iters;
+    const int last = converged || !finite || iter == max_iters || solver_interrupted();
     if (is_jac) {
       printf(" %5d  %10.5e  %10.5e  %10.5e\n", iter, st.u_max, st.u_rms, st.norm);
     } else if (iter % every == 0 || last) {
@@ -318,6 +320,9 @@ int main(int argc, char **argv) {
                        st.norm, tol, iter);
   solver_verdict_add(&verdicts, "finite", finite, "update norm %.6e, max |u| %.6e", st.norm,
                      st.u_max);
+  char progress[64];
+  snprintf(progress, sizeof progress, "iteration %d of at most %d", iter, max_iters);
+  solver_interrupt_verdict(&verdicts, progress);
   if (s.exact_ones && !isnan(bound))
     solver_verdict_add(&verdicts, "known_solution", max_error <= bound,
                        "max |u - 1| = %.3e <= a-posteriori bound %.3e (%s)", max_error, bound,
@@ -358,5 +363,5 @@ int main(int argc, char **argv) {
   op_exit();
   jacobi_system_free(&s);
   deck_free(d);
-  return ok ? 0 : 1;
+  return solver_interrupt_status(ok ? 0 : 1);
 }

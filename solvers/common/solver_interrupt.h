@@ -1,0 +1,31 @@
+/*
+ * solver_interrupt.h - Ctrl-C (SIGINT) or SIGTERM during a solver's run.
+ *
+ * A long run should not lose what it has computed when it is stopped. Once
+ * solver_interrupt_install() has run, the first of these signals only sets a
+ * flag: the solver ends the step it is in, leaves its time loop, writes its
+ * results as they stand (fields, history, result.json, with a failed verdict
+ * "not_interrupted" that says where it stopped) and exits with 128 + the
+ * signal number, as a shell reports a program killed by it. A second signal
+ * ends the program at once (the handler is reset to the default action).
+ */
+#ifndef SOLVER_INTERRUPT_H
+#define SOLVER_INTERRUPT_H
+
+#include "solver_verdict.h"
+
+/* Installs the handlers for SIGINT and SIGTERM; `solver` names the program
+ * in the message printed when a signal arrives. */
+void solver_interrupt_install(const char *solver);
+
+/* The signal received (SIGINT or SIGTERM), or 0. */
+int solver_interrupted(void);
+
+/* When interrupted: adds the failed verdict "not_interrupted", saying how far
+ * the run got (e.g. "step 120 of 1000"). Otherwise nothing. */
+void solver_interrupt_verdict(solver_verdicts *v, const char *progress);
+
+/* The exit status: 128 + the signal when interrupted, else status. */
+int solver_interrupt_status(int status);
+
+#endif
