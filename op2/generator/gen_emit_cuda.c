@@ -235,17 +235,41 @@ static void kernel_head(FILE *f, const loop_info *L, const char *variant, const 
 
 /* ---- the kernels ------------------------------------------------------------------------- */
 
-static void emit_plain(FILE *f, const loop_info *L) {
-  kernel_head(f, L, "plain", ", const int part_base");
+/* Opens a kernel whose threads stride over VAR from 0 to BOUND by the size of
+ * the grid (plain, atomic, colour), after its reduction partials. */
+static void grid_kernel_begin(FILE *f, const loop_info *L, const char *variant, const char *extra,
+                              const char *var, const char *bound) {
+  kernel_head(f, L, variant, extra);
   if (!L->nred) out(f, 2, "(void)part_base;\n");
   emit_red_init(f, L, 2);
-  out(f, 2, "for (int n = (int)(blockIdx.x * blockDim.x + threadIdx.x); n < p.size;\n");
-  out(f, 7, "n += (int)(blockDim.x * gridDim.x)) {\n");
-  emit_idx(f, L, 4);
-  emit_call(f, L, 4, V_PLAIN);
+  out(f, 2, "for (int %s = (int)(blockIdx.x * blockDim.x + threadIdx.x); %s < %s;\n", var, var,
+      bound);
+  out(f, 7, "%s += (int)(blockDim.x * gridDim.x)) {\n", var);
+}
+
+/* Closes the element loop and the kernel, after the block's reduction step. */
+static void grid_kernel_end(FILE *f, const loop_info *L) {
   out(f, 2, "}\n");
   emit_red_finish(f, L, 2, "part_base + (int)blockIdx.x");
   fprintf(f, "}\n");
+}
+
+/* Registers for the increments of indirect dats, zeroed: the kernel adds into
+ * them, and the caller adds them to the dat (atomically, or by thread colour). */
+static void emit_inc_locals(FILE *f, const loop_info *L, int ind) {
+  for (int i = 0; i < L->n; i++) {
+    const gen_arg *a = &L->lp->args[i];
+    if (!is_ind_dat(a) || !is_inc(a)) continue;
+    out(f, ind, "%s l%d[%d];\n", a->type, i, a->dim);
+    out(f, ind, "for (int d = 0; d < %d; d++) l%d[d] = (%s)0;\n", a->dim, i, a->type);
+  }
+}
+
+static void emit_plain(FILE *f, const loop_info *L) {
+  grid_kernel_begin(f, L, "plain", ", const int part_base", "n", "p.size");
+  emit_idx(f, L, 4);
+  emit_call(f, L, 4, V_PLAIN);
+  grid_kernel_end(f, L);
 }
 
 static void emit_coalesced(FILE *f, const loop_info *L) {
@@ -294,25 +318,14 @@ static void emit_coalesced(FILE *f, const loop_info *L) {
     out(f, 6, "__syncwarp();\n");
     out(f, 4, "}\n");
   }
-  out(f, 2, "}\n");
-  emit_red_finish(f, L, 2, "part_base + (int)blockIdx.x");
-  fprintf(f, "}\n");
+  grid_kernel_end(f, L);
 }
 
 static void emit_atomic(FILE *f, const loop_info *L) {
   const gen_loop *lp = L->lp;
-  kernel_head(f, L, "atomic", ", const int part_base");
-  if (!L->nred) out(f, 2, "(void)part_base;\n");
-  emit_red_init(f, L, 2);
-  out(f, 2, "for (int n = (int)(blockIdx.x * blockDim.x + threadIdx.x); n < p.size;\n");
-  out(f, 7, "n += (int)(blockDim.x * gridDim.x)) {\n");
+  grid_kernel_begin(f, L, "atomic", ", const int part_base", "n", "p.size");
   emit_idx(f, L, 4);
-  for (int i = 0; i < L->n; i++) {
-    const gen_arg *a = &lp->args[i];
-    if (!is_ind_dat(a) || !is_inc(a)) continue;
-    out(f, 4, "%s l%d[%d];\n", a->type, i, a->dim);
-    out(f, 4, "for (int d = 0; d < %d; d++) l%d[d] = (%s)0;\n", a->dim, i, a->type);
-  }
+  emit_inc_locals(f, L, 4);
   emit_call(f, L, 4, V_ATOMIC);
   for (int i = 0; i < L->n; i++) {
     const gen_arg *a = &lp->args[i];
@@ -324,23 +337,16 @@ static void emit_atomic(FILE *f, const loop_info *L) {
     out(f, 6, "for (int d = 0; d < %d; d++) atomicAdd(t + d, l%d[d]);\n", a->dim, i);
     out(f, 4, "}\n");
   }
-  out(f, 2, "}\n");
-  emit_red_finish(f, L, 2, "part_base + (int)blockIdx.x");
-  fprintf(f, "}\n");
+  grid_kernel_end(f, L);
 }
 
 static void emit_colour(FILE *f, const loop_info *L) {
-  kernel_head(f, L, "colour", ", const int cstart, const int ccount, const int part_base");
-  if (!L->nred) out(f, 2, "(void)part_base;\n");
-  emit_red_init(f, L, 2);
-  out(f, 2, "for (int j = (int)(blockIdx.x * blockDim.x + threadIdx.x); j < ccount;\n");
-  out(f, 7, "j += (int)(blockDim.x * gridDim.x)) {\n");
+  grid_kernel_begin(f, L, "colour", ", const int cstart, const int ccount, const int part_base",
+                    "j", "ccount");
   out(f, 4, "const int n = p.gcol_elems[cstart + j];\n");
   emit_idx(f, L, 4);
   emit_call(f, L, 4, V_COLOUR);
-  out(f, 2, "}\n");
-  emit_red_finish(f, L, 2, "part_base + (int)blockIdx.x");
-  fprintf(f, "}\n");
+  grid_kernel_end(f, L);
 }
 
 static void emit_staged(FILE *f, const loop_info *L) {
@@ -384,12 +390,7 @@ static void emit_staged(FILE *f, const loop_info *L) {
   out(f, 4, "const int n = offset + nl; /* the element, in the whole set */\n");
   out(f, 4, "const int col = nl < nelem ? p.thrcol[n] : -1;\n");
   if (!L->serial) {
-    for (int i = 0; i < L->n; i++) {
-      const gen_arg *a = &lp->args[i];
-      if (!is_ind_dat(a) || !is_inc(a)) continue;
-      out(f, 4, "%s l%d[%d];\n", a->type, i, a->dim);
-      out(f, 4, "for (int d = 0; d < %d; d++) l%d[d] = (%s)0;\n", a->dim, i, a->type);
-    }
+    emit_inc_locals(f, L, 4);
     out(f, 4, "if (nl < nelem) {\n");
     emit_idx(f, L, 6);
     emit_call(f, L, 6, V_STAGED);

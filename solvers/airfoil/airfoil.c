@@ -294,12 +294,7 @@ static void fill_result(FILE *f, void *vctx) {
   json_kv_number(&w, "final_rms", c->final_rms);
   json_kv_number(&w, "wall_seconds_iterations", c->wall_iterations);
   json_kv_number(&w, "wall_seconds_total", c->wall_total);
-  json_key(&w, "loops");
-  op_timing_json(json_raw_value(&w));
-  json_key(&w, "validation");
-  solver_verdicts_json(c->verdicts, &w);
-  json_end_object(&w);
-  json_finish(&w);
+  solver_result_end(&w, c->verdicts);
 }
 
 int main(int argc, char **argv) {
@@ -404,9 +399,7 @@ int main(int argc, char **argv) {
   solver_verdicts verdicts;
   solver_verdicts_init(&verdicts);
   solver_verdict_add(&verdicts, "completed", done == niter, "%d of %d iterations", done, niter);
-  char progress[64];
-  snprintf(progress, sizeof progress, "iteration %d of %d", done, niter);
-  solver_interrupt_verdict(&verdicts, progress);
+  solver_interrupt_verdict(&verdicts, "iteration %d of %d", done, niter);
   int iterations_run = done - first_iter + 1;
   solver_verdict_add(&verdicts, "finite_residual", isfinite(rms), "final rms %.16e", rms);
   if (ncell == STANDARD_NCELL && niter == STANDARD_ITERATIONS) {
@@ -422,17 +415,15 @@ int main(int argc, char **argv) {
   solver_verdicts_print(&verdicts, stdout);
 
   result_ctx ctx = {d, done, rms, wall_iterations, op_wtime() - t_start, &verdicts, ncell};
-  char rpath[4096];
-  snprintf(rpath, sizeof rpath, "%s/result.json", outdir);
-  if (write_file_atomically(rpath, fill_result, &ctx, err, sizeof err) != 0) {
+  if (solver_result_write(outdir, fill_result, &ctx, err, sizeof err) != 0) {
     fprintf(stderr, "airfoil: %s\n", err);
     return 2;
   }
   printf("results in %s (history.csv, %sresult.json)\n", outdir,
          deck_bool(d, "write_solution") ? "q.h5, q.xmf, " : "");
-  int ok = solver_verdicts_passed(&verdicts);
+  const int status = solver_exit_status(&verdicts);
   op_exit();
   airfoil_mesh_free(&mesh);
   deck_free(d);
-  return solver_interrupt_status(ok ? 0 : 1);
+  return status;
 }

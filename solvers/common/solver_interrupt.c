@@ -4,6 +4,7 @@
 #include "solver_interrupt.h"
 
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -37,10 +38,18 @@ void solver_interrupt_install(const char *solver) {
 
 int solver_interrupted(void) { return (int)received; }
 
-void solver_interrupt_verdict(solver_verdicts *v, const char *progress) {
+void solver_interrupt_verdict(solver_verdicts *v, const char *fmt, ...) {
   if (!received) return;
+  char progress[160];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(progress, sizeof progress, fmt, ap);
+  va_end(ap);
   solver_verdict_add(v, "not_interrupted", 0, "stopped by %s after %s; the results are those of "
                      "that point", received == SIGINT ? "SIGINT" : "SIGTERM", progress);
 }
 
-int solver_interrupt_status(int status) { return received ? 128 + (int)received : status; }
+int solver_exit_status(const solver_verdicts *v) {
+  if (received) return 128 + (int)received;
+  return solver_verdicts_passed(v) ? 0 : 1;
+}

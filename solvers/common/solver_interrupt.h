@@ -22,10 +22,12 @@ void solver_interrupt_install(const char *solver);
 int solver_interrupted(void);
 
 /* When interrupted: adds the failed verdict "not_interrupted", saying how far
- * the run got (e.g. "step 120 of 1000"). Otherwise nothing. */
-void solver_interrupt_verdict(solver_verdicts *v, const char *progress);
+ * the run got (printf-style, e.g. "step %d of %d"). Otherwise nothing. */
+void solver_interrupt_verdict(solver_verdicts *v, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
-/* The exit status: 128 + the signal when interrupted, else status. */
-int solver_interrupt_status(int status);
+/* The solver's exit status: 128 + the signal when interrupted, else 0 when
+ * every verdict passed and 1 when one failed. */
+int solver_exit_status(const solver_verdicts *v);
 
 #endif

@@ -1,5 +1,7 @@
-/* solver_result.c - the common head of result.json. */
+/* solver_result.c - the common head and tail of result.json. */
 #include "solver_result.h"
+
+#include <stdio.h>
 
 #include "op2.h"
 
@@ -13,4 +15,23 @@ void solver_result_begin(json_writer *w, FILE *f, const char *solver, const deck
   json_kv_string(w, "deck", deck_path(d) ? deck_path(d) : "");
   json_key(w, "parameters");
   deck_json_value(d, w);
+}
+
+void solver_result_end(json_writer *w, const solver_verdicts *v) {
+  json_key(w, "loops");
+  op_timing_json(json_raw_value(w));
+  json_key(w, "validation");
+  solver_verdicts_json(v, w);
+  json_end_object(w);
+  json_finish(w);
+}
+
+int solver_result_write(const char *outdir, void (*fill)(FILE *f, void *ctx), void *ctx,
+                        char *err, size_t errlen) {
+  char path[4200];
+  if (snprintf(path, sizeof path, "%s/result.json", outdir) >= (int)sizeof path) {
+    snprintf(err, errlen, "output directory name too long: %s", outdir);
+    return -1;
+  }
+  return write_file_atomically(path, fill, ctx, err, errlen);
 }

@@ -838,12 +838,7 @@ static void fill_result(FILE *f, void *vctx) {
   json_kv_number(&w, "wall_seconds_steps", c->wall_steps);
   json_kv_number(&w, "wall_seconds_output", c->wall_output);
   json_kv_number(&w, "wall_seconds_total", c->wall_total);
-  json_key(&w, "loops");
-  op_timing_json(json_raw_value(&w));
-  json_key(&w, "validation");
-  solver_verdicts_json(c->verdicts, &w);
-  json_end_object(&w);
-  json_finish(&w);
+  solver_result_end(&w, c->verdicts);
 }
 
 /* ---- verdicts ----------------------------------------------------------------------- */
@@ -997,9 +992,7 @@ int main(int argc, char **argv) {
                      reached ? "reached t_end = %.10g in %ld steps"
                              : "stopped at t = %.10g after %ld steps",
                      reached ? t_end : t, step);
-  char progress[96];
-  snprintf(progress, sizeof progress, "step %ld (t = %.10g of %.10g)", step, t, t_end);
-  solver_interrupt_verdict(&verdicts, progress);
+  solver_interrupt_verdict(&verdicts, "step %ld (t = %.10g of %.10g)", step, t, t_end);
   solver_verdict_add(&verdicts, "physical_state", physical,
                      "smallest density %.6g and pressure %.6g at the end (must be positive)",
                      qmin[0], qmin[1]);
@@ -1062,16 +1055,14 @@ int main(int argc, char **argv) {
   memcpy(ctx.tot1, tot1, sizeof tot1);
   ctx.ex = ex;
   ctx.verdicts = &verdicts;
-  char rpath[4200];
-  snprintf(rpath, sizeof rpath, "%s/result.json", outdir);
-  if (write_file_atomically(rpath, fill_result, &ctx, err, sizeof err) != 0)
+  if (solver_result_write(outdir, fill_result, &ctx, err, sizeof err) != 0)
     fail("result.json", err);
   printf("results in %s\n", outdir);
-  int ok = solver_verdicts_passed(&verdicts);
+  const int status = solver_exit_status(&verdicts);
   if (o.series) op_xdmf_series_free(o.series);
   op_exit();
   for (int k = 0; k < m.narrays; k++) free(m.arrays[k]);
   free(o.field);
   deck_free(d);
-  return solver_interrupt_status(ok ? 0 : 1);
+  return status;
 }

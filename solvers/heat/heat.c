@@ -420,12 +420,7 @@ static void fill_result(FILE *f, void *vctx) {
   json_kv_number(&w, "seconds_per_step", c->wall_solve / p->nsteps);
   json_kv_number(&w, "floor_bytes_per_step", 16.0 * (double)p->n * (double)p->n);
   json_kv_number(&w, "floor_gb_per_s", c->floor_gbs);
-  json_key(&w, "loops");
-  op_timing_json(json_raw_value(&w));
-  json_key(&w, "validation");
-  solver_verdicts_json(c->verdicts, &w);
-  json_end_object(&w);
-  json_finish(&w);
+  solver_result_end(&w, c->verdicts);
 }
 
 /* ---- the run ------------------------------------------------------------------------ */
@@ -599,9 +594,7 @@ static int run(const deck *d, const heat_params *pp, double t_start) {
                        "L2 error %.10e vs expected %.10e: relative difference %.2e (limit %.1e)",
                        e.l2, want, rel, tol);
   }
-  char progress[64];
-  snprintf(progress, sizeof progress, "step %d of %d", done, p.nsteps);
-  solver_interrupt_verdict(&verdicts, progress);
+  solver_interrupt_verdict(&verdicts, "step %d of %d", done, p.nsteps);
   if (is_tutorial_problem(&q)) {
     const double rel = fabs(e.l2 / TUTORIAL_L2 - 1.0);
     solver_verdict_add(&verdicts, "tutorial_l2", rel <= TUTORIAL_L2_RTOL,
@@ -615,7 +608,7 @@ static int run(const deck *d, const heat_params *pp, double t_start) {
   free(out.image);
   free(m.stencil_map); /* no loop runs after this */
   result_ctx ctx = {.d = d,
-                    .p = &p,
+                    .p = &q, /* the steps done (the deck keeps those asked for) */
                     .err = e,
                     .l2_theory = l2_theory,
                     .wall_setup = wall_setup,
@@ -625,15 +618,13 @@ static int run(const deck *d, const heat_params *pp, double t_start) {
                     .wall_run = op_wtime() - t_start,
                     .floor_gbs = floor_gbs,
                     .verdicts = &verdicts};
-  char rpath[4096];
-  snprintf(rpath, sizeof rpath, "%s/result.json", outdir);
-  if (write_file_atomically(rpath, fill_result, &ctx, err, sizeof err) != 0) {
+  if (solver_result_write(outdir, fill_result, &ctx, err, sizeof err) != 0) {
     fprintf(stderr, "heat: %s\n", err);
     return 2;
   }
   printf("results in %s (result.json%s%s)\n", outdir,
          deck_bool(d, "write_hdf5") ? ", u.h5, u.xmf" : "", deck_bool(d, "write_ppm") ? ", u.ppm" : "");
-  return solver_interrupt_status(solver_verdicts_passed(&verdicts) ? 0 : 1);
+  return solver_exit_status(&verdicts);
 }
 
 int main(int argc, char **argv) {

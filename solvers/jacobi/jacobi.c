@@ -110,12 +110,7 @@ static void fill_result(FILE *f, void *vctx) {
   json_kv_number(&w, "seconds_per_iteration",
                  c->iterations ? c->wall_iterations / c->iterations : 0.0);
   json_kv_number(&w, "wall_seconds_total", c->wall_total);
-  json_key(&w, "loops");
-  op_timing_json(json_raw_value(&w));
-  json_key(&w, "validation");
-  solver_verdicts_json(c->verdicts, &w);
-  json_end_object(&w);
-  json_finish(&w);
+  solver_result_end(&w, c->verdicts);
 }
 
 /* ||b - A·u||_2 and ||b||_2 for the original system A·x = b, from the edge
@@ -320,9 +315,7 @@ int main(int argc, char **argv) {
                        st.norm, tol, iter);
   solver_verdict_add(&verdicts, "finite", finite, "update norm %.6e, max |u| %.6e", st.norm,
                      st.u_max);
-  char progress[64];
-  snprintf(progress, sizeof progress, "iteration %d of at most %d", iter, max_iters);
-  solver_interrupt_verdict(&verdicts, progress);
+  solver_interrupt_verdict(&verdicts, "iteration %d of at most %d", iter, max_iters);
   if (s.exact_ones && !isnan(bound))
     solver_verdict_add(&verdicts, "known_solution", max_error <= bound,
                        "max |u - 1| = %.3e <= a-posteriori bound %.3e (%s)", max_error, bound,
@@ -351,17 +344,15 @@ int main(int argc, char **argv) {
                     fixed,      tol,       st,           resid,   bnorm,
                     max_error,  bound,     wall_setup,   wall_iterations,
                     op_wtime() - t_start,  &verdicts};
-  char rpath[4096];
-  snprintf(rpath, sizeof rpath, "%s/result.json", outdir);
-  if (write_file_atomically(rpath, fill_result, &res, err, sizeof err) != 0) {
+  if (solver_result_write(outdir, fill_result, &res, err, sizeof err) != 0) {
     fprintf(stderr, "jacobi: %s\n", err);
     return 2;
   }
   printf("results in %s (history.csv, %sresult.json)\n", outdir,
          deck_bool(d, "write_solution") ? "u.h5, " : "");
-  int ok = solver_verdicts_passed(&verdicts);
+  const int status = solver_exit_status(&verdicts);
   op_exit();
   jacobi_system_free(&s);
   deck_free(d);
-  return solver_interrupt_status(ok ? 0 : 1);
+  return status;
 }

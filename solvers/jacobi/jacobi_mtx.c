@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,15 +17,6 @@
 #include "jacobi_system.h"
 
 #define MAX_TOKENS 8
-
-__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt,
-                                                      ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-  return -1;
-}
 
 /* A line of the file, cut into whitespace-separated tokens (in place). */
 typedef struct {
@@ -107,10 +97,10 @@ static int parse_value(const line_reader *r, const char *s, double *v, char *err
   char *end;
   errno = 0;
   double x = strtod(s, &end);
-  if (end == s || *end) return fail(err, errlen, "%s:%ld: bad number '%.40s'", r->path, r->line, s);
-  if (!isfinite(x)) return fail(err, errlen, "%s:%ld: '%.40s' is not a finite number", r->path, r->line, s);
+  if (end == s || *end) return jacobi_fail(err, errlen, "%s:%ld: bad number '%.40s'", r->path, r->line, s);
+  if (!isfinite(x)) return jacobi_fail(err, errlen, "%s:%ld: '%.40s' is not a finite number", r->path, r->line, s);
   if (errno == ERANGE && fabs(x) > 1.0)
-    return fail(err, errlen, "%s:%ld: '%.40s' overflows a double", r->path, r->line, s);
+    return jacobi_fail(err, errlen, "%s:%ld: '%.40s' overflows a double", r->path, r->line, s);
   *v = x;
   return 0;
 }
@@ -128,30 +118,30 @@ static const char banner_help[] = "'%%MatrixMarket matrix coordinate real genera
 static int check_matrix_banner(line_reader *r, int *symmetric, char *err, size_t errlen) {
   const char *p = r->path;
   if (r->ntok != 5 || strcasecmp(r->tok[0], "%%MatrixMarket") != 0)
-    return fail(err, errlen, "%s:1: bad Matrix Market banner '%s' (expected %s)", p, r->text,
+    return jacobi_fail(err, errlen, "%s:1: bad Matrix Market banner '%s' (expected %s)", p, r->text,
                 banner_help);
   if (strcasecmp(r->tok[1], "matrix") != 0)
-    return fail(err, errlen, "%s:1: object '%.40s' is not supported (only 'matrix')", p, r->tok[1]);
+    return jacobi_fail(err, errlen, "%s:1: object '%.40s' is not supported (only 'matrix')", p, r->tok[1]);
   if (strcasecmp(r->tok[2], "array") == 0)
-    return fail(err, errlen,
+    return jacobi_fail(err, errlen,
                 "%s:1: format 'array' (dense storage) is not supported for the matrix: write it "
                 "in 'coordinate' format",
                 p);
   if (strcasecmp(r->tok[2], "coordinate") != 0)
-    return fail(err, errlen, "%s:1: unknown format '%.40s' (expected 'coordinate')", p, r->tok[2]);
+    return jacobi_fail(err, errlen, "%s:1: unknown format '%.40s' (expected 'coordinate')", p, r->tok[2]);
   if (strcasecmp(r->tok[3], "pattern") == 0)
-    return fail(err, errlen,
+    return jacobi_fail(err, errlen,
                 "%s:1: field 'pattern' is not supported: the matrix needs values ('real')", p);
   if (strcasecmp(r->tok[3], "complex") == 0)
-    return fail(err, errlen, "%s:1: field 'complex' is not supported: the solver is real", p);
+    return jacobi_fail(err, errlen, "%s:1: field 'complex' is not supported: the solver is real", p);
   if (strcasecmp(r->tok[3], "real") != 0 && strcasecmp(r->tok[3], "integer") != 0)
-    return fail(err, errlen, "%s:1: unknown field '%.40s' (expected 'real')", p, r->tok[3]);
+    return jacobi_fail(err, errlen, "%s:1: unknown field '%.40s' (expected 'real')", p, r->tok[3]);
   if (strcasecmp(r->tok[4], "general") == 0)
     *symmetric = 0;
   else if (strcasecmp(r->tok[4], "symmetric") == 0)
     *symmetric = 1;
   else
-    return fail(err, errlen, "%s:1: symmetry '%.40s' is not supported (general or symmetric)", p,
+    return jacobi_fail(err, errlen, "%s:1: symmetry '%.40s' is not supported (general or symmetric)", p,
                 r->tok[4]);
   return 0;
 }
@@ -169,7 +159,7 @@ static int grow(jacobi_coo *m, long *cap, long need, char *err, size_t errlen) {
   long *line = realloc(m->line, sizeof(long) * (size_t)c);
   if (line) m->line = line;
   if (!row || !col || !val || !line)
-    return fail(err, errlen, "out of memory for %ld matrix entries", c);
+    return jacobi_fail(err, errlen, "out of memory for %ld matrix entries", c);
   *cap = c;
   return 0;
 }
@@ -189,33 +179,33 @@ static int read_entries(line_reader *r, jacobi_coo *m, long announced, long size
   if (grow(m, &cap, announced < (1L << 20) ? announced + 1 : (1L << 20), err, errlen)) return -1;
   for (;;) {
     int rc = read_data_line(r, "%");
-    if (rc < 0) return fail(err, errlen, "%s:%ld: read error: %s", p, r->line + 1, strerror(errno));
+    if (rc < 0) return jacobi_fail(err, errlen, "%s:%ld: read error: %s", p, r->line + 1, strerror(errno));
     if (rc == 0) break;
     if (count == announced)
-      return fail(err, errlen, "%s:%ld: more entries than the %ld announced on line %ld", p,
+      return jacobi_fail(err, errlen, "%s:%ld: more entries than the %ld announced on line %ld", p,
                   r->line, announced, size_line);
     if (r->ntok != 3)
-      return fail(err, errlen, "%s:%ld: bad entry '%s' (expected 'row column value')", p,
+      return jacobi_fail(err, errlen, "%s:%ld: bad entry '%s' (expected 'row column value')", p,
                   r->line, r->text);
     long i, j;
     double v;
     if (parse_long(r->tok[0], &i) != 0)
-      return fail(err, errlen, "%s:%ld: bad row index '%.40s'", p, r->line, r->tok[0]);
+      return jacobi_fail(err, errlen, "%s:%ld: bad row index '%.40s'", p, r->line, r->tok[0]);
     if (parse_long(r->tok[1], &j) != 0)
-      return fail(err, errlen, "%s:%ld: bad column index '%.40s'", p, r->line, r->tok[1]);
+      return jacobi_fail(err, errlen, "%s:%ld: bad column index '%.40s'", p, r->line, r->tok[1]);
     if (i < 1 || i > m->n)
-      return fail(err, errlen, "%s:%ld: row index %ld outside 1..%d", p, r->line, i, m->n);
+      return jacobi_fail(err, errlen, "%s:%ld: row index %ld outside 1..%d", p, r->line, i, m->n);
     if (j < 1 || j > m->n)
-      return fail(err, errlen, "%s:%ld: column index %ld outside 1..%d", p, r->line, j, m->n);
+      return jacobi_fail(err, errlen, "%s:%ld: column index %ld outside 1..%d", p, r->line, j, m->n);
     if (parse_value(r, r->tok[2], &v, err, errlen) != 0) return -1;
     if (m->symmetric && i < j)
-      return fail(err, errlen,
+      return jacobi_fail(err, errlen,
                   "%s:%ld: entry (%ld, %ld) lies above the diagonal, but a symmetric file "
                   "stores the lower triangle only",
                   p, r->line, i, j);
     long need = m->nnz + (m->symmetric && i != j ? 2 : 1);
     if (need > INT_MAX)
-      return fail(err, errlen, "%s:%ld: more than %d stored coefficients: too large", p, r->line,
+      return jacobi_fail(err, errlen, "%s:%ld: more than %d stored coefficients: too large", p, r->line,
                   INT_MAX);
     if (grow(m, &cap, need, err, errlen)) return -1;
     add_entry(m, (int)(i - 1), (int)(j - 1), v, r->line);
@@ -224,7 +214,7 @@ static int read_entries(line_reader *r, jacobi_coo *m, long announced, long size
   }
   m->file_entries = count;
   if (count < announced)
-    return fail(err, errlen, "%s:%ld: the file ends after %ld of the %ld entries announced on line %ld",
+    return jacobi_fail(err, errlen, "%s:%ld: the file ends after %ld of the %ld entries announced on line %ld",
                 p, r->line, count, announced, size_line);
   return 0;
 }
@@ -235,15 +225,15 @@ int jacobi_mtx_read(const char *path, jacobi_coo *m, char *err, size_t errlen) {
   memset(&r, 0, sizeof r);
   r.path = path;
   r.f = fopen(path, "r");
-  if (!r.f) return fail(err, errlen, "%s: cannot open the matrix file: %s", path, strerror(errno));
+  if (!r.f) return jacobi_fail(err, errlen, "%s: cannot open the matrix file: %s", path, strerror(errno));
   int rc = -1;
   int got = read_raw(&r);
   if (got <= 0) {
-    fail(err, errlen, "%s:1: empty file (expected the banner %s)", path, banner_help);
+    jacobi_fail(err, errlen, "%s:1: empty file (expected the banner %s)", path, banner_help);
     goto done;
   }
   if (!is_banner(&r)) {
-    fail(err, errlen, "%s:1: not a Matrix Market file: the first line must be %s", path,
+    jacobi_fail(err, errlen, "%s:1: not a Matrix Market file: the first line must be %s", path,
          banner_help);
     goto done;
   }
@@ -251,28 +241,28 @@ int jacobi_mtx_read(const char *path, jacobi_coo *m, char *err, size_t errlen) {
 
   got = read_data_line(&r, "%");
   if (got <= 0) {
-    fail(err, errlen, "%s:%ld: the file ends before the size line 'rows columns entries'", path,
+    jacobi_fail(err, errlen, "%s:%ld: the file ends before the size line 'rows columns entries'", path,
          r.line);
     goto done;
   }
   long rows, cols, nnz;
   if (r.ntok != 3 || parse_long(r.tok[0], &rows) || parse_long(r.tok[1], &cols) ||
       parse_long(r.tok[2], &nnz)) {
-    fail(err, errlen, "%s:%ld: bad size line '%s' (expected 'rows columns entries')", path,
+    jacobi_fail(err, errlen, "%s:%ld: bad size line '%s' (expected 'rows columns entries')", path,
          r.line, r.text);
     goto done;
   }
   if (rows < 1 || cols < 1 || nnz < 0) {
-    fail(err, errlen, "%s:%ld: bad size line '%s': sizes must be positive", path, r.line, r.text);
+    jacobi_fail(err, errlen, "%s:%ld: bad size line '%s': sizes must be positive", path, r.line, r.text);
     goto done;
   }
   if (rows != cols) {
-    fail(err, errlen, "%s:%ld: the matrix is %ld x %ld: Jacobi needs a square matrix", path,
+    jacobi_fail(err, errlen, "%s:%ld: the matrix is %ld x %ld: Jacobi needs a square matrix", path,
          r.line, rows, cols);
     goto done;
   }
   if (rows > INT_MAX / 2) {
-    fail(err, errlen, "%s:%ld: %ld rows: too large", path, r.line, rows);
+    jacobi_fail(err, errlen, "%s:%ld: %ld rows: too large", path, r.line, rows);
     goto done;
   }
   m->n = (int)rows;
@@ -301,34 +291,34 @@ static int read_array_vector(line_reader *r, int n, double *v, char *err, size_t
       strcasecmp(r->tok[2], "array") != 0 ||
       (strcasecmp(r->tok[3], "real") != 0 && strcasecmp(r->tok[3], "integer") != 0) ||
       strcasecmp(r->tok[4], "general") != 0)
-    return fail(err, errlen,
+    return jacobi_fail(err, errlen,
                 "%s:1: a right-hand side in Matrix Market form must be "
                 "'%%%%MatrixMarket matrix array real general' (found '%s')",
                 p, r->text);
   int got = read_data_line(r, "%");
   if (got <= 0)
-    return fail(err, errlen, "%s:%ld: the file ends before the size line 'rows columns'", p,
+    return jacobi_fail(err, errlen, "%s:%ld: the file ends before the size line 'rows columns'", p,
                 r->line);
   long rows, cols;
   if (r->ntok != 2 || parse_long(r->tok[0], &rows) || parse_long(r->tok[1], &cols))
-    return fail(err, errlen, "%s:%ld: bad size line '%s' (expected 'rows columns')", p, r->line,
+    return jacobi_fail(err, errlen, "%s:%ld: bad size line '%s' (expected 'rows columns')", p, r->line,
                 r->text);
   if (cols != 1 || rows != n)
-    return fail(err, errlen, "%s:%ld: the vector is %ld x %ld, but the matrix needs %d x 1", p,
+    return jacobi_fail(err, errlen, "%s:%ld: the vector is %ld x %ld, but the matrix needs %d x 1", p,
                 r->line, rows, cols, n);
   for (int i = 0; i < n; i++) {
     got = read_data_line(r, "%");
     if (got <= 0)
-      return fail(err, errlen, "%s:%ld: the file ends after %d of the %d values", p, r->line, i,
+      return jacobi_fail(err, errlen, "%s:%ld: the file ends after %d of the %d values", p, r->line, i,
                   n);
     if (r->ntok != 1)
-      return fail(err, errlen, "%s:%ld: expected one value per line, found '%s'", p, r->line,
+      return jacobi_fail(err, errlen, "%s:%ld: expected one value per line, found '%s'", p, r->line,
                   r->text);
     if (parse_value(r, r->tok[0], &v[i], err, errlen) != 0) return -1;
   }
   got = read_data_line(r, "%");
   if (got > 0)
-    return fail(err, errlen, "%s:%ld: more values than the %d announced", p, r->line, n);
+    return jacobi_fail(err, errlen, "%s:%ld: more values than the %d announced", p, r->line, n);
   return 0;
 }
 
@@ -338,7 +328,7 @@ int jacobi_vector_read(const char *path, int n, double *v, char *err, size_t err
   r.path = path;
   r.f = fopen(path, "r");
   if (!r.f)
-    return fail(err, errlen, "%s: cannot open the right-hand side file: %s", path,
+    return jacobi_fail(err, errlen, "%s: cannot open the right-hand side file: %s", path,
                 strerror(errno));
   int rc = -1;
   int got = read_raw(&r);
@@ -350,19 +340,19 @@ int jacobi_vector_read(const char *path, int n, double *v, char *err, size_t err
   int count = 0;
   for (;;) {
     if (got < 0) {
-      fail(err, errlen, "%s:%ld: read error: %s", path, r.line + 1, strerror(errno));
+      jacobi_fail(err, errlen, "%s:%ld: read error: %s", path, r.line + 1, strerror(errno));
       goto done;
     }
     if (got == 0) break;
     if (!is_blank(r.buf) && !is_comment(r.buf, "%#")) {
       tokenize(&r);
       if (r.ntok != 1) {
-        fail(err, errlen, "%s:%ld: expected one value per line, found '%s'", path, r.line,
+        jacobi_fail(err, errlen, "%s:%ld: expected one value per line, found '%s'", path, r.line,
              r.text);
         goto done;
       }
       if (count == n) {
-        fail(err, errlen, "%s:%ld: more than the %d values the matrix needs (one per row)", path,
+        jacobi_fail(err, errlen, "%s:%ld: more than the %d values the matrix needs (one per row)", path,
              r.line, n);
         goto done;
       }
@@ -372,7 +362,7 @@ int jacobi_vector_read(const char *path, int n, double *v, char *err, size_t err
     got = read_raw(&r);
   }
   if (count < n) {
-    fail(err, errlen, "%s:%ld: %d values, but the matrix has %d rows", path, r.line, count, n);
+    jacobi_fail(err, errlen, "%s:%ld: %d values, but the matrix has %d rows", path, r.line, count, n);
     goto done;
   }
   rc = 0;

@@ -12,8 +12,7 @@
 
 #include "jacobi_system.h"
 
-__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt,
-                                                      ...) {
+int jacobi_fail(char *err, size_t errlen, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(err, errlen, fmt, ap);
@@ -43,7 +42,7 @@ void jacobi_system_free(jacobi_system *s) {
 static int alloc_system(jacobi_system *s, int n, long nedge, char *err, size_t errlen) {
   memset(s, 0, sizeof *s);
   if (nedge > INT_MAX)
-    return fail(err, errlen, "%ld coefficients: more than the %d an OP2 set can hold", nedge,
+    return jacobi_fail(err, errlen, "%ld coefficients: more than the %d an OP2 set can hold", nedge,
                 INT_MAX);
   s->n = n;
   s->nedge = (int)nedge;
@@ -53,7 +52,7 @@ static int alloc_system(jacobi_system *s, int n, long nedge, char *err, size_t e
   s->diag = malloc(sizeof(double) * (size_t)n);
   if (!s->pedge || !s->a || !s->r || !s->diag) {
     jacobi_system_free(s);
-    return fail(err, errlen, "out of memory for %d unknowns and %ld coefficients (%.1f GB)", n,
+    return jacobi_fail(err, errlen, "out of memory for %d unknowns and %ld coefficients (%.1f GB)", n,
                 nedge, (double)nedge * 16.0 / 1e9);
   }
   return 0;
@@ -102,7 +101,7 @@ static rhs_kind rhs_kind_of(const char *rhs) {
 
 int jacobi_build_jac(int nn, jacobi_system *s, char *err, size_t errlen) {
   if (nn < 2 || nn > 20000)
-    return fail(err, errlen, "jac: NN = %d is outside 2..20000", nn);
+    return jacobi_fail(err, errlen, "jac: NN = %d is outside 2..20000", nn);
   const int m = nn - 1; /* interior points per side */
   const int n = m * m;
   /* Self edges plus two per pair of neighbouring unknowns. */
@@ -157,7 +156,7 @@ static int fill_rhs(const char *rhs, int n, jacobi_lcg *g, double *b, char *err,
     case RHS_FROM_SOLUTION:
       break;
   }
-  return fail(err, errlen, "internal error: rhs from_solution needs the matrix");
+  return jacobi_fail(err, errlen, "internal error: rhs from_solution needs the matrix");
 }
 
 /* Rows whose edges are interleaved in the dense system. */
@@ -166,7 +165,7 @@ static int fill_rhs(const char *rhs, int n, jacobi_lcg *g, double *b, char *err,
 int jacobi_build_dense(int ndim, uint64_t seed, const char *rhs, jacobi_system *s, char *err,
                        size_t errlen) {
   if (ndim < 1 || ndim > 46340)
-    return fail(err, errlen, "dense: Ndim = %d is outside 1..46340", ndim);
+    return jacobi_fail(err, errlen, "dense: Ndim = %d is outside 1..46340", ndim);
   const int n = ndim;
   if (alloc_system(s, n, (long)n * n, err, errlen) != 0) return -1;
   double *row = malloc(sizeof(double) * (size_t)n);
@@ -175,7 +174,7 @@ int jacobi_build_dense(int ndim, uint64_t seed, const char *rhs, jacobi_system *
     free(row);
     free(b);
     jacobi_system_free(s);
-    return fail(err, errlen, "out of memory");
+    return jacobi_fail(err, errlen, "out of memory");
   }
   const rhs_kind kind = rhs_kind_of(rhs);
   jacobi_lcg g;
@@ -243,14 +242,14 @@ int jacobi_build_mtx(const char *path, const char *rhs, uint64_t seed, jacobi_sy
                      char *err, size_t errlen) {
   memset(s, 0, sizeof *s);
   if (!path || !*path)
-    return fail(err, errlen, "problem mtx: key 'matrix' must name a Matrix Market file");
+    return jacobi_fail(err, errlen, "problem mtx: key 'matrix' must name a Matrix Market file");
   jacobi_coo m;
   if (jacobi_mtx_read(path, &m, err, errlen) != 0) return -1;
   const int n = m.n;
   entry_key *order = malloc(sizeof(entry_key) * (size_t)(m.nnz ? m.nnz : 1));
   if (!order) {
     jacobi_coo_free(&m);
-    return fail(err, errlen, "out of memory for %ld entries", m.nnz);
+    return jacobi_fail(err, errlen, "out of memory for %ld entries", m.nnz);
   }
   for (long k = 0; k < m.nnz; k++) {
     order[k].key = (uint64_t)m.row[k] * (uint64_t)n + (uint64_t)m.col[k];
@@ -269,7 +268,7 @@ int jacobi_build_mtx(const char *path, const char *rhs, uint64_t seed, jacobi_sy
   diag_line = calloc((size_t)n, sizeof(long)); /* 0: no diagonal entry */
   b = malloc(sizeof(double) * (size_t)n);
   if (!diag_line || !b) {
-    fail(err, errlen, "out of memory");
+    jacobi_fail(err, errlen, "out of memory");
     goto done;
   }
   /* Sum duplicates: the coefficients of A, row by row, columns ascending. */
@@ -293,14 +292,14 @@ int jacobi_build_mtx(const char *path, const char *rhs, uint64_t seed, jacobi_sy
     if (s->pedge[2 * f] == s->pedge[2 * f + 1]) s->diag[s->pedge[2 * f]] = s->a[f];
   for (int i = 0; i < n; i++) {
     if (!diag_line[i]) {
-      fail(err, errlen,
+      jacobi_fail(err, errlen,
            "%s: row %d has no diagonal entry: Jacobi divides by A(%d,%d), which must be "
            "non-zero",
            path, i + 1, i + 1, i + 1);
       goto done;
     }
     if (s->diag[i] == 0.0) {
-      fail(err, errlen, "%s:%ld: row %d: the diagonal entry A(%d,%d) is zero%s: Jacobi divides by it",
+      jacobi_fail(err, errlen, "%s:%ld: row %d: the diagonal entry A(%d,%d) is zero%s: Jacobi divides by it",
            path, diag_line[i], i + 1, i + 1, i + 1,
            ndup ? " (after summing duplicates)" : "");
       goto done;

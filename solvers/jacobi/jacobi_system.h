@@ -78,6 +78,10 @@ int jacobi_build_mtx(const char *path, const char *rhs, uint64_t seed, jacobi_sy
 
 void jacobi_system_free(jacobi_system *s);
 
+/* Writes a message into err (printf-style) and returns -1: the error path of
+ * the readers and builders. */
+int jacobi_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* ---- Matrix Market reading (jacobi_mtx.c) ---------------------------------- */
 
 /* A square matrix in coordinate form, 0-based, in file order (symmetric

@@ -434,6 +434,13 @@ static double entry_ms(const tune_entry *e) {
   return 0.0;
 }
 
+static void save_trial(FILE *f, int *header, const char *name, op_cuda_config c, double ms) {
+  if (!*header) fprintf(f, "# still being tuned: candidates measured so far (trial)\n");
+  *header = 1;
+  fprintf(f, "%s %s %d %d %.6f trial\n", name, op_cuda_strategy_name(c.strategy), c.block, c.part,
+          ms);
+}
+
 int op_cuda_tune_save(const char *path, const char *device_name, char *err, size_t errlen) {
   char tmp[4200];
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
@@ -450,22 +457,18 @@ int op_cuda_tune_save(const char *path, const char *device_name, char *err, size
     fprintf(f, "%s %s %d %d %.6f\n", e->name, op_cuda_strategy_name(e->chosen.strategy),
             e->chosen.block, e->chosen.part, entry_ms(e));
   }
-  /* Loops still being tuned: what has been measured so far, for the next run. */
+  /* Loops still being tuned: what has been measured so far, for the next run
+   * (a loop not called in this run keeps the trial lines it was loaded with). */
   int header = 0;
   for (int i = 0; i < T.nentries; i++) {
     const tune_entry *e = &T.entries[i];
     if (e->settled) continue;
-    for (int k = 0; k < (e->built ? e->ncand : e->npre); k++) {
-      op_cuda_config c = e->built ? e->cand[k] : e->pre_cfg[k];
-      double ms = e->built ? e->best[k] : e->pre_ms[k];
-      if (e->built && (e->tries[k] == 0 || e->rejected[k])) continue;
-      if (!header) {
-        fprintf(f, "# still being tuned: candidates measured so far (trial)\n");
-        header = 1;
-      }
-      fprintf(f, "%s %s %d %d %.6f trial\n", e->name, op_cuda_strategy_name(c.strategy),
-              c.block, c.part, ms);
-    }
+    if (!e->built)
+      for (int k = 0; k < e->npre; k++) save_trial(f, &header, e->name, e->pre_cfg[k], e->pre_ms[k]);
+    else
+      for (int k = 0; k < e->ncand; k++)
+        if (e->tries[k] > 0 && !e->rejected[k])
+          save_trial(f, &header, e->name, e->cand[k], e->best[k]);
   }
   if (fclose(f) != 0 || rename(tmp, path) != 0) {
     snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
