@@ -1,7 +1,17 @@
 #!/usr/bin/env bash
 # Installs the system packages the suite needs, when any is missing (Debian).
+# One package per line, with what needs it, so that additions merge cleanly.
 set -euo pipefail
-need=(cmake ninja-build gcc libc6-dev libhdf5-dev hdf5-tools libnetpbm-dev python3)
+need=(
+  cmake          # build
+  ninja-build    # build
+  gcc            # library, solvers, tools
+  libc6-dev
+  libhdf5-dev    # HDF5 output, meshes, checkpoints
+  hdf5-tools     # h5dump in tests
+  libnetpbm-dev  # PPM images
+  python3        # validation scripts
+)
 missing=()
 for p in "${need[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
