@@ -63,6 +63,16 @@ static void desc_free(xdesc *d) {
   memset(d, 0, sizeof *d);
 }
 
+/* The name of component k of a field stored one dataset per component
+ * (dims above 3): "<path>_<k>". */
+static char *component_path(const char *path, int k) {
+  size_t n = strlen(path) + 16;
+  char *s = malloc(n);
+  if (s)
+    snprintf(s, n, "%s_%d", path, k);
+  return s;
+}
+
 /* strict: the dat must be declared on `on` itself; otherwise on a set of its size. */
 static int add_field(const op_io_ctx *c, xdesc *d, op_dat dat, op_set on, int node, int strict) {
   if (!dat || !dat->name || !dat->set)
@@ -202,8 +212,26 @@ static int check_data_file(const op_io_ctx *c0, const xdesc *d, const char *file
   int rc = op_h5_open_read(&c, &f);
   if (rc != OP_IO_OK)
     return rc;
-  for (int i = 0; rc == OP_IO_OK && i < d->nf; ++i)
-    rc = check_dataset(&c, f, d->f[i].path, d->f[i].rows, d->f[i].dim, d->f[i].type, xmf);
+  for (int i = 0; rc == OP_IO_OK && i < d->nf; ++i) {
+    const xfield *x = &d->f[i];
+    if (x->dim <= 3) {
+      rc = check_dataset(&c, f, x->path, x->rows, x->dim, x->type, xmf);
+      continue;
+    }
+    for (int k = 0; rc == OP_IO_OK && k < x->dim; ++k) {
+      char *path = component_path(x->path, k);
+      if (!path)
+        rc = OP_IO_ERR(&c, OP_IO_ENOMEM, "out of memory");
+      else if (op_h5_dataset_exists(&c, f, path) == 0)
+        rc = OP_IO_ERR(&c, OP_IO_ENOENT,
+                       "no dataset '%s': dat '%s' has %d components, which '%s' shows as one "
+                       "dataset each (op_xdmf_save and op_xdmf_series_save write them)",
+                       path, x->path, x->dim, xmf);
+      else
+        rc = check_dataset(&c, f, path, x->rows, 1, x->type, xmf);
+      free(path);
+    }
+  }
   int rc2 = op_h5_close(&c, f);
   rc = rc != OP_IO_OK ? rc : rc2;
   if (rc == OP_IO_OK && !d->structured && !d->mesh_file)
@@ -231,45 +259,44 @@ static void hdf_item(op_io_buf *b, const char *ind, const char *dims, op_type t,
   op_io_buf_printf(b, "</DataItem>\n");
 }
 
-/* prefix: the element dimensions ("N" rows or "ny nx"); scalar: the shape of
- * one component ("N 1" or "ny nx"). */
-static void emit_field(op_io_buf *b, const char *ind, const xfield *f, const char *prefix,
-                       const char *scalar, const char *rel) {
+/* One <Attribute>. shape: the cells or nodes as the grid counts them ("N" or
+ * "1 ny nx"); each DataItem's Dimensions is that shape plus the number of
+ * components, except that a scalar on an unstructured mesh says "N 1", the
+ * shape of its dataset. Why these shapes: ParaView's Xdmf3 readers take a
+ * DataItem whose rank equals the dataset's as a selection of that size (so
+ * "ny nx" on an [ny*nx, 1] dataset reads nothing), while the legacy reader
+ * wants a structured grid's attributes shaped like the grid. Fields of more
+ * than 3 components are one dataset per component ("<dat>_<k>"), since the
+ * two readers accept no common way of selecting a column of a dataset. */
+static int emit_field(op_io_buf *b, const char *ind, const xfield *f, const char *shape,
+                      int structured, const char *rel) {
   const char *center = f->node ? "Node" : "Cell";
-  char dims[96], full[96], in2[64], in3[64];
-  snprintf(in2, sizeof in2, "%s  ", ind);
-  snprintf(in3, sizeof in3, "%s    ", ind);
-  snprintf(full, sizeof full, "%lld %d", f->rows, f->dim);
-  if (f->dim <= 3) {
-    op_io_buf_printf(b, "%s<Attribute Name=\"", ind);
-    op_io_buf_xml(b, f->path);
-    op_io_buf_printf(b, "\" AttributeType=\"%s\" Center=\"%s\">\n", f->dim == 1 ? "Scalar" : "Vector",
-                     center);
-    if (f->dim == 1)
-      snprintf(dims, sizeof dims, "%s", scalar);
+  char dims[128], in2[64];
+  snprintf(in2, sizeof in2, "%.60s  ", ind);
+  const int ncomp = f->dim <= 3 ? 1 : f->dim;
+  for (int k = 0; k < ncomp; ++k) {
+    char *path = f->dim <= 3 ? dupstr(f->path) : component_path(f->path, k);
+    if (!path)
+      return -1;
+    const int vector = f->dim == 2 || f->dim == 3;
+    if (vector)
+      snprintf(dims, sizeof dims, "%s %d", shape, f->dim);
     else
-      snprintf(dims, sizeof dims, "%s %d", prefix, f->dim);
-    hdf_item(b, in2, dims, f->type, rel, f->path);
-    op_io_buf_printf(b, "%s</Attribute>\n", ind);
-    return;
-  }
-  for (int k = 0; k < f->dim; ++k) {
+      snprintf(dims, sizeof dims, "%s%s", shape, structured ? "" : " 1");
     op_io_buf_printf(b, "%s<Attribute Name=\"", ind);
-    op_io_buf_xml(b, f->path);
-    op_io_buf_printf(b, "_%d\" AttributeType=\"Scalar\" Center=\"%s\">\n", k, center);
-    op_io_buf_printf(b, "%s<DataItem ItemType=\"HyperSlab\" Dimensions=\"%s\" Type=\"HyperSlab\">\n",
-                     in2, scalar);
-    op_io_buf_printf(b,
-                     "%s<DataItem Dimensions=\"3 2\" NumberType=\"Int\" Format=\"XML\">0 %d 1 1 %lld 1</DataItem>\n",
-                     in3, k, f->rows);
-    hdf_item(b, in3, full, f->type, rel, f->path);
-    op_io_buf_printf(b, "%s</DataItem>\n", in2);
+    op_io_buf_xml(b, path);
+    op_io_buf_printf(b, "\" AttributeType=\"%s\" Center=\"%s\">\n", vector ? "Vector" : "Scalar",
+                     center);
+    hdf_item(b, in2, dims, f->type, rel, path);
     op_io_buf_printf(b, "%s</Attribute>\n", ind);
+    free(path);
   }
+  return 0;
 }
 
-/* One uniform grid; rel / mesh_rel: the data / mesh HDF5 files relative to the .xmf. */
-static void emit_grid(op_io_buf *b, const char *ind, const xdesc *d, const char *name,
+/* One uniform grid; rel / mesh_rel: the data / mesh HDF5 files relative to the
+ * .xmf. Returns 0, or -1 when out of memory. */
+static int emit_grid(op_io_buf *b, const char *ind, const xdesc *d, const char *name,
                       const double *time, const char *rel, const char *mesh_rel) {
   char in1[64], in2[64];
   snprintf(in1, sizeof in1, "%s  ", ind);
@@ -279,21 +306,27 @@ static void emit_grid(op_io_buf *b, const char *ind, const xdesc *d, const char 
   op_io_buf_printf(b, "\" GridType=\"Uniform\">\n");
   if (time)
     op_io_buf_printf(b, "%s<Time Value=\"%.17g\"/>\n", in1, *time);
-  char prefix[64], dims[96];
+  char shape[64], dims[96];
+  int rc = 0;
   if (d->structured) {
-    op_io_buf_printf(b, "%s<Topology TopologyType=\"2DCoRectMesh\" Dimensions=\"%d %d\"/>\n", in1,
+    /* A 2D topology lands in ParaView's Y-Z plane (both readers), and a 3D
+     * one with a single layer of nodes has no cells for the legacy reader: so
+     * one layer of cells, of thickness h = min(dx, dy), centred on z = 0. A
+     * zero thickness would be flat but breaks probing (Plot Over Line). */
+    const double h = d->dx < d->dy ? d->dx : d->dy;
+    op_io_buf_printf(b, "%s<Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"2 %d %d\"/>\n", in1,
                      d->ny + 1, d->nx + 1);
-    op_io_buf_printf(b, "%s<Geometry GeometryType=\"ORIGIN_DXDY\">\n", in1);
+    op_io_buf_printf(b, "%s<Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n", in1);
     op_io_buf_printf(b,
-                     "%s<DataItem Name=\"Origin\" Dimensions=\"2\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">%.17g %.17g</DataItem>\n",
-                     in2, d->y0, d->x0);
+                     "%s<DataItem Name=\"Origin\" Dimensions=\"3\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">%.17g %.17g %.17g</DataItem>\n",
+                     in2, -0.5 * h, d->y0, d->x0);
     op_io_buf_printf(b,
-                     "%s<DataItem Name=\"Spacing\" Dimensions=\"2\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">%.17g %.17g</DataItem>\n",
-                     in2, d->dy, d->dx);
+                     "%s<DataItem Name=\"Spacing\" Dimensions=\"3\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">%.17g %.17g %.17g</DataItem>\n",
+                     in2, h, d->dy, d->dx);
     op_io_buf_printf(b, "%s</Geometry>\n", in1);
-    snprintf(prefix, sizeof prefix, "%d %d", d->ny, d->nx);
-    for (int i = 0; i < d->nf; ++i)
-      emit_field(b, in1, &d->f[i], prefix, prefix, rel);
+    snprintf(shape, sizeof shape, "1 %d %d", d->ny, d->nx);
+    for (int i = 0; rc == 0 && i < d->nf; ++i)
+      rc = emit_field(b, in1, &d->f[i], shape, 1, rel);
   } else {
     long long nc = d->map->from->size;
     op_io_buf_printf(b, "%s<Topology TopologyType=\"%s\" NumberOfElements=\"%lld\">\n", in1,
@@ -305,14 +338,13 @@ static void emit_grid(op_io_buf *b, const char *ind, const xdesc *d, const char 
     snprintf(dims, sizeof dims, "%d %d", d->coords->set->size, d->coords->dim);
     hdf_item(b, in2, dims, d->coords->type, mesh_rel, d->coords->name);
     op_io_buf_printf(b, "%s</Geometry>\n", in1);
-    for (int i = 0; i < d->nf; ++i) {
-      char scalar[64];
-      snprintf(prefix, sizeof prefix, "%lld", d->f[i].rows);
-      snprintf(scalar, sizeof scalar, "%lld 1", d->f[i].rows);
-      emit_field(b, in1, &d->f[i], prefix, scalar, rel);
+    for (int i = 0; rc == 0 && i < d->nf; ++i) {
+      snprintf(shape, sizeof shape, "%lld", d->f[i].rows);
+      rc = emit_field(b, in1, &d->f[i], shape, 0, rel);
     }
   }
   op_io_buf_printf(b, "%s</Grid>\n", ind);
+  return rc;
 }
 
 /* Path of h5 relative to the directory of xmf (falls back to h5 as given). */
@@ -347,7 +379,8 @@ static int write_xmf(const op_io_ctx *c, const char *xmf, const xdesc *d, int ns
         snprintf(name, sizeof name, "step_%06d", s);
       else
         snprintf(name, sizeof name, "%s", d->structured ? "grid" : "mesh");
-      emit_grid(&b, ind, d, name, times ? &times[s] : NULL, rel, mrel ? mrel : rel);
+      if (emit_grid(&b, ind, d, name, times ? &times[s] : NULL, rel, mrel ? mrel : rel) != 0)
+        rc = OP_IO_ERR(c, OP_IO_ENOMEM, "out of memory");
     }
     free(rel);
     free(mrel);
@@ -365,6 +398,27 @@ static int write_xmf(const op_io_ctx *c, const char *xmf, const xdesc *d, int ns
 
 /* ---- writing data ------------------------------------------------------------------- */
 
+/* The components of a field of more than 3 components, one [rows, 1] dataset
+ * each ("<dat>_<k>"), beside the dat itself (see emit_field). */
+static int save_components(const op_io_ctx *c, hid_t f, const xfield *x) {
+  const size_t esize = x->type == OP_TYPE_DOUBLE ? sizeof(double) : 4;
+  const char *data = op_fetch_data_ptr(x->dat);
+  char *col = malloc(esize * (size_t)(x->rows > 0 ? x->rows : 1));
+  if (!col)
+    return OP_IO_ERR(c, OP_IO_ENOMEM, "out of memory for a column of '%s'", x->path);
+  int rc = OP_IO_OK;
+  for (int k = 0; rc == OP_IO_OK && k < x->dim; ++k) {
+    for (long long r = 0; r < x->rows; ++r)
+      memcpy(col + (size_t)r * esize, data + ((size_t)r * (size_t)x->dim + (size_t)k) * esize, esize);
+    char *path = component_path(x->path, k);
+    rc = path ? op_h5_write(c, f, path, x->type, 2, x->rows, 1, col, 1, 1)
+              : OP_IO_ERR(c, OP_IO_ENOMEM, "out of memory");
+    free(path);
+  }
+  free(col);
+  return rc;
+}
+
 static int save_data(const op_io_ctx *c0, const xdesc *d, const char *h5file) {
   op_io_ctx c = op_h5_ctx(c0->err, c0->errlen, h5file);
   hid_t f;
@@ -376,9 +430,13 @@ static int save_data(const op_io_ctx *c0, const xdesc *d, const char *h5file) {
     if (rc == OP_IO_OK)
       rc = op_h5_write_dat(&c, f, d->coords, 1);
   }
-  for (int i = 0; rc == OP_IO_OK && i < d->nf; ++i)
-    if (!(d->f[i].dat == d->coords && !d->structured && !d->mesh_file))
-      rc = op_h5_write_dat(&c, f, d->f[i].dat, 1);
+  for (int i = 0; rc == OP_IO_OK && i < d->nf; ++i) {
+    if (d->f[i].dat == d->coords && !d->structured && !d->mesh_file)
+      continue;
+    rc = op_h5_write_dat(&c, f, d->f[i].dat, 1);
+    if (rc == OP_IO_OK && d->f[i].dim > 3)
+      rc = save_components(&c, f, &d->f[i]);
+  }
   int rc2 = op_h5_close(&c, f);
   return rc != OP_IO_OK ? rc : rc2;
 }

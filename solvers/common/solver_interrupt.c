@@ -45,8 +45,10 @@ void solver_interrupt_verdict(solver_verdicts *v, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(progress, sizeof progress, fmt, ap);
   va_end(ap);
-  solver_verdict_add(v, "not_interrupted", 0, "stopped by %s after %s; the results are those of "
-                     "that point", received == SIGINT ? "SIGINT" : "SIGTERM", progress);
+  /* value: the signal received; the run passes only without one */
+  solver_verdict_add(v, "not_interrupted", (double)received, SOLVER_EQUAL, 0.0,
+                     "stopped by %s after %s; the results are those of that point",
+                     received == SIGINT ? "SIGINT" : "SIGTERM", progress);
 }
 
 int solver_exit_status(const solver_verdicts *v) {

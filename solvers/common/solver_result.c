@@ -2,12 +2,31 @@
 #include "solver_result.h"
 
 #include <stdio.h>
+#include <time.h>
 
+#include "build_info.h"
 #include "op2.h"
+#include "solver_machine.h"
+
+static void build_json(json_writer *w) {
+  const build_info *b = solver_build_info();
+  json_begin_object(w);
+  json_kv_string(w, "version", b->version);
+  json_kv_string(w, "commit", b->commit);
+  json_kv_bool(w, "commit_dirty", b->commit_dirty);
+  json_kv_string(w, "build_type", b->build_type);
+  json_kv_string(w, "c_compiler", b->c_compiler);
+  json_kv_string(w, "c_flags", b->c_flags);
+  json_kv_string(w, "cuda_compiler", b->cuda_compiler);
+  json_kv_string(w, "cuda_flags", b->cuda_flags);
+  json_end_object(w);
+}
 
 void solver_result_begin(json_writer *w, FILE *f, const char *solver, const deck *d) {
   json_init(w, f, 1);
   json_begin_object(w);
+  json_kv_string(w, "format", SOLVER_RESULT_FORMAT);
+  json_kv_int(w, "format_version", SOLVER_RESULT_FORMAT_VERSION);
   json_kv_string(w, "solver", solver);
   json_kv_string(w, "backend", op_backend_name());
   json_kv_int(w, "threads", op_num_threads());
@@ -15,9 +34,23 @@ void solver_result_begin(json_writer *w, FILE *f, const char *solver, const deck
   json_kv_string(w, "deck", deck_path(d) ? deck_path(d) : "");
   json_key(w, "parameters");
   deck_json_value(d, w);
+  json_key(w, "build");
+  build_json(w);
+  solver_machine m;
+  solver_machine_probe(&m);
+  json_key(w, "machine");
+  solver_machine_json(&m, w);
+  /* When the result was written, UTC, ISO 8601. */
+  char date[32] = "unknown";
+  time_t now = time(NULL);
+  struct tm tm;
+  if (now != (time_t)-1 && gmtime_r(&now, &tm)) strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  json_kv_string(w, "date", date);
 }
 
-void solver_result_end(json_writer *w, const solver_verdicts *v) {
+void solver_result_end(json_writer *w, const solver_verdicts *v, const solver_wall *wall) {
+  json_kv_number(w, "wall_seconds_total", wall->total);
+  json_kv_number(w, "wall_seconds_main_loop", wall->main_loop);
   json_key(w, "loops");
   op_timing_json(json_raw_value(w));
   json_key(w, "validation");

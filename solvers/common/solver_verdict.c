@@ -6,7 +6,28 @@
 
 void solver_verdicts_init(solver_verdicts *s) { memset(s, 0, sizeof *s); }
 
-void solver_verdict_add(solver_verdicts *s, const char *name, int passed, const char *fmt, ...) {
+static int holds(double value, solver_cmp cmp, double limit) {
+  switch (cmp) {
+    case SOLVER_AT_MOST: return value <= limit;
+    case SOLVER_AT_LEAST: return value >= limit;
+    case SOLVER_ABOVE: return value > limit;
+    case SOLVER_EQUAL: return value == limit;
+  }
+  return 0;
+}
+
+const char *solver_cmp_text(solver_cmp cmp) {
+  switch (cmp) {
+    case SOLVER_AT_MOST: return "<=";
+    case SOLVER_AT_LEAST: return ">=";
+    case SOLVER_ABOVE: return ">";
+    case SOLVER_EQUAL: return "==";
+  }
+  return "?";
+}
+
+void solver_verdict_add(solver_verdicts *s, const char *name, double value, solver_cmp cmp,
+                        double limit, const char *fmt, ...) {
   if (s->count == SOLVER_MAX_VERDICTS) {
     fprintf(stderr, "solver_verdict_add: more than %d verdicts; \"%s\" dropped\n",
             SOLVER_MAX_VERDICTS, name);
@@ -14,7 +35,10 @@ void solver_verdict_add(solver_verdicts *s, const char *name, int passed, const 
   }
   solver_verdict *v = &s->v[s->count++];
   snprintf(v->name, sizeof v->name, "%s", name);
-  v->passed = passed != 0;
+  v->value = value;
+  v->limit = limit;
+  v->cmp = cmp;
+  v->passed = holds(value, cmp, limit);
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(v->detail, sizeof v->detail, fmt, ap);
@@ -42,10 +66,14 @@ void solver_verdicts_json(const solver_verdicts *s, json_writer *w) {
   json_key(w, "checks");
   json_begin_array(w);
   for (int i = 0; i < s->count; i++) {
+    const solver_verdict *v = &s->v[i];
     json_begin_object(w);
-    json_kv_string(w, "name", s->v[i].name);
-    json_kv_bool(w, "passed", s->v[i].passed);
-    json_kv_string(w, "detail", s->v[i].detail);
+    json_kv_string(w, "name", v->name);
+    json_kv_bool(w, "passed", v->passed);
+    json_kv_number(w, "value", v->value);
+    json_kv_string(w, "comparison", solver_cmp_text(v->cmp));
+    json_kv_number(w, "limit", v->limit);
+    json_kv_string(w, "detail", v->detail);
     json_end_object(w);
   }
   json_end_array(w);

@@ -109,8 +109,8 @@ static void fill_result(FILE *f, void *vctx) {
   json_kv_number(&w, "wall_seconds_iterations", c->wall_iterations);
   json_kv_number(&w, "seconds_per_iteration",
                  c->iterations ? c->wall_iterations / c->iterations : 0.0);
-  json_kv_number(&w, "wall_seconds_total", c->wall_total);
-  solver_result_end(&w, c->verdicts);
+  const solver_wall wall = {c->wall_total, c->wall_iterations};
+  solver_result_end(&w, c->verdicts, &wall);
 }
 
 /* ||b - A·u||_2 and ||b||_2 for the original system A·x = b, from the edge
@@ -306,18 +306,19 @@ int main(int argc, char **argv) {
   solver_verdicts_init(&verdicts);
   const int fixed = tol == 0.0;
   if (fixed)
-    solver_verdict_add(&verdicts, "completed", iter == max_iters && finite,
+    solver_verdict_add(&verdicts, "completed", iter, SOLVER_AT_LEAST, max_iters,
                        "%d of %d iterations (fixed count: tolerance = 0)", iter, max_iters);
   else
-    solver_verdict_add(&verdicts, "converged", converged,
+    solver_verdict_add(&verdicts, "converged", st.norm, SOLVER_AT_MOST, tol,
                        converged ? "update norm %.6e <= tolerance %g after %d iterations"
                                  : "update norm %.6e > tolerance %g after %d iterations",
                        st.norm, tol, iter);
-  solver_verdict_add(&verdicts, "finite", finite, "update norm %.6e, max |u| %.6e", st.norm,
+  solver_verdict_add(&verdicts, "finite", finite ? 0 : 1, SOLVER_AT_MOST, 0,
+                     "update norm %.6e, max |u| %.6e (value: 1 when not finite)", st.norm,
                      st.u_max);
   solver_interrupt_verdict(&verdicts, "iteration %d of at most %d", iter, max_iters);
   if (s.exact_ones && !isnan(bound))
-    solver_verdict_add(&verdicts, "known_solution", max_error <= bound,
+    solver_verdict_add(&verdicts, "known_solution", max_error, SOLVER_AT_MOST, bound,
                        "max |u - 1| = %.3e <= a-posteriori bound %.3e (%s)", max_error, bound,
                        is_jac ? "||G||_2 = cos(pi/NN)" : "||G||_inf = max row ratio");
 

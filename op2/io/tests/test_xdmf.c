@@ -88,8 +88,17 @@ int main(int argc, char **argv) {
   CHECK(contains(quad_xmf, "GeometryType=\"XY\""));
   CHECK(contains(quad_xmf, ">xdmf_quad.h5:/pcell<"));
   CHECK(contains(quad_xmf, ">xdmf_quad.h5:/flow/pressure<"));
+  /* more than 3 components: one dataset per component, no HyperSlab (which
+   * ParaView's default reader cannot read) */
   CHECK(contains(quad_xmf, "Name=\"p_q_3\" AttributeType=\"Scalar\" Center=\"Cell\""));
-  CHECK(contains(quad_xmf, "ItemType=\"HyperSlab\""));
+  CHECK(contains(quad_xmf, "<DataItem Dimensions=\"6 1\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">xdmf_quad.h5:/p_q_3<"));
+  CHECK(!contains(quad_xmf, "HyperSlab"));
+  {
+    double col[QX * QY];
+    CHECK(op_hdf5_read_dataset(quad_h5, "p_q_2", "double", QX * QY, 1, col, err, sizeof err) == OP_IO_OK);
+    CHECK(col[0] == 0.2 && col[5] == 5.2);
+  }
+  CHECK(contains(quad_xmf, "<DataItem Dimensions=\"6 2\" NumberType=\"Float\" Precision=\"4\" Format=\"HDF\">xdmf_quad.h5:/vel<"));
   CHECK(contains(quad_xmf, "Name=\"vel\" AttributeType=\"Vector\" Center=\"Cell\""));
   CHECK(contains(quad_xmf, "Name=\"disp\" AttributeType=\"Vector\" Center=\"Node\""));
   CHECK(contains(quad_xmf, "Name=\"u_node\" AttributeType=\"Scalar\" Center=\"Node\""));
@@ -166,7 +175,7 @@ int main(int argc, char **argv) {
     CHECK(op_xdmf_series_save(s, step, io_path(dir, name), err, sizeof err) == OP_IO_OK);
   }
   CHECK(contains(io_path(dir, "xdmf_sm/series.xmf"), ">../xdmf_sm_mesh.h5:/pcell<"));
-  CHECK(contains(io_path(dir, "xdmf_sm/series.xmf"), ">../xdmf_sm_1.h5:/p_q<"));
+  CHECK(contains(io_path(dir, "xdmf_sm/series.xmf"), ">../xdmf_sm_1.h5:/p_q_0<"));
   op_xdmf_series_free(s);
 
   /* ---- structured grid: 5 x 3 cells ---- */
@@ -186,13 +195,15 @@ int main(int argc, char **argv) {
   CHECK(op_xdmf_save_grid(grid_h5, &grid, err, sizeof err) == OP_IO_OK);
   char grid_xmf[4096];
   snprintf(grid_xmf, sizeof grid_xmf, "%s/%s", dir, "xdmf_grid.xmf");
-  CHECK(contains(grid_xmf, "TopologyType=\"2DCoRectMesh\" Dimensions=\"4 6\""));
-  CHECK(contains(grid_xmf, "GeometryType=\"ORIGIN_DXDY\""));
-  CHECK(contains(grid_xmf, ">2 -1</DataItem>"));      /* origin y x */
-  CHECK(contains(grid_xmf, ">0.25 0.5</DataItem>"));  /* spacing dy dx */
-  CHECK(contains(grid_xmf, "Dimensions=\"3 5\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">xdmf_grid.h5:/T<"));
-  CHECK(contains(grid_xmf, "Dimensions=\"3 5 2\""));
+  /* one layer of cells in the X-Y plane, h = min(dx, dy) thick, centred on z = 0 */
+  CHECK(contains(grid_xmf, "TopologyType=\"3DCoRectMesh\" Dimensions=\"2 4 6\""));
+  CHECK(contains(grid_xmf, "GeometryType=\"ORIGIN_DXDYDZ\""));
+  CHECK(contains(grid_xmf, ">-0.125 2 -1</DataItem>"));      /* origin z y x */
+  CHECK(contains(grid_xmf, ">0.25 0.25 0.5</DataItem>"));    /* spacing dz dy dx */
+  CHECK(contains(grid_xmf, "Dimensions=\"1 3 5\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">xdmf_grid.h5:/T<"));
+  CHECK(contains(grid_xmf, "Dimensions=\"1 3 5 2\""));
   CHECK(contains(grid_xmf, "Name=\"Q_2\""));
+  CHECK(contains(grid_xmf, "Dimensions=\"1 3 5\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">xdmf_grid.h5:/Q_2<"));
   s = op_xdmf_series_create_grid(io_path(dir, "xdmf_grid_series.xmf"), &grid, err, sizeof err);
   CHECK(s != NULL);
   for (int step = 0; s && step < 2; ++step) {
@@ -210,6 +221,17 @@ int main(int argc, char **argv) {
   op_xdmf_mesh nodata = mesh;
   rc = op_xdmf_write(tri_h5, &nodata, err, sizeof err); /* tri file lacks p_q, pcell */
   CHECK_ERR(rc, OP_IO_ENOENT, err, "xdmf_tri.h5", "'p_q'");
+  /* a file holding p_q but not its component datasets: op_xdmf_write says what is missing */
+  char nocomp_h5[4096];
+  snprintf(nocomp_h5, sizeof nocomp_h5, "%s/%s", dir, "xdmf_nocomp.h5");
+  unlink(nocomp_h5);
+  CHECK(op_hdf5_write_map(nocomp_h5, pcell, err, sizeof err) == OP_IO_OK);
+  CHECK(op_hdf5_write_dat(nocomp_h5, p_x, err, sizeof err) == OP_IO_OK);
+  CHECK(op_hdf5_write_dat(nocomp_h5, q, err, sizeof err) == OP_IO_OK);
+  op_dat qonly[1] = {q};
+  op_xdmf_mesh qmesh = {pcell, p_x, qonly, 1, NULL, 0, NULL};
+  rc = op_xdmf_write(nocomp_h5, &qmesh, err, sizeof err);
+  CHECK_ERR(rc, OP_IO_ENOENT, err, "'p_q_0'", "op_xdmf_save");
   op_map bad2 = op_decl_map(cells, nodes, 2, c2n, "two");
   op_xdmf_mesh badmesh = {bad2, p_x, NULL, 0, NULL, 0, NULL};
   rc = op_xdmf_write(quad_h5, &badmesh, err, sizeof err);

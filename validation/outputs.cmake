@@ -1,0 +1,39 @@
+# Small runs of every solver whose outputs the output checks read: ParaView's
+# readers (paraview.cmake), result.json against its schema, pictures and
+# plots. Each run is a test (label validation) and a fixture outputs_<name>;
+# it writes into ${OP2_OUTPUTS_DIR}/<name>.
+
+set(OP2_OUTPUTS_DIR ${OP2_TEST_OUTPUT}/outputs)
+
+# outputs_run(NAME COMMAND solver args...)
+function(outputs_run name)
+  cmake_parse_arguments(T "" "" "COMMAND" ${ARGN})
+  add_test(NAME outputs.run.${name} COMMAND ${T_COMMAND} output_dir=${OP2_OUTPUTS_DIR}/${name}
+           WORKING_DIRECTORY ${OP2_SOURCE_ROOT})
+  set_tests_properties(outputs.run.${name} PROPERTIES LABELS validation
+                       FIXTURES_SETUP outputs_${name})
+endfunction()
+
+outputs_run(euler_sod COMMAND $<TARGET_FILE:euler_seq> inputs/euler_sod_x.in hdf5=all)
+outputs_run(euler_2d COMMAND $<TARGET_FILE:euler_seq> inputs/euler.in nx=24 ny=16 x_min=-1
+  x_max=2 y_min=0.5 y_max=2.5 split_x=0.5 split_y=1.5 t_end=0.05 output_interval=0.025)
+outputs_run(heat COMMAND $<TARGET_FILE:heat_seq> inputs/heat.in n=20 print_every=0)
+outputs_run(jacobi COMMAND $<TARGET_FILE:jacobi_openmp> inputs/jacobi.in)
+
+# result.json of every solver against docs/result.schema.json (and the
+# verdicts against their own values and limits).
+find_program(OP2_PYTHON3 python3)
+foreach(case airfoil:airfoil_small_run:${OP2_TEST_OUTPUT}/airfoil/small_run
+             euler:outputs_euler_sod:${OP2_OUTPUTS_DIR}/euler_sod
+             heat:outputs_heat:${OP2_OUTPUTS_DIR}/heat
+             jacobi:outputs_jacobi:${OP2_OUTPUTS_DIR}/jacobi)
+  string(REPLACE ":" ";" parts ${case})
+  list(GET parts 0 solver)
+  list(GET parts 1 fixture)
+  list(GET parts 2 dir)
+  add_test(NAME result_json.${solver}
+           COMMAND ${OP2_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/check_result_json.py
+                   ${PROJECT_SOURCE_DIR}/docs/result.schema.json ${dir}/result.json --solver ${solver})
+  set_tests_properties(result_json.${solver} PROPERTIES LABELS validation SKIP_RETURN_CODE 77
+                       FIXTURES_REQUIRED ${fixture})
+endforeach()
