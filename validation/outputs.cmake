@@ -5,20 +5,28 @@
 
 set(OP2_OUTPUTS_DIR ${OP2_TEST_OUTPUT}/outputs)
 
-# outputs_run(NAME COMMAND solver args...)
-function(outputs_run name)
+# outputs_run(NAME SOLVER DECK COMMAND solver args...): the run must pass its
+# verdicts and print its effective parameters at start-up, as a deck naming
+# where each value came from.
+function(outputs_run name solver deck)
   cmake_parse_arguments(T "" "" "COMMAND" ${ARGN})
-  add_test(NAME outputs.run.${name} COMMAND ${T_COMMAND} output_dir=${OP2_OUTPUTS_DIR}/${name}
+  add_test(NAME outputs.run.${name}
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.sh
+                   --match "^# ${solver} parameters \\(deck ${deck}\\)$"
+                   --match "^output_dir += \"${OP2_OUTPUTS_DIR}/${name}\" +# argument [0-9]+$"
+                   --match "validation PASSED"
+                   0 ${T_COMMAND} output_dir=${OP2_OUTPUTS_DIR}/${name}
            WORKING_DIRECTORY ${OP2_SOURCE_ROOT})
   set_tests_properties(outputs.run.${name} PROPERTIES LABELS validation
                        FIXTURES_SETUP outputs_${name})
 endfunction()
 
-outputs_run(euler_sod COMMAND $<TARGET_FILE:euler_seq> inputs/euler_sod_x.in hdf5=all)
-outputs_run(euler_2d COMMAND $<TARGET_FILE:euler_seq> inputs/euler.in nx=24 ny=16 x_min=-1
+outputs_run(euler_sod euler inputs/euler_sod_x.in
+  COMMAND $<TARGET_FILE:euler_seq> inputs/euler_sod_x.in hdf5=all)
+outputs_run(euler_2d euler inputs/euler.in COMMAND $<TARGET_FILE:euler_seq> inputs/euler.in nx=24 ny=16 x_min=-1
   x_max=2 y_min=0.5 y_max=2.5 split_x=0.5 split_y=1.5 t_end=0.05 output_interval=0.025)
-outputs_run(heat COMMAND $<TARGET_FILE:heat_seq> inputs/heat.in n=20 print_every=0)
-outputs_run(jacobi COMMAND $<TARGET_FILE:jacobi_openmp> inputs/jacobi.in)
+outputs_run(heat heat inputs/heat.in COMMAND $<TARGET_FILE:heat_seq> inputs/heat.in n=20 print_every=0)
+outputs_run(jacobi jacobi inputs/jacobi.in COMMAND $<TARGET_FILE:jacobi_openmp> inputs/jacobi.in)
 
 # result.json of every solver against docs/result.schema.json (and the
 # verdicts against their own values and limits).

@@ -330,6 +330,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "airfoil: %s\n", err);
     return 2;
   }
+  if (rc == DECK_VERSION) return 0;
+  deck_print(d, stdout); /* the effective parameters, a deck of their own */
 
   const char *outdir = deck_string(d, "output_dir");
   if (make_dirs(outdir) != 0) fail_io("create directory", outdir);

@@ -6,8 +6,10 @@
 #endif
 
 #include "deck.h"
+#include "build_info.h"
 #include "result_json.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <float.h>
 #include <limits.h>
@@ -125,57 +127,86 @@ static int find_key(const deck *d, const char *key)
   return -1;
 }
 
-/* Edit distance, ignoring case, over the first 63 characters of each. */
-static int distance(const char *a, const char *b)
+/* Edit distance, ignoring case, over the first 63 characters of each:
+ * insertions, deletions, substitutions and transpositions of two neighbours
+ * (optimal string alignment), each costing 1, so that "stpes" is one edit
+ * from "steps". */
+static int distance(const char *a, const char *b, size_t nb_max)
 {
   enum { MAXLEN = 63 };
-  int prev[MAXLEN + 1], cur[MAXLEN + 1];
+  int d[MAXLEN + 1][MAXLEN + 1];
   int na = (int)strlen(a), nb = (int)strlen(b);
   if (na > MAXLEN)
     na = MAXLEN;
+  if (nb > (int)nb_max)
+    nb = (int)nb_max;
   if (nb > MAXLEN)
     nb = MAXLEN;
+  for (int i = 0; i <= na; i++)
+    d[i][0] = i;
   for (int j = 0; j <= nb; j++)
-    prev[j] = j;
-  for (int i = 1; i <= na; i++) {
-    cur[0] = i;
+    d[0][j] = j;
+  for (int i = 1; i <= na; i++)
     for (int j = 1; j <= nb; j++) {
-      int ca = a[i - 1], cb = b[j - 1];
-      if (ca >= 'A' && ca <= 'Z')
-        ca += 'a' - 'A';
-      if (cb >= 'A' && cb <= 'Z')
-        cb += 'a' - 'A';
-      int best = prev[j - 1] + (ca != cb);
-      if (prev[j] + 1 < best)
-        best = prev[j] + 1;
-      if (cur[j - 1] + 1 < best)
-        best = cur[j - 1] + 1;
-      cur[j] = best;
+      int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+      int best = d[i - 1][j - 1] + (ca != cb);
+      if (d[i - 1][j] + 1 < best)
+        best = d[i - 1][j] + 1;
+      if (d[i][j - 1] + 1 < best)
+        best = d[i][j - 1] + 1;
+      if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+          tolower((unsigned char)a[i - 2]) == cb && d[i - 2][j - 2] + 1 < best)
+        best = d[i - 2][j - 2] + 1;
+      d[i][j] = best;
     }
-    memcpy(prev, cur, sizeof(int) * (size_t)(nb + 1));
-  }
-  return prev[nb];
+  return d[na][nb];
 }
 
+/* How far a typed key is from a known one: the edit distance to the whole
+ * key, or one more than the distance to one of its '_'-separated words
+ * ("steps" finds "max_steps"). */
+static int key_distance(const char *typed, const char *key)
+{
+  int best = distance(typed, key, strlen(key));
+  for (const char *w = key; *w;) {
+    size_t n = strcspn(w, "_");
+    if (w != key || w[n] != '\0') {
+      int d = distance(typed, w, n) + 1;
+      if (d < best)
+        best = d;
+    }
+    w += n;
+    if (*w == '_')
+      w++;
+  }
+  return best;
+}
+
+/* "did you mean 'a'?" or "'a' or 'b'" for the (at most three) keys within
+ * 1 + len/4 edits of the typed one, nearest first; else a pointer to --help. */
 static void unknown_key(const deck *d, const char *prefix, const char *key, char *err,
                         size_t errlen)
 {
-  int best = -1, bestd = INT_MAX;
-  for (int i = 0; i < d->nkeys; i++) {
-    int dist = distance(key, d->table[i].key);
-    if (dist < bestd) {
-      bestd = dist;
-      best = i;
-    }
-  }
-  if (best < 0)
+  enum { MAX_SUGGEST = 3 };
+  int pick[MAX_SUGGEST], n = 0;
+  const int limit = 1 + (int)strlen(key) / 4;
+  /* Nearest first; among keys equally near, the table's order. */
+  for (int want = 0; want <= limit && n < MAX_SUGGEST; want++)
+    for (int i = 0; i < d->nkeys && n < MAX_SUGGEST; i++)
+      if (key_distance(key, d->table[i].key) == want)
+        pick[n++] = i;
+  if (d->nkeys == 0)
     msg(err, errlen, "%s: unknown key '%s' (%s takes no keys)", prefix, key, d->solver);
-  else if (bestd <= 2 || 3 * bestd <= (int)strlen(key))
-    msg(err, errlen, "%s: unknown key '%s' (did you mean '%s'?)", prefix, key,
-        d->table[best].key);
+  else if (n == 0)
+    msg(err, errlen, "%s: unknown key '%s' (no key is close; --help lists them all)", prefix, key);
+  else if (n == 1)
+    msg(err, errlen, "%s: unknown key '%s' (did you mean '%s'?)", prefix, key, d->table[pick[0]].key);
+  else if (n == 2)
+    msg(err, errlen, "%s: unknown key '%s' (did you mean '%s' or '%s'?)", prefix, key,
+        d->table[pick[0]].key, d->table[pick[1]].key);
   else
-    msg(err, errlen, "%s: unknown key '%s' (the closest known key is '%s'; --help lists them all)",
-        prefix, key, d->table[best].key);
+    msg(err, errlen, "%s: unknown key '%s' (did you mean '%s', '%s' or '%s'?)", prefix, key,
+        d->table[pick[0]].key, d->table[pick[1]].key, d->table[pick[2]].key);
 }
 
 static int is_bool_word(const char *s, int *value)
@@ -698,6 +729,10 @@ int deck_parse_args(deck *d, int argc, char **argv, char *err, size_t errlen)
       help = 2;
       continue;
     }
+    if (strcmp(a, "--version") == 0) {
+      help = 3;
+      continue;
+    }
     const char *file = NULL;
     if (strcmp(a, "--deck") == 0) {
       if (i + 1 >= argc) {
@@ -772,7 +807,10 @@ int deck_parse_args(deck *d, int argc, char **argv, char *err, size_t errlen)
     n++;
   }
 
-  if (rc == DECK_OK && help) {
+  if (rc == DECK_OK && help == 3) {
+    solver_print_version(d->solver);
+    rc = DECK_VERSION;
+  } else if (rc == DECK_OK && help) {
     if (help == 2)
       deck_write_markdown(d->table, d->nkeys, d->solver, stdout);
     else
@@ -980,7 +1018,7 @@ void deck_print_help(const deck_key *table, int nkeys, const char *solver, FILE 
     wa = la > wa ? la : wa;
   }
   fprintf(f,
-          "usage: %s [DECK | --deck DECK] [key=value ...] [--key value ...] [--help]\n"
+          "usage: %s [DECK | --deck DECK] [key=value ...] [--key value ...] [--help] [--version]\n"
           "\n"
           "The deck file holds 'key = value' lines; '#' starts a comment. Values on the\n"
           "command line override the deck. Keys:\n\n",

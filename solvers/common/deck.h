@@ -48,8 +48,9 @@ typedef struct {
 typedef struct deck deck;
 
 /* deck_parse_args returns DECK_OK to go on, DECK_HELP after printing --help
- * (the caller then exits 0), or DECK_ERROR with the message in err. */
-enum { DECK_ERROR = -1, DECK_OK = 0, DECK_HELP = 1 };
+ * (the caller adds its own options and exits 0), DECK_VERSION after printing
+ * --version (the caller exits 0), or DECK_ERROR with the message in err. */
+enum { DECK_ERROR = -1, DECK_OK = 0, DECK_HELP = 1, DECK_VERSION = 2 };
 
 /* Checks the table (unique keys, parsable in-range defaults, choices given)
  * and returns a deck holding the defaults. A bad table is a programming error:
@@ -73,6 +74,7 @@ int deck_set(deck *d, const char *key, const char *value, const char *origin,
  *   --key                              for a DECK_BOOL key: sets it true
  *   -h | --help                        prints the key table to stdout
  *   --help-markdown                    prints deck_write_markdown's table
+ *   --version                          prints the build (build_info.h)
  * The deck file is read first, whatever its position; the overrides are
  * applied after it, in order. */
 int deck_parse_args(deck *d, int argc, char **argv, char *err, size_t errlen);

@@ -876,8 +876,9 @@ int main(int argc, char **argv) {
   if (rc != DECK_OK) {
     deck_free(d);
     op_exit();
-    return rc == DECK_HELP ? 0 : 2;
+    return rc == DECK_ERROR ? 2 : 0;
   }
+  deck_print(d, stdout); /* the effective parameters, a deck of their own */
   euler_problem pb;
   read_problem(d, &pb);
   output_ctx o;

@@ -461,6 +461,7 @@ static int is_tutorial_problem(const heat_params *p) {
 static int read_input(int argc, char **argv, char **args, deck *d, heat_params *p) {
   char err[2048];
   int rc = deck_parse_args(d, argc, args, err, sizeof err);
+  if (rc == DECK_VERSION) return 0;
   if (rc == DECK_HELP) {
     int markdown = 0;
     for (int i = 1; i < argc; i++) markdown |= strcmp(argv[i], "--help-markdown") == 0;
@@ -481,6 +482,10 @@ static int read_input(int argc, char **argv, char **args, deck *d, heat_params *
             deck_origin(d, "ppm_max"));
     return 2;
   }
+  /* The effective parameters, a deck of their own: at start-up, except in
+   * the tutorial's form (no deck), whose printout comes first unchanged and
+   * the parameters after it (run()). */
+  if (deck_path(d)) deck_print(d, stdout);
   print_problem(p);
   if (p->r > R_LIMIT && !deck_bool(d, "allow_unstable")) {
     fprintf(stderr,
@@ -556,6 +561,7 @@ static int run(const deck *d, const heat_params *pp, double t_start) {
   printf("Solve time (s): %lf\n", wall_solve);
   printf("Total time (s): %lf\n", wall_total);
   printf(LINE);
+  if (!deck_path(d)) deck_print(d, stdout);
   fflush(stdout);
 
   if (every > 0) write_state(&out, done, 0, t_done);

@@ -175,12 +175,13 @@ int main(int argc, char **argv) {
     op_exit();
     return 0;
   }
-  if (rc == DECK_ERROR) {
-    fprintf(stderr, "jacobi: %s\n", err);
+  if (rc != DECK_OK) {
+    if (rc == DECK_ERROR) fprintf(stderr, "jacobi: %s\n", err);
     deck_free(d);
     op_exit();
-    return 2;
+    return rc == DECK_ERROR ? 2 : 0;
   }
+  deck_print(d, stdout); /* the effective parameters, a deck of their own */
 
   const char *outdir = deck_string(d, "output_dir");
   const int problem = deck_choice(d, "problem");

@@ -145,9 +145,16 @@ static void case_unknown_key(void)
   /* Case mistakes are found too. */
   expect_file_error("unknown2.in", "CFL = 0.5\n", "unknown2.in:1", "'CFL'",
                     "did you mean 'cfl'", NULL);
-  /* Far from everything: the closest key is still named. */
+  /* Far from everything: no suggestion that would mislead. */
   expect_file_error("unknown3.in", "resolution_of_grid = 5\n", "unknown3.in:1",
-                    "'resolution_of_grid'", "closest known key", NULL);
+                    "'resolution_of_grid'", "no key is close; --help lists them all", NULL);
+  /* A transposition is one edit; a word of a longer key counts ("iter" finds
+   * "max_iter"); several near keys are all named, nearest first. */
+  expect_file_error("unknown4.in", "lmiiter = vanleer\n", "did you mean 'limiter'?", NULL);
+  expect_file_error("unknown5.in", "iter = 3\n", "did you mean 'max_iter'?", NULL);
+  expect_file_error("unknown6.in", "stepz = 3\n", "did you mean 'steps'?", NULL);
+  expect_file_error("unknown7.in", "shfit = 3\n", "did you mean 'shift'?", NULL);
+  expect_file_error("unknown8.in", "cfk = 3\n", "did you mean 'cfl'?", NULL);
 }
 
 static void case_duplicate(void)
