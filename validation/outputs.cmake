@@ -45,3 +45,35 @@ foreach(case airfoil:airfoil_small_run:${OP2_TEST_OUTPUT}/airfoil/small_run
   set_tests_properties(result_json.${solver} PROPERTIES LABELS validation SKIP_RETURN_CODE 77
                        FIXTURES_REQUIRED ${fixture})
 endforeach()
+
+# Pictures: every PNG is the picture of its PPM; euler's frames share one
+# colour range (redrawn at the end); the airfoil's picture.
+add_test(NAME pictures.files
+         COMMAND ${OP2_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/check_pictures.py png
+                 ${OP2_TEST_OUTPUT}/airfoil/small_run/mach.png
+                 ${OP2_OUTPUTS_DIR}/euler_2d/rho_0000.png ${OP2_OUTPUTS_DIR}/euler_2d/rho_0002.png
+                 ${OP2_OUTPUTS_DIR}/heat/u.png ${OP2_OUTPUTS_DIR}/heat/u_000005.png)
+set_tests_properties(pictures.files PROPERTIES LABELS validation
+                     FIXTURES_REQUIRED "airfoil_small_run;outputs_euler_2d;outputs_heat")
+add_test(NAME pictures.euler_series_range
+         COMMAND ${OP2_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/check_pictures.py same-range
+                 ${OP2_OUTPUTS_DIR}/euler_2d rho)
+set_tests_properties(pictures.euler_series_range PROPERTIES LABELS validation
+                     FIXTURES_REQUIRED outputs_euler_2d)
+
+# Plots (scripts/plots.sh, gnuplot): the airfoil residual history, euler's
+# history and Sod profile against the exact solution, heat's error history
+# and its convergence study, jacobi's convergence. Skipped without gnuplot.
+add_test(NAME plots.runs
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_plots.sh ${OP2_PYTHON3}
+                 ${OP2_TEST_OUTPUT}/airfoil/small_run=history
+                 ${OP2_OUTPUTS_DIR}/euler_sod=history,profile
+                 ${OP2_OUTPUTS_DIR}/euler_2d=history
+                 ${OP2_OUTPUTS_DIR}/heat=history ${OP2_OUTPUTS_DIR}/jacobi=history)
+set_tests_properties(plots.runs PROPERTIES LABELS validation SKIP_RETURN_CODE 77
+  FIXTURES_REQUIRED "airfoil_small_run;outputs_euler_sod;outputs_euler_2d;outputs_heat;outputs_jacobi")
+add_test(NAME plots.heat_convergence
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_plots.sh ${OP2_PYTHON3}
+                 ${OP2_TEST_OUTPUT}/heat/convergence=convergence)
+set_tests_properties(plots.heat_convergence PROPERTIES LABELS validation SKIP_RETURN_CODE 77
+                     FIXTURES_REQUIRED heat_convergence)

@@ -2,10 +2,9 @@
  * op_ppm.c - colour images of structured scalar fields through libnetpbm
  * (op_ppm.h).
  *
- * libnetpbm reports errors with pm_error(), which exits the program unless a
- * jmp_buf is registered: every call into libnetpbm here runs with our own
- * jmp_buf (pm_setjmpbufsave) and a message hook (pm_setusererrormsgfn) so a
- * failure becomes an error code and a message naming the file.
+ * Pictures are drawn in memory (op_image.h) and written through libnetpbm
+ * (PPM) and libpng (PNG); libnetpbm's errors become error codes
+ * (op_netpbm.h).
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -23,7 +22,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "op_image.h"
 #include "op_io_util.h"
+#include "op_netpbm.h"
 
 /* ---- colour maps ---------------------------------------------------------------- */
 
@@ -103,33 +104,15 @@ op_ppm_options op_ppm_default_options(void) {
   return o;
 }
 
-/* ---- libnetpbm plumbing ------------------------------------------------------------ */
+/* ---- colouring ------------------------------------------------------------------------ */
 
-static char pm_msg[512];
-
-static void pm_capture(const char *msg) { snprintf(pm_msg, sizeof pm_msg, "%s", msg); }
-
-static void pm_setup(void) {
-  static int done = 0;
-  if (!done) {
-    pm_init("op2-io", 0); /* libnetpbm 10.x/11 wants pm_init before any other call */
-    done = 1;
-  }
-  pm_msg[0] = '\0';
-}
-
-/* What fills image rows. */
 typedef struct {
-  const double *field;
-  size_t stride;
-  int nx, ny, scale;
   const cmap *map;
   double vmin, vmax;
   unsigned char nan_rgb[3];
-  unsigned char *cell_rgb; /* nx * 3: colours of one field row */
-} row_src;
+} colouring;
 
-static void colour_of(const row_src *s, double v, unsigned char rgb[3]) {
+static void colour_of(const colouring *s, double v, unsigned char rgb[3]) {
   if (isnan(v)) {
     memcpy(rgb, s->nan_rgb, 3);
     return;
@@ -144,59 +127,139 @@ static void colour_of(const row_src *s, double v, unsigned char rgb[3]) {
   cmap_eval(s->map, t, rgb);
 }
 
-static void fill_cells(const row_src *s, int j) {
-  for (int i = 0; i < s->nx; ++i)
-    colour_of(s, s->field[((size_t)j * (size_t)s->nx + (size_t)i) * s->stride], s->cell_rgb + 3 * i);
+/* Checks the options common to every picture and fills the colouring (the
+ * range comes later). */
+static int prepare(const op_io_ctx *c, const op_ppm_options *o, colouring *col) {
+  col->map = find_cmap(o->colormap);
+  if (!col->map)
+    return OP_IO_ERR(c, OP_IO_EARG, "unknown colour map '%s' (viridis, gray, coolwarm, jet)",
+                     o->colormap);
+  if (o->nan_rgb_set)
+    memcpy(col->nan_rgb, o->nan_rgb, 3);
+  else {
+    col->nan_rgb[0] = 255;
+    col->nan_rgb[1] = 0;
+    col->nan_rgb[2] = 255;
+  }
+  if (!o->autorange && (!isfinite(o->vmin) || !isfinite(o->vmax) || o->vmin > o->vmax))
+    return OP_IO_ERR(c, OP_IO_EARG, "invalid range [%g, %g]", o->vmin, o->vmax);
+  col->vmin = o->vmin;
+  col->vmax = o->vmax;
+  return OP_IO_OK;
 }
 
-/* Writes the image through libnetpbm; returns 0, or -1 with pm_msg set. */
-static int pam_write(FILE *fp, const row_src *s) {
-  struct pam pam;
-  memset(&pam, 0, sizeof pam);
-  pam.size = sizeof pam;
-  pam.len = PAM_STRUCT_SIZE(tuple_type);
-  pam.file = fp;
-  pam.format = PPM_FORMAT;
-  pam.plainformat = 0; /* raw (binary) PPM: P6 */
-  pam.width = s->nx * s->scale;
-  pam.height = s->ny * s->scale;
-  pam.depth = 3;
-  pam.maxval = 255;
-  snprintf(pam.tuple_type, sizeof pam.tuple_type, "%s", PAM_PPM_TUPLETYPE);
+/* [min, max] of the finite values passed to it; 0, 0 when there is none. */
+typedef struct {
+  int any;
+  double lo, hi;
+} range_acc;
 
-  tuple *volatile row = NULL;
-  jmp_buf jb;
-  jmp_buf *old = NULL;
-  pm_setjmpbufsave(&jb, &old);
-  pm_setusererrormsgfn(pm_capture);
-  if (setjmp(jb) != 0) {
-    pm_setjmpbuf(old);
-    pm_setusererrormsgfn(NULL);
-    if (row)
-      pnm_freepamrow(row);
-    if (!pm_msg[0])
-      snprintf(pm_msg, sizeof pm_msg, "libnetpbm failed");
-    return -1;
-  }
-  pnm_writepaminit(&pam);
-  row = pnm_allocpamrow(&pam);
-  for (int r = 0; r < pam.height; ++r) {
-    if (r % s->scale == 0)
-      fill_cells(s, s->ny - 1 - r / s->scale); /* top image row = last field row */
-    for (int x = 0; x < pam.width; ++x) {
-      const unsigned char *c = s->cell_rgb + 3 * (x / s->scale);
-      row[x][0] = c[0];
-      row[x][1] = c[1];
-      row[x][2] = c[2];
-    }
-    pnm_writepamrow(&pam, row);
-  }
-  pnm_freepamrow(row);
-  row = NULL;
-  pm_setjmpbuf(old);
-  pm_setusererrormsgfn(NULL);
-  return 0;
+static void range_add(range_acc *r, double v) {
+  if (!isfinite(v))
+    return;
+  if (!r->any || v < r->lo)
+    r->lo = v;
+  if (!r->any || v > r->hi)
+    r->hi = v;
+  r->any = 1;
 }
+
+/* ---- the annotated picture ------------------------------------------------------------ */
+
+static const unsigned char black[3] = {0, 0, 0};
+
+/* Where the field goes in the picture. */
+typedef struct {
+  int x, y, w, h;
+} plot_box;
+
+/* "%.4g", or more digits when the range is narrow against its values (so
+ * that the five labels of a bar differ). */
+static void tick_label(char *buf, size_t len, double v, double lo, double hi) {
+  int digits = 4;
+  const double span = fabs(hi - lo), mag = fmax(fabs(lo), fabs(hi));
+  while (digits < 12 && span > 0 && span < mag * pow(10.0, 1 - digits))
+    digits++;
+  snprintf(buf, len, "%.*g", digits, v);
+}
+
+/* Allocates the picture for a plot_w x plot_h field: bare (the field alone)
+ * or annotated (title line, frame, colour bar with five values). */
+static int layout(const op_io_ctx *c, op_image *im, int plot_w, int plot_h,
+                  const op_ppm_options *o, const colouring *col, plot_box *box) {
+  const int annotated = o->title || o->colorbar;
+  if (!annotated) {
+    box->x = box->y = 0;
+    box->w = plot_w;
+    box->h = plot_h;
+    return op_image_alloc(im, plot_w, plot_h, c->file, c->err, c->errlen);
+  }
+  const int ts = (plot_w > 900 || plot_h > 900) ? 2 : 1; /* text scale */
+  const int m = 10 * ts, th = op_image_text_height(ts), bw = 16 * ts;
+  char title[512], labels[5][48];
+  int n = snprintf(title, sizeof title, "%s", o->title ? o->title : "");
+  if (o->show_time)
+    snprintf(title + n, sizeof title - (size_t)n, "%st = %.6g", n ? "    " : "", o->time);
+  int lw = 0;
+  for (int k = 0; k < 5; ++k) {
+    tick_label(labels[k], sizeof labels[k], col->vmin + (col->vmax - col->vmin) * k / 4.0,
+               col->vmin, col->vmax);
+    const int w = op_image_text_width(labels[k], ts);
+    lw = w > lw ? w : lw;
+  }
+  const int bar_h = plot_h > 160 * ts ? plot_h : 160 * ts;
+  box->x = m;
+  box->y = m + th + m;
+  box->w = plot_w;
+  box->h = plot_h;
+  int width = m + plot_w + 2 * m + (o->colorbar ? bw + 6 * ts + lw + m : 0);
+  const int tw = m + op_image_text_width(title, ts) + m;
+  width = tw > width ? tw : width;
+  const int height = box->y + (o->colorbar && bar_h > plot_h ? bar_h : plot_h) + th / 2 + m;
+  int rc = op_image_alloc(im, width, height, c->file, c->err, c->errlen);
+  if (rc != OP_IO_OK)
+    return rc;
+  op_image_text(im, m, m, title, ts, black);
+  /* A frame just outside the field. */
+  op_image_rect(im, box->x - 1, box->y - 1, plot_w + 2, 1, black);
+  op_image_rect(im, box->x - 1, box->y + plot_h, plot_w + 2, 1, black);
+  op_image_rect(im, box->x - 1, box->y - 1, 1, plot_h + 2, black);
+  op_image_rect(im, box->x + plot_w, box->y - 1, 1, plot_h + 2, black);
+  if (!o->colorbar)
+    return OP_IO_OK;
+  const int bx = box->x + plot_w + 2 * m, by = box->y;
+  for (int r = 0; r < bar_h; ++r) { /* top row: vmax */
+    unsigned char rgb[3];
+    cmap_eval(col->map, bar_h > 1 ? 1.0 - (double)r / (bar_h - 1) : 0.5, rgb);
+    op_image_rect(im, bx, by + r, bw, 1, rgb);
+  }
+  op_image_rect(im, bx - 1, by - 1, bw + 2, 1, black);
+  op_image_rect(im, bx - 1, by + bar_h, bw + 2, 1, black);
+  op_image_rect(im, bx - 1, by - 1, 1, bar_h + 2, black);
+  op_image_rect(im, bx + bw, by - 1, 1, bar_h + 2, black);
+  for (int k = 0; k < 5; ++k) {
+    const int ty = by + (int)lround((bar_h - 1) * (1.0 - k / 4.0));
+    op_image_rect(im, bx + bw, ty, 4 * ts, ts, black);
+    op_image_text(im, bx + bw + 6 * ts, ty - th / 2, labels[k], ts, black);
+  }
+  return OP_IO_OK;
+}
+
+/* Writes the picture as PPM, and as PNG beside it when asked. */
+static int write_picture(const op_image *im, const char *file, const op_ppm_options *o,
+                         char *err, size_t errlen) {
+  int rc = op_image_write_ppm(im, file, err, errlen);
+  if (rc == OP_IO_OK && o->png) {
+    char png[4200];
+    op_io_ctx c = {err, errlen, "PNG file", file, NULL, NULL};
+    if (op_image_png_name(file, png, sizeof png) != 0)
+      return OP_IO_ERR(&c, OP_IO_EARG, "file name too long");
+    rc = op_image_write_png(im, png, err, errlen);
+  }
+  return rc;
+}
+
+/* ---- structured fields -------------------------------------------------------------------- */
 
 int op_ppm_write_field(const char *file, const double *field, int nx, int ny,
                        const op_ppm_options *opt, double range_out[2], char *err,
@@ -213,89 +276,144 @@ int op_ppm_write_field(const char *file, const double *field, int nx, int ny,
     o.stride = 1;
   if (o.scale < 1 || o.scale > 1024)
     return OP_IO_ERR(&c, OP_IO_EARG, "invalid scale factor %d (1..1024)", o.scale);
+  if ((o.title || o.colorbar) && o.min_size >= 0) { /* annotated: big enough to read */
+    const int want = o.min_size ? o.min_size : 240, side = nx > ny ? nx : ny;
+    while ((long long)side * o.scale < want && o.scale < 1024)
+      o.scale++;
+  }
   if ((long long)nx * o.scale > INT_MAX / 4 || (long long)ny * o.scale > INT_MAX / 4)
     return OP_IO_ERR(&c, OP_IO_EARG, "image too large (%d x %d cells, scale %d)", nx, ny,
                      o.scale);
-  const cmap *m = find_cmap(o.colormap);
-  if (!m)
-    return OP_IO_ERR(&c, OP_IO_EARG, "unknown colour map '%s' (viridis, gray, coolwarm, jet)",
-                     o.colormap);
-
-  double vmin = o.vmin, vmax = o.vmax;
-  size_t n = (size_t)nx * (size_t)ny;
+  colouring col;
+  int rc = prepare(&c, &o, &col);
+  if (rc != OP_IO_OK)
+    return rc;
+  const size_t n = (size_t)nx * (size_t)ny;
   if (o.autorange) {
-    int any = 0;
-    vmin = vmax = 0.0;
-    for (size_t k = 0; k < n; ++k) {
-      double v = field[k * o.stride];
-      if (!isfinite(v))
-        continue;
-      if (!any || v < vmin)
-        vmin = v;
-      if (!any || v > vmax)
-        vmax = v;
-      any = 1;
-    }
-  } else if (!isfinite(vmin) || !isfinite(vmax) || vmin > vmax) {
-    return OP_IO_ERR(&c, OP_IO_EARG, "invalid range [%g, %g]", vmin, vmax);
+    range_acc r = {0, 0.0, 0.0};
+    for (size_t k = 0; k < n; ++k)
+      range_add(&r, field[k * o.stride]);
+    col.vmin = r.lo;
+    col.vmax = r.hi;
   }
   if (range_out) {
-    range_out[0] = vmin;
-    range_out[1] = vmax;
+    range_out[0] = col.vmin;
+    range_out[1] = col.vmax;
   }
+  op_image im;
+  plot_box box;
+  rc = layout(&c, &im, nx * o.scale, ny * o.scale, &o, &col, &box);
+  if (rc != OP_IO_OK)
+    return rc;
+  for (int j = 0; j < ny; ++j) /* field row j: image rows from the bottom of the box */
+    for (int i = 0; i < nx; ++i) {
+      unsigned char rgb[3];
+      colour_of(&col, field[((size_t)j * (size_t)nx + (size_t)i) * o.stride], rgb);
+      op_image_rect(&im, box.x + i * o.scale, box.y + (ny - 1 - j) * o.scale, o.scale, o.scale,
+                    rgb);
+    }
+  rc = write_picture(&im, file, &o, err, errlen);
+  op_image_free(&im);
+  return rc;
+}
 
-  row_src s;
-  s.field = field;
-  s.stride = o.stride;
-  s.nx = nx;
-  s.ny = ny;
-  s.scale = o.scale;
-  s.map = m;
-  s.vmin = vmin;
-  s.vmax = vmax;
-  if (o.nan_rgb_set)
-    memcpy(s.nan_rgb, o.nan_rgb, 3);
-  else {
-    s.nan_rgb[0] = 255;
-    s.nan_rgb[1] = 0;
-    s.nan_rgb[2] = 255;
-  }
-  s.cell_rgb = malloc((size_t)nx * 3);
-  char *tmp = op_io_tmpname(file);
-  if (!s.cell_rgb || !tmp) {
-    free(s.cell_rgb);
-    free(tmp);
+/* ---- unstructured cells ----------------------------------------------------------------- */
+
+int op_ppm_write_cells(const char *file, op_map cell_nodes, op_dat coords, const double *values,
+                       const double window[4], int width, const op_ppm_options *opt,
+                       double range_out[2], char *err, size_t errlen) {
+  op_io_ctx c = {err, errlen, "PPM file", file, NULL, NULL};
+  op_ppm_options o = opt ? *opt : op_ppm_default_options();
+  if (!file || !file[0])
+    return OP_IO_ERR(&c, OP_IO_EARG, "no file name given");
+  if (!cell_nodes || !cell_nodes->map || !cell_nodes->from || (cell_nodes->dim != 3 && cell_nodes->dim != 4))
+    return OP_IO_ERR(&c, OP_IO_EARG, "cell_nodes must map cells to 3 or 4 nodes");
+  if (!coords || coords->dim != 2 || coords->type != OP_TYPE_DOUBLE || coords->set != cell_nodes->to)
+    return OP_IO_ERR(&c, OP_IO_EARG, "coords must be 2 doubles on the nodes of '%s'",
+                     cell_nodes->name ? cell_nodes->name : "?");
+  if (!values || !window || !(window[1] > window[0]) || !(window[3] > window[2]) ||
+      !isfinite(window[1] - window[0]) || !isfinite(window[3] - window[2]))
+    return OP_IO_ERR(&c, OP_IO_EARG, "no values or an empty window");
+  if (width < 8 || width > 16384)
+    return OP_IO_ERR(&c, OP_IO_EARG, "width %d pixels outside 8..16384", width);
+  const double sx = width / (window[1] - window[0]);
+  const double hh = (window[3] - window[2]) * sx;
+  if (!(hh >= 1.0 && hh <= 16384.0))
+    return OP_IO_ERR(&c, OP_IO_EARG, "the window's height would be %g pixels (1..16384)", hh);
+  const int height = (int)lround(hh);
+  colouring col;
+  int rc = prepare(&c, &o, &col);
+  if (rc != OP_IO_OK)
+    return rc;
+  const int nv = cell_nodes->dim, ncell = cell_nodes->from->size;
+  const double *xy = op_fetch_data_ptr(coords);
+  const int *map = cell_nodes->map;
+  /* Cells reaching into the window, for the range and the drawing. */
+  unsigned char *in = malloc(ncell > 0 ? (size_t)ncell : 1);
+  if (!in)
     return OP_IO_ERR(&c, OP_IO_ENOMEM, "out of memory");
+  range_acc r = {0, 0.0, 0.0};
+  for (int e = 0; e < ncell; ++e) {
+    double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+    for (int k = 0; k < nv; ++k) {
+      const double *p = xy + 2 * (size_t)map[(size_t)e * nv + k];
+      x0 = fmin(x0, p[0]), x1 = fmax(x1, p[0]), y0 = fmin(y0, p[1]), y1 = fmax(y1, p[1]);
+    }
+    in[e] = x1 >= window[0] && x0 <= window[1] && y1 >= window[2] && y0 <= window[3];
+    if (in[e] && o.autorange)
+      range_add(&r, values[e]);
   }
-
-  int rc = OP_IO_OK;
-  FILE *fp = fopen(tmp, "wb");
-  if (!fp) {
-    rc = OP_IO_ERR(&c, OP_IO_ENOFILE, "cannot create '%s': %s", tmp, strerror(errno));
-    goto out;
+  if (o.autorange) {
+    col.vmin = r.lo;
+    col.vmax = r.hi;
   }
-  pm_setup();
-  if (pam_write(fp, &s) != 0) {
-    rc = OP_IO_ERR(&c, OP_IO_EIO, "libnetpbm: %s", pm_msg);
-    fclose(fp); /* already failing */
-    unlink(tmp);
-    goto out;
+  if (range_out) {
+    range_out[0] = col.vmin;
+    range_out[1] = col.vmax;
   }
-  if (fflush(fp) != 0 || ferror(fp)) {
-    rc = OP_IO_ERR(&c, OP_IO_EIO, "writing '%s' failed: %s", tmp, strerror(errno));
-    fclose(fp);
-    unlink(tmp);
-    goto out;
+  op_image im;
+  plot_box box;
+  rc = layout(&c, &im, width, height, &o, &col, &box);
+  if (rc != OP_IO_OK) {
+    free(in);
+    return rc;
   }
-  if (fclose(fp) != 0) {
-    rc = OP_IO_ERR(&c, OP_IO_EIO, "closing '%s' failed: %s", tmp, strerror(errno));
-    unlink(tmp);
-    goto out;
+  static const unsigned char empty[3] = {220, 220, 220};
+  op_image_rect(&im, box.x, box.y, box.w, box.h, empty);
+  /* Draw into a picture of the box alone, then copy it in: polygons and lines
+   * clip to the box that way. */
+  op_image plot;
+  rc = op_image_alloc(&plot, box.w, box.h, file, err, errlen);
+  if (rc == OP_IO_OK) {
+    memset(plot.rgb, 220, (size_t)box.w * (size_t)box.h * 3);
+    for (int e = 0; e < ncell; ++e) {
+      if (!in[e])
+        continue;
+      double px[4], py[4];
+      for (int k = 0; k < nv; ++k) {
+        const double *p = xy + 2 * (size_t)map[(size_t)e * nv + k];
+        px[k] = (p[0] - window[0]) * sx;
+        py[k] = (window[3] - p[1]) * sx;
+      }
+      unsigned char rgb[3];
+      colour_of(&col, values[e], rgb);
+      op_image_polygon(&plot, px, py, nv, rgb);
+    }
+    for (int k = 0; k < o.nlines && o.lines; ++k) {
+      const double *l = o.lines + 4 * (size_t)k;
+      op_image_line(&plot, (int)lround((l[0] - window[0]) * sx - 0.5),
+                    (int)lround((window[3] - l[1]) * sx - 0.5),
+                    (int)lround((l[2] - window[0]) * sx - 0.5),
+                    (int)lround((window[3] - l[3]) * sx - 0.5), black);
+    }
+    for (int j = 0; j < box.h; ++j)
+      memcpy(im.rgb + 3 * ((size_t)(box.y + j) * (size_t)im.width + (size_t)box.x),
+             plot.rgb + 3 * (size_t)j * (size_t)box.w, 3 * (size_t)box.w);
+    op_image_free(&plot);
+    rc = write_picture(&im, file, &o, err, errlen);
   }
-  rc = op_io_commit(&c, tmp, file);
-out:
-  free(s.cell_rgb);
-  free(tmp);
+  op_image_free(&im);
+  free(in);
   return rc;
 }
 
@@ -320,7 +438,7 @@ int op_ppm_write_dat(const char *file, op_dat dat, int component, int nx, int ny
 
 /* ---- reading -------------------------------------------------------------------------- */
 
-/* Reads the image from fp; returns 0, or -1 with pm_msg set (*out freed). */
+/* Reads the image from fp; returns 0, or -1 with op_pm_msg set (*out freed). */
 static int pam_read(FILE *fp, int *w, int *h, unsigned char **out, const char **why) {
   struct pam pam;
   memset(&pam, 0, sizeof pam);
@@ -330,15 +448,15 @@ static int pam_read(FILE *fp, int *w, int *h, unsigned char **out, const char **
   jmp_buf *old = NULL;
   *why = NULL;
   pm_setjmpbufsave(&jb, &old);
-  pm_setusererrormsgfn(pm_capture);
+  pm_setusererrormsgfn(op_pm_capture);
   if (setjmp(jb) != 0) {
     pm_setjmpbuf(old);
     pm_setusererrormsgfn(NULL);
     if (row)
       pnm_freepamrow(row);
     free(buf);
-    if (!pm_msg[0])
-      snprintf(pm_msg, sizeof pm_msg, "libnetpbm failed");
+    if (!op_pm_msg[0])
+      snprintf(op_pm_msg, sizeof op_pm_msg, "libnetpbm failed");
     return -1;
   }
   pnm_readpaminit(fp, &pam, PAM_STRUCT_SIZE(tuple_type));
@@ -384,12 +502,12 @@ int op_ppm_read(const char *file, int *width, int *height, unsigned char **rgb, 
   FILE *fp = fopen(file, "rb");
   if (!fp)
     return OP_IO_ERR(&c, OP_IO_ENOFILE, "cannot open: %s", strerror(errno));
-  pm_setup();
+  op_pm_setup();
   const char *why = NULL;
   int rc = OP_IO_OK;
   if (pam_read(fp, width, height, rgb, &why) != 0)
     rc = why ? OP_IO_ERR(&c, OP_IO_EFORMAT, "%s", why)
-             : OP_IO_ERR(&c, OP_IO_EFORMAT, "libnetpbm: %s", pm_msg);
+             : OP_IO_ERR(&c, OP_IO_EFORMAT, "libnetpbm: %s", op_pm_msg);
   if (fclose(fp) != 0 && rc == OP_IO_OK) {
     free(*rgb);
     *rgb = NULL;

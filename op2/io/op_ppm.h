@@ -1,6 +1,9 @@
 /*
- * op_ppm.h - colour images (binary PPM, via libnetpbm) of a scalar field on a
- * structured nx x ny grid of cells.
+ * op_ppm.h - colour images of a scalar field: on a structured nx x ny grid of
+ * cells (op_ppm_write_field) or on the cells of an unstructured mesh in a
+ * window (op_ppm_write_cells). Binary PPM through libnetpbm, and PNG beside it
+ * (libpng) on request. An annotated picture carries the field's name, the
+ * time and a colour bar with its range (op_ppm_options.title, colorbar).
  *
  * The field is row-major with row 0 at the BOTTOM of the domain (y = y0):
  * value(i, j) = field[(j * nx + i) * stride], i = 0..nx-1 (x), j = 0..ny-1 (y).
@@ -27,9 +30,22 @@ typedef struct {
   size_t stride;        /* distance between consecutive cells in doubles; 0 means 1 */
   unsigned char nan_rgb[3]; /* colour of NaN cells; used only when nan_rgb_set */
   int nan_rgb_set;      /* 0: NaN cells are magenta (255, 0, 255) */
+  /* The annotated picture (when title != NULL or colorbar != 0): a line of
+   * text above the field (the title, then "t = <time>" when show_time), a
+   * colour bar with five values of the range beside it, a frame around it. */
+  const char *title;
+  int show_time;
+  double time;
+  int colorbar;
+  int min_size;         /* annotated: scale raised until the field's longer side is at
+                         * least this many pixels; 0 means 240 */
+  int png;              /* 1: also write <file without .ppm>.png */
+  const double *lines;  /* op_ppm_write_cells: nlines segments x0 y0 x1 y1 (mesh */
+  int nlines;           /* coordinates) drawn in black over the cells */
 } op_ppm_options;
 
-/* Defaults: viridis, automatic range, scale 1, stride 1, NaN magenta. */
+/* Defaults: viridis, automatic range, scale 1, stride 1, NaN magenta, no
+ * annotation, no PNG. */
 op_ppm_options op_ppm_default_options(void);
 
 /* Writes file (via file.tmp + rename). A constant field (or a range with
@@ -47,6 +63,17 @@ int op_ppm_write_field(const char *file, const double *field, int nx, int ny,
  * (op_fetch_data_ptr). opt->stride is ignored (the dat's dim is used). */
 int op_ppm_write_dat(const char *file, op_dat dat, int component, int nx, int ny,
                      const op_ppm_options *opt, double range_out[2], char *err, size_t errlen);
+
+/* The cells of an unstructured mesh, each filled with its value, in the window
+ * [window[0], window[1]] x [window[2], window[3]] of mesh coordinates drawn
+ * `width` pixels wide (the height follows from the window's aspect ratio).
+ * cell_nodes maps cells to their 3 or 4 corner nodes (in order around the
+ * cell), coords holds 2 doubles per node, values one double per cell. Where
+ * no cell lies the picture is light grey. With autorange the range is that of
+ * the cells reaching into the window. opt->scale and stride are ignored. */
+int op_ppm_write_cells(const char *file, op_map cell_nodes, op_dat coords, const double *values,
+                       const double window[4], int width, const op_ppm_options *opt,
+                       double range_out[2], char *err, size_t errlen);
 
 /* Colour of t in [0, 1] (clamped) in a colour map; 0 on success, -1 if the
  * map name is unknown. */

@@ -18,6 +18,7 @@
 #include "op2.h"
 #include "op_checkpoint.h"
 #include "op_hdf5.h"
+#include "op_ppm.h"
 #include "op_xdmf.h"
 #include "result_json.h"
 #include "solver_result.h"
@@ -46,6 +47,9 @@ static const deck_key keys[] = {
      "write the state to output_dir/checkpoint.h5 every N iterations (0: never)"},
     {"restart", DECK_STRING, "", 0, 0, NULL,
      "resume from this checkpoint file (written by checkpoint_every)"},
+    {"image", DECK_CHOICE, "mach", 0, 0, "none|mach|pressure|density",
+     "picture of this field around the aerofoil at the end (output_dir/<field>.ppm and .png)"},
+    {"image_width", DECK_INT, "1000", 64, 8192, NULL, "width of the picture in pixels"},
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 
@@ -243,6 +247,52 @@ static void write_solution(const char *outdir, const airfoil_mesh_op2 *o) {
   }
 }
 
+/* The picture's window around the aerofoil (chord from about 0 to 1). */
+static const double image_window[4] = {-0.4, 1.4, -0.5, 0.5};
+
+/* A picture of one flow field around the aerofoil, its outline in black. */
+static void write_image(const deck *d, const char *outdir, const airfoil_mesh_op2 *o, int iteration) {
+  const int field = deck_choice(d, "image");
+  if (field == 0) return;
+  static const char *const titles[] = {"", "Mach number", "pressure", "density"};
+  const op_dat dats[] = {NULL, o->mach, o->pressure, o->density};
+  /* The aerofoil: the boundary edges flagged 1 (specs/airfoil.md). */
+  const int *bound = op_fetch_data_ptr(o->p_bound);
+  const double *x = op_fetch_data_ptr(o->p_x);
+  int nwall = 0;
+  for (int e = 0; e < o->bedges->size; e++) nwall += bound[e] == 1;
+  double *lines = malloc(sizeof(double) * 4 * (size_t)(nwall > 0 ? nwall : 1));
+  if (!lines) {
+    fprintf(stderr, "airfoil: out of memory for the aerofoil outline\n");
+    exit(2);
+  }
+  for (int e = 0, k = 0; e < o->bedges->size; e++) {
+    if (bound[e] != 1) continue;
+    const int *n = o->pbedge->map + 2 * (size_t)e;
+    lines[4 * k] = x[2 * n[0]];
+    lines[4 * k + 1] = x[2 * n[0] + 1];
+    lines[4 * k + 2] = x[2 * n[1]];
+    lines[4 * k + 3] = x[2 * n[1] + 1];
+    k++;
+  }
+  char title[128], path[4200], err[OP_IO_ERRLEN];
+  snprintf(title, sizeof title, "%s after %d iterations", titles[field], iteration);
+  snprintf(path, sizeof path, "%s/%s.ppm", outdir, deck_string(d, "image"));
+  op_ppm_options opt = op_ppm_default_options();
+  opt.title = title;
+  opt.colorbar = 1;
+  opt.png = 1;
+  opt.lines = lines;
+  opt.nlines = nwall;
+  const double *values = op_fetch_data_ptr(dats[field]);
+  if (op_ppm_write_cells(path, o->pcell, o->p_x, values, image_window, deck_int(d, "image_width"),
+                         &opt, NULL, err, sizeof err) != OP_IO_OK) {
+    fprintf(stderr, "airfoil: %s\n", err);
+    exit(2);
+  }
+  free(lines);
+}
+
 /* The state between iterations is q alone (qold, adt and res are rebuilt by
  * the next iteration), plus the iteration count. */
 static void write_checkpoint(const char *outdir, const airfoil_mesh_op2 *o, int iteration) {
@@ -419,10 +469,9 @@ int main(int argc, char **argv) {
   double wall_iterations = op_wtime() - t0;
   if (fclose(history) != 0) fail_io("write", history_path);
 
-  if (deck_bool(d, "write_solution")) {
-    compute_flow_fields(&o);
-    write_solution(outdir, &o);
-  }
+  if (deck_bool(d, "write_solution") || deck_choice(d, "image") != 0) compute_flow_fields(&o);
+  if (deck_bool(d, "write_solution")) write_solution(outdir, &o);
+  write_image(d, outdir, &o, done);
 
   solver_verdicts verdicts;
   solver_verdicts_init(&verdicts);

@@ -30,6 +30,7 @@
 #include "op_ppm.h"
 #include "op_xdmf.h"
 #include "result_json.h"
+#include "solver_history.h"
 #include "solver_result.h"
 #include "solver_interrupt.h"
 #include "solver_verdict.h"
@@ -618,7 +619,24 @@ typedef struct {
   int frame;
   int hdf5_mode; /* 0 none, 1 final, 2 all */
   double *field; /* nx * ny scratch for images */
+  /* One colour range per field across the series: every frame is drawn as it
+   * comes with its own range (a run in progress can be looked at), kept as
+   * floats, and the final output redraws them all with the range of the
+   * whole series. Not for fields with a range in image_range, nor when the
+   * frames would take more than FRAME_BUDGET bytes (series_range 0). */
+  solver_history history; /* history.csv: a row per step */
+  int series_range;
+  float *frames[NFIELDS];
+  double *frame_times;
+  int frames_kept, frames_cap;
 } output_ctx;
+
+#define FRAME_BUDGET ((size_t)256 << 20)
+
+/* What the pictures call each field. */
+static const char *const field_titles[NFIELDS] = {
+    "density rho", "velocity u", "velocity v", "pressure p", "specific internal energy e",
+    "total energy per volume", "speed |u|", "Mach number"};
 
 static void fail(const char *what, const char *detail) {
   fprintf(stderr, "euler: %s: %s\n", what, detail);
@@ -636,7 +654,74 @@ static void compute_output_fields(euler_mesh *m) {
               op_arg_dat(m->out_q, -1, OP_ID, 4, "double", OP_WRITE));
 }
 
-static void write_images(output_ctx *o) {
+/* One picture of field f: annotated, PPM and PNG, in [lo, hi] when fixed. */
+static void draw_image(output_ctx *o, int f, int frame, double time, int fixed, double lo,
+                       double hi) {
+  op_ppm_options opt = o->ppm;
+  if (fixed) {
+    opt.autorange = 0;
+    opt.vmin = lo;
+    opt.vmax = hi;
+  }
+  opt.title = field_titles[f];
+  opt.show_time = 1;
+  opt.time = time;
+  opt.colorbar = 1;
+  opt.png = 1;
+  char path[4200], err[OP_IO_ERRLEN];
+  snprintf(path, sizeof path, "%s/%s_%04d.ppm", o->outdir, field_names[f], frame);
+  if (op_ppm_write_field(path, o->field, o->m->grid.nx, o->m->grid.ny, &opt, NULL, err,
+                         sizeof err) != OP_IO_OK)
+    fail("image", err);
+}
+
+/* Keeps the frame just computed (o->field) of field f for the final redraw. */
+static void keep_frame(output_ctx *o, int f, int frame) {
+  const size_t n = (size_t)o->m->grid.ninterior;
+  if (frame >= o->frames_cap) {
+    const int cap = o->frames_cap ? 2 * o->frames_cap : 16;
+    for (int g = 0; g < NFIELDS; g++) {
+      if (!o->frames[g] && g != f) continue;
+      float *p = realloc(o->frames[g], sizeof(float) * n * (size_t)cap);
+      if (!p) fail("images", "out of memory for the frames of the series");
+      o->frames[g] = p;
+    }
+    double *t = realloc(o->frame_times, sizeof(double) * (size_t)cap);
+    if (!t) fail("images", "out of memory for the frames of the series");
+    o->frame_times = t;
+    o->frames_cap = cap;
+  }
+  if (!o->frames[f]) {
+    o->frames[f] = malloc(sizeof(float) * n * (size_t)o->frames_cap);
+    if (!o->frames[f]) fail("images", "out of memory for the frames of the series");
+  }
+  float *dst = o->frames[f] + (size_t)frame * n;
+  for (size_t c = 0; c < n; c++) dst[c] = (float)o->field[c];
+}
+
+/* The final redraw: every kept frame of each field with the series' range. */
+static void redraw_series(output_ctx *o) {
+  const size_t n = (size_t)o->m->grid.ninterior;
+  for (int k = 0; k < o->img.nfields; k++) {
+    const int f = o->img.field[k];
+    if (o->img.fixed[f] || !o->frames[f]) continue;
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t c = 0; c < n * (size_t)o->frames_kept; c++)
+      if (isfinite(o->frames[f][c])) {
+        lo = fmin(lo, o->frames[f][c]);
+        hi = fmax(hi, o->frames[f][c]);
+      }
+    if (!(lo <= hi)) continue; /* nothing finite: the frames keep their own */
+    for (int fr = 0; fr < o->frames_kept; fr++) {
+      for (size_t c = 0; c < n; c++) o->field[c] = o->frames[f][(size_t)fr * n + c];
+      draw_image(o, f, fr, o->frame_times[fr], 1, lo, hi);
+    }
+    printf("euler: %d images of %s redrawn with the range of the series [%.6g, %.6g]\n",
+           o->frames_kept, field_names[f], lo, hi);
+  }
+}
+
+static void write_images(output_ctx *o, double time) {
   euler_mesh *m = o->m;
   const int n = m->grid.ninterior;
   const double g = o->pb->gamma;
@@ -661,17 +746,12 @@ static void write_images(output_ctx *o) {
       }
       o->field[c] = val;
     }
-    op_ppm_options opt = o->ppm;
-    if (o->img.fixed[f]) {
-      opt.autorange = 0;
-      opt.vmin = o->img.lo[f];
-      opt.vmax = o->img.hi[f];
-    }
-    char path[4200], err[OP_IO_ERRLEN];
-    snprintf(path, sizeof path, "%s/%s_%04d.ppm", o->outdir, field_names[f], o->frame);
-    if (op_ppm_write_field(path, o->field, m->grid.nx, m->grid.ny, &opt, NULL, err, sizeof err) !=
-        OP_IO_OK)
-      fail("image", err);
+    draw_image(o, f, o->frame, time, o->img.fixed[f], o->img.lo[f], o->img.hi[f]);
+    if (o->series_range && !o->img.fixed[f]) keep_frame(o, f, o->frame);
+  }
+  if (o->series_range) {
+    o->frame_times[o->frame] = time;
+    o->frames_kept = o->frame + 1;
   }
 }
 
@@ -713,7 +793,46 @@ static op_xdmf_grid xdmf_grid(output_ctx *o, const op_dat *dats) {
   return gr;
 }
 
-/* One output: the line with the totals, images, and the HDF5 dump. */
+/* The exact solution of a 1D Riemann problem against the computed one along
+ * the middle row (direction x) or column (y): profile.csv, columns s (the
+ * cell centre along the direction), rho, u (along the direction), p, and
+ * rho_exact, u_exact, p_exact at the same points (scripts/plots.sh draws it). */
+typedef struct {
+  const euler_problem *pb;
+  euler_mesh *m;
+  double t;
+} profile_ctx;
+
+static void fill_profile(FILE *f, void *vctx) {
+  const profile_ctx *c = vctx;
+  const euler_problem *pb = c->pb;
+  const sg_grid *g = &c->m->grid;
+  const double *rho = op_fetch_data_ptr(c->m->out_rho);
+  const double *vel = op_fetch_data_ptr(c->m->out_vel);
+  const double *p = op_fetch_data_ptr(c->m->out_p);
+  const int along_x = pb->direction == 0;
+  const int n = along_x ? g->nx : g->ny;
+  const double lo = along_x ? pb->x_min : pb->y_min, h = along_x ? c->m->dx : c->m->dy;
+  fprintf(f, "s,rho,u,p,rho_exact,u_exact,p_exact\n");
+  for (int k = 0; k < n; k++) {
+    const size_t cell = along_x ? (size_t)(g->ny / 2) * g->nx + k : (size_t)k * g->nx + g->nx / 2;
+    const double s = lo + (k + 0.5) * h;
+    double w[3];
+    if (euler_exact_riemann1d(pb, c->t, s, w) != 0) w[0] = w[1] = w[2] = NAN;
+    fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", s, rho[cell],
+            vel[2 * cell + (along_x ? 0 : 1)], p[cell], w[0], w[1], w[2]);
+  }
+}
+
+static void write_profile(output_ctx *o, double t) {
+  char path[4200], err[1024];
+  profile_ctx c = {o->pb, o->m, t};
+  snprintf(path, sizeof path, "%s/profile.csv", o->outdir);
+  if (write_file_atomically(path, fill_profile, &c, err, sizeof err) != 0) fail("profile", err);
+}
+
+/* One output: the line with the totals, images, the HDF5 dump, the history
+ * so far, and at the end of a 1D Riemann problem the profile. */
 static void output(output_ctx *o, double t, long step, double dt, int final, double tot[8]) {
   euler_mesh *m = o->m;
   totals(m, tot);
@@ -721,8 +840,15 @@ static void output(output_ctx *o, double t, long step, double dt, int final, dou
          tot[2], tot[3]);
   fflush(stdout);
   const int images = deck_bool(o->d, "images");
-  if (images || o->hdf5_mode == 2 || (final && o->hdf5_mode == 1)) compute_output_fields(m);
-  if (images) write_images(o);
+  const int profile = final && o->pb->kind == EULER_PROBLEM_RIEMANN1D;
+  if (images || profile || o->hdf5_mode == 2 || (final && o->hdf5_mode == 1))
+    compute_output_fields(m);
+  if (profile) write_profile(o, t);
+  char hpath[4200], herr[1024];
+  snprintf(hpath, sizeof hpath, "%s/history.csv", o->outdir);
+  if (solver_history_write(&o->history, hpath, herr, sizeof herr) != 0) fail("history", herr);
+  if (images) write_images(o, t);
+  if (images && final && o->series_range && o->frames_kept > 1) redraw_series(o);
   /* What ParaView shows; q (the conserved state) stays in the HDF5 file only. */
   const op_dat dats[5] = {m->out_rho, m->out_vel, m->out_p, m->out_mach, m->out_energy};
   op_xdmf_grid gr = xdmf_grid(o, dats);
@@ -909,8 +1035,23 @@ int main(int argc, char **argv) {
   o.ppm = op_ppm_default_options();
   o.ppm.colormap = deck_string(d, "image_colormap");
   o.ppm.scale = deck_int(d, "image_scale");
+  /* time at the end of the step; the wave speed and the smallest density and
+   * pressure of the state the step started from */
+  solver_history_init(&o.history, "step,time,dt,max_wave_speed,min_density,min_pressure");
   o.field = malloc(sizeof(double) * (size_t)m.grid.ninterior);
   if (!o.field) fail("memory", "out of memory");
+  if (deck_bool(d, "images")) {
+    /* The frames the series will have at most, and what keeping them costs. */
+    int free_fields = 0;
+    for (int k = 0; k < o.img.nfields; k++) free_fields += !o.img.fixed[o.img.field[k]];
+    const double frames = interval > 0.0 ? floor(t_end / interval) + 2.0 : 2.0;
+    const double bytes = frames * free_fields * sizeof(float) * (double)m.grid.ninterior;
+    o.series_range = free_fields > 0 && bytes <= (double)FRAME_BUDGET;
+    if (free_fields > 0 && !o.series_range)
+      printf("euler: note: the images keep each frame's own colour range (one range for the "
+             "series would hold %.0f MiB of frames); image_range=FIELD:MIN:MAX fixes one\n",
+             bytes / 1048576.0);
+  }
 
   static const char *const problem_names[] = {"2D Riemann problem", "1D Riemann problem",
                                               "isentropic vortex", "cylindrical explosion"};
@@ -974,6 +1115,8 @@ int main(int argc, char **argv) {
     sweep(&m, second, m.q2, m.q, dt, &st);
     t = landed ? target : t + dt;
     step++;
+    solver_history_add(&o.history, "%ld,%.17g,%.17g,%.17g,%.17g,%.17g", step, t, dt, smax, qmin[0],
+                       qmin[1]);
     wall_steps += op_wtime() - w1;
     if (landed && at_output) {
       w0 = op_wtime();
@@ -1079,6 +1222,9 @@ int main(int argc, char **argv) {
   op_exit();
   for (int k = 0; k < m.narrays; k++) free(m.arrays[k]);
   free(o.field);
+  for (int f = 0; f < NFIELDS; f++) free(o.frames[f]);
+  free(o.frame_times);
+  solver_history_free(&o.history);
   deck_free(d);
   return status;
 }

@@ -166,6 +166,18 @@ int euler_exact_valid(const euler_problem *pb, double t) {
   return pb->diaphragm + s[0] * t >= lo && pb->diaphragm + s[4] * t <= hi;
 }
 
+int euler_exact_riemann1d(const euler_problem *pb, double t, double s, double w[3]) {
+  riemann_solution sol;
+  if (pb->kind != EULER_PROBLEM_RIEMANN1D || riemann1d_solve(pb, &sol) < 0) return -1;
+  const double S = t > 0.0 ? (s - pb->diaphragm) / t : (s < pb->diaphragm ? -INFINITY : INFINITY);
+  riemann_state st;
+  if (riemann_sample(&sol, S, &st) < 0) return -1;
+  w[0] = st.rho;
+  w[1] = st.u;
+  w[2] = st.p;
+  return 0;
+}
+
 int euler_exact_density(const euler_problem *pb, double t, double xa, double xb, double ya,
                         double yb, double *rho) {
   if (pb->kind == EULER_PROBLEM_VORTEX) {

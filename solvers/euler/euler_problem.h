@@ -75,6 +75,11 @@ int euler_exact_density(const euler_problem *pb, double t, double xa, double xb,
                         double yb, double *rho);
 
 /* The exact Riemann problem's star state as text, for the log. */
+/* riemann1d: the exact state w = (rho, u along the direction, p) at time t
+ * and position s along the direction. Returns 0, or -1 when the problem has
+ * no exact solution here. */
+int euler_exact_riemann1d(const euler_problem *pb, double t, double s, double w[3]);
+
 int euler_riemann1d_describe(const euler_problem *pb, char *buf, size_t len);
 
 #endif /* EULER_PROBLEM_H */

@@ -9,7 +9,9 @@
 # checks that every error ratio between successive grids lies in [3.6, 4.4]:
 # second order in space (with r fixed, dt falls as dx^2 and the first-order
 # time error is second order in dx too). Exits 0 when every ratio passes, 1
-# when one does not or a run fails, 2 on bad usage.
+# when one does not or a run fails, 2 on bad usage. The table is also
+# OUTPUT_DIR/convergence.csv (n, dx, steps, rms_error), which
+# scripts/plots.sh draws as convergence.png.
 set -u
 if [ $# -lt 4 ]; then
   echo "usage: convergence.sh HEAT_EXE OUTPUT_DIR N1 N2 N3 ... [-- key=value ...]" >&2
@@ -23,6 +25,8 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do grids="$grids $1"; shift; done
 mkdir -p "$dir" || exit 2
 
 status=0 prev="" prev_n=""
+csv="$dir/convergence.csv"
+echo "n,dx,steps,rms_error" >"$csv.tmp" || exit 2
 printf '%8s %10s %14s %8s %8s\n' n steps "RMS error" ratio order
 for n in $grids; do
   log="$dir/n$n.log"
@@ -40,6 +44,7 @@ for n in $grids; do
     echo "convergence.sh: no 'Error (RMS)' line in $log" >&2
     exit 1
   fi
+  awk -v n="$n" -v s="$steps" -v e="$err" 'BEGIN { printf "%d,%.17g,%d,%s\n", n, 1.0 / (n + 1), s, e }' >>"$csv.tmp"
   if [ -n "$prev" ]; then
     line=$(awk -v a="$prev" -v b="$err" 'BEGIN {
       q = a / b; ok = (q >= 3.6 && q <= 4.4);
@@ -57,5 +62,6 @@ EOF
   fi
   prev=$err prev_n=$n
 done
+mv "$csv.tmp" "$csv" || exit 2
 [ $status -eq 0 ] && echo "convergence: second order (every ratio in [3.6, 4.4])"
 exit $status

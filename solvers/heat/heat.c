@@ -31,6 +31,7 @@
 #include "op_ppm.h"
 #include "op_xdmf.h"
 #include "result_json.h"
+#include "solver_history.h"
 #include "solver_result.h"
 #include "solver_interrupt.h"
 #include "solver_verdict.h"
@@ -296,6 +297,15 @@ static double discrete_factor_error(const heat_params *p) {
   return pow(1.0 - a, (double)p->nsteps) - exp(-rate * t);
 }
 
+/* A row of history.csv: the errors against the manufactured solution at the
+ * time of a step (the constants are set for that time). */
+static void history_row(solver_history *h, const heat_mesh *m, const heat_params *p, int step,
+                        double time) {
+  set_constants(p, time);
+  const heat_errors e = error_norms(m, p->n);
+  solver_history_add(h, "%d,%.17g,%.17g,%.17g,%.17g", step, time, e.l2, e.rms, e.max);
+}
+
 /* ---- output --------------------------------------------------------------------- */
 
 typedef struct {
@@ -353,7 +363,7 @@ static void write_hdf5(heat_output *o, int step, int final, double time) {
   o->files += 2;
 }
 
-static void write_ppm(heat_output *o, int step, int final) {
+static void write_ppm(heat_output *o, int step, int final, double time) {
   char path[4096], err[OP_IO_ERRLEN];
   const int n = o->n, ex = n + 2;
   if (!o->image) {
@@ -368,6 +378,12 @@ static void write_ppm(heat_output *o, int step, int final) {
   opt.autorange = strcmp(deck_string(o->d, "ppm_range"), "auto") == 0;
   opt.vmin = deck_real(o->d, "ppm_min");
   opt.vmax = deck_real(o->d, "ppm_max");
+  /* Annotated, with a PNG beside: the interior n x n points at time t. */
+  opt.title = "u";
+  opt.show_time = 1;
+  opt.time = time;
+  opt.colorbar = 1;
+  opt.png = 1;
   output_path(path, sizeof path, o, "u", final ? -1 : step, "ppm");
   if (op_ppm_write_field(path, o->image, n, n, &opt, NULL, err, sizeof err) != OP_IO_OK) fail(err);
   o->files++;
@@ -378,7 +394,7 @@ static void write_state(heat_output *o, int step, int final, double time) {
   double t0 = op_wtime();
   settle(o->m);
   if (deck_bool(o->d, "write_hdf5")) write_hdf5(o, step, final, time);
-  if (deck_bool(o->d, "write_ppm")) write_ppm(o, step, final);
+  if (deck_bool(o->d, "write_ppm")) write_ppm(o, step, final, time);
   o->seconds += op_wtime() - t0;
 }
 
@@ -527,8 +543,14 @@ static int run(const deck *d, const heat_params *pp, double t_start) {
   heat_output out = {d, outdir, &m, p.n, p.dx, NULL, NULL, 0.0, 0};
   const int every = deck_int(d, "output_every"), print_every = deck_int(d, "print_every");
   if (every > 0) write_state(&out, 0, 0, 0.0);
+  /* history.csv: the errors at step 0, every print_every (else output_every)
+   * steps and at the end. */
+  solver_history history;
+  solver_history_init(&history, "step,time,l2_error,rms_error,max_error");
+  const int history_every = print_every > 0 ? print_every : every;
+  history_row(&history, &m, &p, 0, 0.0);
 
-  /* The time loop; the solve time excludes the dumps written inside it. */
+  /* The time loop; the solve time excludes the dumps and history rows within it. */
   const double output_before = out.seconds, tic = op_wtime();
   int done = 0;
   solver_interrupt_install("heat");
@@ -540,6 +562,11 @@ static int run(const deck *d, const heat_params *pp, double t_start) {
       fflush(stdout);
     }
     if (every > 0 && t % every == 0 && t != p.nsteps) write_state(&out, t, 0, p.dt * (double)t);
+    if (history_every > 0 && t % history_every == 0 && t != p.nsteps) {
+      const double w = op_wtime();
+      history_row(&history, &m, &p, t, p.dt * (double)t);
+      out.seconds += op_wtime() - w;
+    }
     if (solver_interrupted() && t < p.nsteps) {
       printf(" step %d of %d, t = %E (stopped here)\n", t, p.nsteps, p.dt * (double)t);
       break;
@@ -551,9 +578,10 @@ static int run(const deck *d, const heat_params *pp, double t_start) {
   heat_params q = p;
   q.nsteps = done;
   const double t_done = p.dt * (double)done;
-  if (done < p.nsteps) set_constants(&q, t_done);
+  set_constants(&q, t_done);
 
   const heat_errors e = error_norms(&m, p.n);
+  solver_history_add(&history, "%d,%.17g,%.17g,%.17g,%.17g", done, t_done, e.l2, e.rms, e.max);
   const double wall_total = op_wtime() - t_start;
 
   printf("Results\n\n");
@@ -626,12 +654,17 @@ static int run(const deck *d, const heat_params *pp, double t_start) {
                     .wall_run = op_wtime() - t_start,
                     .floor_gbs = floor_gbs,
                     .verdicts = &verdicts};
-  if (solver_result_write(outdir, fill_result, &ctx, err, sizeof err) != 0) {
+  char hpath[4200];
+  snprintf(hpath, sizeof hpath, "%s/history.csv", outdir);
+  const int hrc = solver_history_write(&history, hpath, err, sizeof err);
+  solver_history_free(&history);
+  if (hrc != 0 || solver_result_write(outdir, fill_result, &ctx, err, sizeof err) != 0) {
     fprintf(stderr, "heat: %s\n", err);
     return 2;
   }
-  printf("results in %s (result.json%s%s)\n", outdir,
-         deck_bool(d, "write_hdf5") ? ", u.h5, u.xmf" : "", deck_bool(d, "write_ppm") ? ", u.ppm" : "");
+  printf("results in %s (result.json, history.csv%s%s)\n", outdir,
+         deck_bool(d, "write_hdf5") ? ", u.h5, u.xmf" : "",
+         deck_bool(d, "write_ppm") ? ", u.ppm, u.png" : "");
   return solver_exit_status(&verdicts);
 }
 

@@ -1,0 +1,135 @@
+"""Checks the pictures a run wrote.
+
+    check_pictures.py png FILE.png...
+        each file is a PNG (signature, IHDR) of a sensible size; when FILE.ppm
+        exists beside it, the PPM (binary P6) has the same size and pixels
+    check_pictures.py same-range DIR FIELD
+        the annotated frames DIR/FIELD_NNNN.ppm (at least two) were drawn with
+        one colour range: the same size, and the same pixels in the column of
+        colour-bar labels at their right edge (the title, with the time,
+        differs from frame to frame, the labels only with the range)
+
+Exit 0 when all holds, 1 otherwise (each problem printed).
+"""
+import glob
+import os
+import struct
+import sys
+import zlib
+
+LABEL_COLUMNS = 50  # the labels end 10 pixels from the right edge and are narrower than 40
+TITLE_ROWS = 40     # margin, title line and margin above the field (text scale 1)
+
+
+def read_ppm(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    fields, pos = [], 2
+    if data[:2] != b"P6":
+        raise ValueError("%s: not a binary PPM" % path)
+    while len(fields) < 3:
+        while data[pos:pos + 1].isspace():
+            pos += 1
+        if data[pos:pos + 1] == b"#":
+            pos = data.index(b"\n", pos)
+            continue
+        end = pos
+        while not data[end:end + 1].isspace():
+            end += 1
+        fields.append(int(data[pos:end]))
+        pos = end
+    w, h, maxval = fields
+    pixels = data[pos + 1:pos + 1 + 3 * w * h]
+    if maxval != 255 or len(pixels) != 3 * w * h:
+        raise ValueError("%s: truncated or not 8-bit" % path)
+    return w, h, pixels
+
+
+def read_png(path):
+    """Width, height and RGB pixels of an 8-bit RGB PNG (as op_image writes)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("%s: no PNG signature" % path)
+    pos, idat, w = 8, b"", 0
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+            if depth != 8 or ctype != 2:
+                raise ValueError("%s: not 8-bit RGB" % path)
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    raw, rows, stride, prev = zlib.decompress(idat), [], 3 * w, bytearray(3 * w)
+    for r in range(h):
+        ftype, line = raw[r * (stride + 1)], bytearray(raw[r * (stride + 1) + 1:(r + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - 3] if i >= 3 else 0
+            b, c = prev[i], prev[i - 3] if i >= 3 else 0
+            if ftype == 1:
+                line[i] = (line[i] + a) & 255
+            elif ftype == 2:
+                line[i] = (line[i] + b) & 255
+            elif ftype == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif ftype == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return w, h, b"".join(rows)
+
+
+def check_png(files):
+    bad = 0
+    for png in files:
+        try:
+            w, h, pixels = read_png(png)
+            if not (16 <= w <= 32768 and 16 <= h <= 32768):
+                raise ValueError("%s: %d x %d pixels" % (png, w, h))
+            ppm = png[:-4] + ".ppm"
+            if os.path.exists(ppm):
+                pw, ph, ppix = read_ppm(ppm)
+                if (pw, ph) != (w, h) or ppix != pixels:
+                    raise ValueError("%s: differs from %s" % (png, ppm))
+            print("%s: PNG %d x %d%s" % (png, w, h, ", the same picture as the PPM" if os.path.exists(ppm) else ""))
+        except (OSError, ValueError, zlib.error, struct.error) as e:
+            print("FAIL: %s" % e)
+            bad += 1
+    return bad
+
+
+def check_same_range(directory, field):
+    frames = sorted(glob.glob(os.path.join(directory, "%s_[0-9][0-9][0-9][0-9].ppm" % field)))
+    if len(frames) < 2:
+        print("FAIL: %d frames of %s in %s, expected at least 2" % (len(frames), field, directory))
+        return 1
+    first = None
+    bad = 0
+    for path in frames:
+        w, h, pixels = read_ppm(path)
+        labels = [pixels[3 * (y * w + w - LABEL_COLUMNS):3 * (y + 1) * w] for y in range(TITLE_ROWS, h)]
+        if first is None:
+            first = (w, h, labels, path)
+        elif (w, h) != first[:2] or labels != first[2]:
+            print("FAIL: %s and %s do not share the colour range (size %dx%d and %dx%d, labels %s)"
+                  % (first[3], path, first[0], first[1], w, h, "differ" if (w, h) == first[:2] else "-"))
+            bad += 1
+    if not bad:
+        print("%d frames of %s share one colour range" % (len(frames), field))
+    return bad
+
+
+def main():
+    if len(sys.argv) >= 3 and sys.argv[1] == "png":
+        sys.exit(1 if check_png(sys.argv[2:]) else 0)
+    if len(sys.argv) == 4 and sys.argv[1] == "same-range":
+        sys.exit(1 if check_same_range(sys.argv[2], sys.argv[3]) else 0)
+    print(__doc__)
+    sys.exit(2)
+
+
+main()
