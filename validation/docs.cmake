@@ -4,3 +4,10 @@
 add_test(NAME docs.deck_keys
          COMMAND ${OP2_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/doc-keys.py --check ${CMAKE_BINARY_DIR})
 set_tests_properties(docs.deck_keys PROPERTIES LABELS unit)
+
+# The tutorial application of the docs, built against an installed OP2 as an
+# outside project would (CMake package and pkg-config), and run.
+add_test(NAME install.outside_project
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/install_check.sh ${CMAKE_BINARY_DIR}
+                 ${OP2_TEST_OUTPUT}/install ${PROJECT_SOURCE_DIR})
+set_tests_properties(install.outside_project PROPERTIES LABELS validation TIMEOUT 600)

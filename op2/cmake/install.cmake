@@ -1,0 +1,68 @@
+# Installing the library: the headers (installed where they are declared),
+# the libraries of the core, every backend and the I/O, op2-gen, and the
+# CMake package OP2 (find_package(OP2 CONFIG): the targets OP2::op2_core,
+# OP2::op2_seq, OP2::op2_openmp, [OP2::op2_cuda,] OP2::op2_io, OP2::op2-gen,
+# and op2_application) with a pkg-config file per backend (op2-seq.pc, ...).
+# docs/developing.md, "Using an installed OP2".
+
+include(CMakePackageConfigHelpers)
+set(OP2_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/OP2)
+
+set(_op2_libs op2_core op2_seq op2_openmp)
+if(TARGET op2_io)
+  list(APPEND _op2_libs op2_io)
+endif()
+set(OP2_PACKAGE_HAS_CUDA OFF)
+if(TARGET op2_cuda)
+  list(APPEND _op2_libs op2_cuda op2_cuda_flags)
+  set(OP2_PACKAGE_HAS_CUDA ON)
+endif()
+install(TARGETS ${_op2_libs} EXPORT OP2Targets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        INCLUDES DESTINATION ${OP2_INSTALL_INCLUDEDIR})
+install(EXPORT OP2Targets NAMESPACE OP2:: DESTINATION ${OP2_INSTALL_CMAKEDIR})
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/OP2Config.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/OP2Config.cmake INSTALL_DESTINATION ${OP2_INSTALL_CMAKEDIR})
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/OP2ConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/OP2Config.cmake
+              ${CMAKE_CURRENT_BINARY_DIR}/OP2ConfigVersion.cmake
+              ${CMAKE_CURRENT_LIST_DIR}/op2_application.cmake
+        DESTINATION ${OP2_INSTALL_CMAKEDIR})
+
+# pkg-config: one file per backend, for builds without CMake (op2-gen is run
+# by hand: docs/developing.md). The prefix is found from the file's own place
+# (${pcfiledir}), so that cmake --install --prefix anywhere works.
+set(_pc_hdf5_cflags "")
+foreach(d ${HDF5_C_INCLUDE_DIRS})
+  string(APPEND _pc_hdf5_cflags " -I${d}")
+endforeach()
+set(_pc_hdf5_libs "")
+foreach(l ${HDF5_C_LIBRARIES})
+  if(l MATCHES "^/")
+    string(APPEND _pc_hdf5_libs " ${l}")
+  else()
+    string(APPEND _pc_hdf5_libs " -l${l}")
+  endif()
+endforeach()
+file(RELATIVE_PATH OP2_PC_PREFIX_FROM_PCDIR /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
+string(REGEX REPLACE "/$" "" OP2_PC_PREFIX_FROM_PCDIR "${OP2_PC_PREFIX_FROM_PCDIR}")
+set(_pc_backends seq openmp)
+if(OP2_PACKAGE_HAS_CUDA)
+  list(APPEND _pc_backends cuda)
+endif()
+foreach(OP2_PC_BACKEND ${_pc_backends})
+  set(OP2_PC_EXTRA_CFLAGS "${_pc_hdf5_cflags}")
+  set(OP2_PC_EXTRA_LIBS "${_pc_hdf5_libs} ${NETPBM_LIBRARY} -lpng -lm")
+  if(OP2_PC_BACKEND STREQUAL "openmp")
+    string(PREPEND OP2_PC_EXTRA_CFLAGS " ${OpenMP_C_FLAGS}")
+    string(APPEND OP2_PC_EXTRA_LIBS " ${OpenMP_C_FLAGS}")
+  elseif(OP2_PC_BACKEND STREQUAL "cuda")
+    string(APPEND OP2_PC_EXTRA_CFLAGS " -I${CUDAToolkit_INCLUDE_DIRS}")
+    string(APPEND OP2_PC_EXTRA_LIBS " -L${CUDAToolkit_LIBRARY_DIR} -lcudart_static -ldl -lrt -lpthread")
+  endif()
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/op2.pc.in
+                 ${CMAKE_CURRENT_BINARY_DIR}/op2-${OP2_PC_BACKEND}.pc @ONLY)
+  install(FILES ${CMAKE_CURRENT_BINARY_DIR}/op2-${OP2_PC_BACKEND}.pc
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endforeach()

@@ -1,0 +1,54 @@
+#!/bin/sh
+# install_check.sh BUILD_DIR WORK_DIR SOURCE_DIR
+# Installs the build into WORK_DIR/prefix (cmake --install), then builds the
+# tutorial application docs/examples/jacobi against it twice, as an outside
+# project would: with CMake (find_package(OP2), op2_application: seq, OpenMP,
+# and CUDA where nvcc is found) and with pkg-config (op2-gen run by hand),
+# and runs the seq and OpenMP executables, which exit 0 only when they reach
+# the known solution. Exit 0 when all of that works, 1 otherwise.
+set -eu
+build=$1 work=$2 src=$3
+rm -rf "$work"
+mkdir -p "$work"
+prefix=$work/prefix
+example=$src/docs/examples/jacobi
+step() { echo "== $*"; }
+fail() { echo "install_check.sh: FAIL: $*" >&2; exit 1; }
+
+step "cmake --install $build --prefix $prefix"
+cmake --install "$build" --prefix "$prefix" >"$work/install.log" 2>&1 || { cat "$work/install.log"; fail "cmake --install"; }
+for f in bin/op2-gen include/op2/op2.h lib/libop2_core.a lib/libop2_seq.a lib/libop2_openmp.a \
+         lib/libop2_io.a lib/cmake/OP2/OP2Config.cmake lib/pkgconfig/op2-seq.pc \
+         bin/heat_seq share/op2suite/inputs/heat.in; do
+  [ -e "$prefix/$f" ] || fail "$prefix/$f was not installed"
+done
+
+step "CMake: find_package(OP2) and op2_application in $example"
+cmake -S "$example" -B "$work/cmake" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >"$work/configure.log" 2>&1 ||
+  { cat "$work/configure.log"; fail "configuring the example"; }
+cmake --build "$work/cmake" >"$work/build.log" 2>&1 || { cat "$work/build.log"; fail "building the example"; }
+if grep -q "^CMAKE_CUDA_COMPILER:[A-Z]*=/" "$work/cmake/CMakeCache.txt" && \
+   [ -n "$(ls "$prefix"/lib/libop2_cuda.a 2>/dev/null)" ]; then
+  [ -x "$work/cmake/jacobi_example_cuda" ] || fail "nvcc is there but jacobi_example_cuda was not built"
+  echo "jacobi_example_cuda compiled"
+fi
+"$work/cmake/jacobi_example_seq" 50 || fail "jacobi_example_seq"
+"$work/cmake/jacobi_example_openmp" 50 --op-threads=2 || fail "jacobi_example_openmp"
+
+step "pkg-config: op2-gen by hand, cc with op2-seq.pc and op2-openmp.pc"
+if ! command -v pkg-config >/dev/null 2>&1; then
+  fail "pkg-config not found (scripts/install-deps.sh installs it)"
+fi
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+gen=$work/pc/generated
+mkdir -p "$gen"
+"$(pkg-config --variable=op2gen op2-seq)" --app jacobi_example --out "$gen" --kernel-dir "$example" \
+  --backends seq,openmp "$example/jacobi_example.c" || fail "op2-gen"
+for b in seq openmp; do
+  # shellcheck disable=SC2046
+  cc -std=c17 -O2 -DOP2_GENERATED_LOOPS='"jacobi_example_loops.h"' $(pkg-config --cflags op2-$b) \
+     -I"$example" -I"$gen" "$example/jacobi_example.c" "$gen/jacobi_example_$b.c" \
+     $(pkg-config --libs op2-$b) -o "$work/pc/jacobi_example_$b" || fail "compiling with op2-$b.pc"
+  "$work/pc/jacobi_example_$b" 50 || fail "jacobi_example_$b built with pkg-config"
+done
+echo "install_check.sh: the installed OP2 builds and runs an outside application"
