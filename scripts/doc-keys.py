@@ -30,12 +30,8 @@ def solvers():
 def table(build, solver):
     exe = os.path.join(build, "solvers", solver, solver + "_seq")
     out = subprocess.run([exe, "--help-markdown"], check=True, capture_output=True, text=True).stdout
-    lines = [l for l in out.splitlines() if not l.startswith("### ")]
-    while lines and not lines[0].strip():
-        lines.pop(0)
-    while lines and not lines[-1].strip():
-        lines.pop()
-    return lines
+    # The table's rows (a solver may print more after it: its library options).
+    return [l for l in out.splitlines() if l.startswith("|")]
 
 
 def main():

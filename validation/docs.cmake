@@ -11,3 +11,11 @@ add_test(NAME install.outside_project
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/install_check.sh ${CMAKE_BINARY_DIR}
                  ${OP2_TEST_OUTPUT}/install ${PROJECT_SOURCE_DIR})
 set_tests_properties(install.outside_project PROPERTIES LABELS validation TIMEOUT 600)
+
+# Every command shown in the docs runs as documented (scripts/doc-commands.py:
+# ```sh blocks, in document order, from a scratch copy of the tree; blocks
+# marked gpu, long or illustrative are reported as skipped, with the reason).
+add_test(NAME docs.commands
+         COMMAND ${OP2_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/doc-commands.py
+                 --build ${CMAKE_BINARY_DIR} --work ${OP2_TEST_OUTPUT}/doc-commands)
+set_tests_properties(docs.commands PROPERTIES LABELS validation TIMEOUT 1200)
