@@ -5,21 +5,28 @@
 
 set(OP2_OUTPUTS_DIR ${OP2_TEST_OUTPUT}/outputs)
 
-# outputs_run(NAME SOLVER DECK COMMAND solver args...): the run must pass its
-# verdicts and print its effective parameters at start-up, as a deck naming
-# where each value came from.
+# outputs_run(NAME SOLVER DECK COMMAND solver args...): the run, into an
+# emptied directory (nothing of an earlier run may pass for this one's), must
+# pass its verdicts and print its effective parameters at start-up, as a deck
+# naming where each value came from.
 function(outputs_run name solver deck)
-  cmake_parse_arguments(T "" "" "COMMAND" ${ARGN})
+  cmake_parse_arguments(T "" "" "COMMAND;REQUIRES" ${ARGN})
   add_test(NAME outputs.run.${name}
-           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.sh
+           COMMAND sh -c "rm -rf \"$0\" && exec \"$@\"" ${OP2_OUTPUTS_DIR}/${name}
+                   sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.sh
                    --match "^# ${solver} parameters \\(deck ${deck}\\)$"
                    --match "^output_dir += \"${OP2_OUTPUTS_DIR}/${name}\" +# argument [0-9]+$"
                    --match "validation PASSED"
                    0 ${T_COMMAND} output_dir=${OP2_OUTPUTS_DIR}/${name}
            WORKING_DIRECTORY ${OP2_SOURCE_ROOT})
   set_tests_properties(outputs.run.${name} PROPERTIES LABELS validation
-                       FIXTURES_SETUP outputs_${name})
+                       FIXTURES_SETUP outputs_${name} FIXTURES_REQUIRED "${T_REQUIRES}")
 endfunction()
+
+# airfoil on the small mesh of its tests (I = 20, J = 12: 720 cells).
+outputs_run(airfoil airfoil inputs/airfoil.in REQUIRES airfoil_small_mesh
+  COMMAND $<TARGET_FILE:airfoil_seq> inputs/airfoil.in mesh=${OP2_TEST_OUTPUT}/airfoil/small_20x12.dat
+          iterations=300 print_every=100)
 
 outputs_run(euler_sod euler inputs/euler_sod_x.in
   COMMAND $<TARGET_FILE:euler_seq> inputs/euler_sod_x.in hdf5=all)
@@ -31,7 +38,7 @@ outputs_run(jacobi jacobi inputs/jacobi.in COMMAND $<TARGET_FILE:jacobi_openmp> 
 # result.json of every solver against docs/result.schema.json (and the
 # verdicts against their own values and limits).
 find_program(OP2_PYTHON3 python3)
-foreach(case airfoil:airfoil_small_run:${OP2_TEST_OUTPUT}/airfoil/small_run
+foreach(case airfoil:outputs_airfoil:${OP2_OUTPUTS_DIR}/airfoil
              euler:outputs_euler_sod:${OP2_OUTPUTS_DIR}/euler_sod
              heat:outputs_heat:${OP2_OUTPUTS_DIR}/heat
              jacobi:outputs_jacobi:${OP2_OUTPUTS_DIR}/jacobi)
@@ -50,11 +57,11 @@ endforeach()
 # colour range (redrawn at the end); the airfoil's picture.
 add_test(NAME pictures.files
          COMMAND ${OP2_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/check_pictures.py png
-                 ${OP2_TEST_OUTPUT}/airfoil/small_run/mach.png
+                 ${OP2_OUTPUTS_DIR}/airfoil/mach.png
                  ${OP2_OUTPUTS_DIR}/euler_2d/rho_0000.png ${OP2_OUTPUTS_DIR}/euler_2d/rho_0002.png
                  ${OP2_OUTPUTS_DIR}/heat/u.png ${OP2_OUTPUTS_DIR}/heat/u_000005.png)
 set_tests_properties(pictures.files PROPERTIES LABELS validation
-                     FIXTURES_REQUIRED "airfoil_small_run;outputs_euler_2d;outputs_heat")
+                     FIXTURES_REQUIRED "outputs_airfoil;outputs_euler_2d;outputs_heat")
 add_test(NAME pictures.euler_series_range
          COMMAND ${OP2_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/check_pictures.py same-range
                  ${OP2_OUTPUTS_DIR}/euler_2d rho)
@@ -66,12 +73,12 @@ set_tests_properties(pictures.euler_series_range PROPERTIES LABELS validation
 # and its convergence study, jacobi's convergence. Skipped without gnuplot.
 add_test(NAME plots.runs
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_plots.sh ${OP2_PYTHON3}
-                 ${OP2_TEST_OUTPUT}/airfoil/small_run=history
+                 ${OP2_OUTPUTS_DIR}/airfoil=history
                  ${OP2_OUTPUTS_DIR}/euler_sod=history,profile
                  ${OP2_OUTPUTS_DIR}/euler_2d=history
                  ${OP2_OUTPUTS_DIR}/heat=history ${OP2_OUTPUTS_DIR}/jacobi=history)
 set_tests_properties(plots.runs PROPERTIES LABELS validation SKIP_RETURN_CODE 77
-  FIXTURES_REQUIRED "airfoil_small_run;outputs_euler_sod;outputs_euler_2d;outputs_heat;outputs_jacobi")
+  FIXTURES_REQUIRED "outputs_airfoil;outputs_euler_sod;outputs_euler_2d;outputs_heat;outputs_jacobi")
 add_test(NAME plots.heat_convergence
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_plots.sh ${OP2_PYTHON3}
                  ${OP2_TEST_OUTPUT}/heat/convergence=convergence)

@@ -21,7 +21,7 @@ function(paraview_test name xmf)
 endfunction()
 
 # airfoil: the unstructured quadrilaterals, the named fields (the small mesh).
-paraview_test(airfoil ${OP2_TEST_OUTPUT}/airfoil/small_run/q.xmf FIXTURES airfoil_small_run
+paraview_test(airfoil ${OP2_OUTPUTS_DIR}/airfoil/q.xmf FIXTURES outputs_airfoil
   ARGS --cells 720 --cell-arrays density,momentum,energy,pressure,mach --bounds geometry)
 
 # euler: Sod along x (a final grid and a series of 6 dumps), a 2D Riemann

@@ -100,7 +100,8 @@ static const deck_key keys[] = {
      "Time steps are shortened to land on output times"},
     {"output_dir", DECK_STRING, "outputs/euler", 0, 0, NULL,
      "directory for images, HDF5 files and result.json"},
-    {"images", DECK_BOOL, "yes", 0, 0, NULL, "write PPM images at every output"},
+    {"images", DECK_BOOL, "yes", 0, 0, NULL,
+     "pictures at every output (PPM and PNG, with the time and a colour bar)"},
     {"image_fields", DECK_STRING, "rho", 0, 0, NULL,
      "fields to draw, comma-separated: rho, u, v, p, e (specific internal energy), energy (total "
      "energy per volume), speed, mach"},
@@ -109,7 +110,7 @@ static const deck_key keys[] = {
     {"image_scale", DECK_INT, "1", 1, 64, NULL, "pixels per cell along each axis"},
     {"image_range", DECK_STRING, "", 0, 0, NULL,
      "fixed colour ranges FIELD:MIN:MAX, comma-separated (fields not listed: the range of "
-     "each image)"},
+     "the whole series, the frames redrawn at the end)"},
     {"hdf5", DECK_CHOICE, "final", 0, 0, "none|final|all",
      "HDF5 + XDMF output: none; the final state (final.h5); or also a dump at every output "
      "(dump_NNNN.h5, series dumps.xmf)"},

@@ -155,6 +155,9 @@ static void case_unknown_key(void)
   expect_file_error("unknown6.in", "stepz = 3\n", "did you mean 'steps'?", NULL);
   expect_file_error("unknown7.in", "shfit = 3\n", "did you mean 'shift'?", NULL);
   expect_file_error("unknown8.in", "cfk = 3\n", "did you mean 'cfl'?", NULL);
+  /* Short keys: only a transposition is near enough (two substitutions are not). */
+  expect_file_error("unknown9.in", "pmp = yes\n", "did you mean 'ppm'?", NULL);
+  expect_file_error("unknown10.in", "clf = 0.5\n", "did you mean 'cfl'?", NULL);
 }
 
 static void case_duplicate(void)
