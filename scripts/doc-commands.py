@@ -18,8 +18,9 @@ An HTML comment on the line before a block says how to treat it:
 Skipped commands are listed as skipped, with their reason, never silently;
 so are commands whose program is not installed, and those that exit 77 (the
 suite's "a tool I need is missing", e.g. scripts/plots.sh without gnuplot).
-A line starting with build/ or scripts/ inside another kind of code block is
-an error (a command the test would not see).
+A command-like line (build/..., scripts/..., cmake ...) inside another kind of
+code block is an error (a command the test would not see), except in ```text
+blocks, which hold usage lines, sample output and listings.
 
 Exit status: 0 when every command that runs exits as expected, 1 otherwise,
 2 on bad usage.
@@ -73,7 +74,8 @@ def parse(path):
                 else:
                     block.commands.append((i, cmd))
                     pending = ""
-        elif COMMAND_LIKE.match(text) and (fence is not None or text.startswith("    ")):
+        elif COMMAND_LIKE.match(text) and (fence not in (None, "text") or
+                                           (fence is None and text.startswith("    "))):
             errors.append("%s:%d: a command outside a ```sh block (the test would not run it): %s"
                           % (os.path.relpath(path, ROOT), i, text.strip()))
         if text.strip():

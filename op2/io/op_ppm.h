@@ -38,7 +38,7 @@ typedef struct {
   double time;
   int colorbar;
   int min_size;         /* annotated: scale raised until the field's longer side is at
-                         * least this many pixels; 0 means 240 */
+                         * least this many pixels; 0 means 240, negative: never raised */
   int png;              /* 1: also write <file without .ppm>.png */
   const double *lines;  /* op_ppm_write_cells: nlines segments x0 y0 x1 y1 (mesh */
   int nlines;           /* coordinates) drawn in black over the cells */

@@ -10,11 +10,15 @@
  * Unstructured meshes: cells given by a map cells -> nodes with 4 entries
  * (Quadrilateral) or 3 (Triangle), node coordinates by a dat on the nodes of
  * dim 2 (Geometry XY) or 3 (XYZ). Structured grids: nx x ny cells of size
- * dx x dy starting at (x0, y0) (2DCoRectMesh), cell data as [ny*nx, dim]
- * datasets, cell (i, j) at row j*nx + i.
+ * dx x dy starting at (x0, y0), shown as one layer of cells in the X-Y
+ * plane (3DCoRectMesh), cell data as [ny*nx, dim] datasets, cell (i, j) at
+ * row j*nx + i.
  *
  * Attributes: dim 1 -> Scalar, dim 2 or 3 -> Vector, any other dim -> one
- * Scalar attribute per component, "<name>_<k>", through a HyperSlab.
+ * Scalar attribute per component, "<name>_<k>", each its own [N, 1] dataset
+ * beside the dat (written by the _save functions, required by the _write
+ * ones). ParaView's default reader (Xdmf3ReaderS) and its legacy XDMF reader
+ * both read every file written here (docs/io.md says why each choice).
  */
 #ifndef OP_XDMF_H
 #define OP_XDMF_H

@@ -107,7 +107,9 @@ static const deck_key keys[] = {
      "energy per volume), speed, mach"},
     {"image_colormap", DECK_CHOICE, "viridis", 0, 0, "viridis|gray|coolwarm|jet",
      "colour map of the images"},
-    {"image_scale", DECK_INT, "1", 1, 64, NULL, "pixels per cell along each axis"},
+    {"image_scale", DECK_INT, "1", 1, 64, NULL,
+     "pixels per cell along each axis (by default more on a small grid: 240 pixels or more "
+     "on its longer side)"},
     {"image_range", DECK_STRING, "", 0, 0, NULL,
      "fixed colour ranges FIELD:MIN:MAX, comma-separated (fields not listed: the range of "
      "the whole series, the frames redrawn at the end)"},
@@ -1036,6 +1038,8 @@ int main(int argc, char **argv) {
   o.ppm = op_ppm_default_options();
   o.ppm.colormap = deck_string(d, "image_colormap");
   o.ppm.scale = deck_int(d, "image_scale");
+  /* A scale the deck asks for is kept; by default small grids are drawn larger. */
+  if (strcmp(deck_origin(d, "image_scale"), "default") != 0) o.ppm.min_size = -1;
   /* time at the end of the step; the wave speed and the smallest density and
    * pressure of the state the step started from */
   solver_history_init(&o.history, "step,time,dt,max_wave_speed,min_density,min_pressure");
