@@ -51,4 +51,26 @@ for b in seq openmp; do
      $(pkg-config --libs op2-$b) -o "$work/pc/jacobi_example_$b" || fail "compiling with op2-$b.pc"
   "$work/pc/jacobi_example_$b" 50 || fail "jacobi_example_$b built with pkg-config"
 done
+# CUDA through op2-cuda.pc where nvcc is: nvcc compiles the generated loops,
+# cc the application and the link; the run needs a GPU (exit 77 without one).
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+if [ -x "$nvcc" ] && [ -f "$prefix/lib/pkgconfig/op2-cuda.pc" ]; then
+  "$(pkg-config --variable=op2gen op2-cuda)" --app jacobi_example --out "$gen" --kernel-dir "$example" \
+    --backends cuda "$example/jacobi_example.c" || fail "op2-gen --backends cuda"
+  # shellcheck disable=SC2046
+  "$nvcc" -c -DOP2_GENERATED_LOOPS='"jacobi_example_loops.h"' $(pkg-config --cflags op2-cuda) \
+    -I"$example" -I"$gen" "$gen/jacobi_example_cuda.cu" -o "$work/pc/loops_cuda.o" || fail "nvcc with op2-cuda.pc"
+  # shellcheck disable=SC2046
+  cc -std=c17 -c -DOP2_GENERATED_LOOPS='"jacobi_example_loops.h"' $(pkg-config --cflags op2-cuda) \
+    -I"$example" -I"$gen" "$example/jacobi_example.c" -o "$work/pc/main_cuda.o" || fail "cc with op2-cuda.pc"
+  # shellcheck disable=SC2046
+  cc "$work/pc/main_cuda.o" "$work/pc/loops_cuda.o" $(pkg-config --libs op2-cuda) \
+    -o "$work/pc/jacobi_example_cuda" || fail "linking with op2-cuda.pc"
+  set +e
+  "$work/pc/jacobi_example_cuda" 50
+  rc=$?
+  set -e
+  [ $rc -eq 0 ] || [ $rc -eq 77 ] || fail "jacobi_example_cuda built with pkg-config exited $rc"
+  echo "jacobi_example_cuda built with op2-cuda.pc (exit $rc; 77: no GPU here)"
+fi
 echo "install_check.sh: the installed OP2 builds and runs an outside application"

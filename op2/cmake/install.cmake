@@ -58,8 +58,9 @@ foreach(OP2_PC_BACKEND ${_pc_backends})
     string(PREPEND OP2_PC_EXTRA_CFLAGS " ${OpenMP_C_FLAGS}")
     string(APPEND OP2_PC_EXTRA_LIBS " ${OpenMP_C_FLAGS}")
   elseif(OP2_PC_BACKEND STREQUAL "cuda")
+    find_package(CUDAToolkit REQUIRED) # its variables, set in backends/cuda's scope
     string(APPEND OP2_PC_EXTRA_CFLAGS " -I${CUDAToolkit_INCLUDE_DIRS}")
-    string(APPEND OP2_PC_EXTRA_LIBS " -L${CUDAToolkit_LIBRARY_DIR} -lcudart_static -ldl -lrt -lpthread")
+    string(APPEND OP2_PC_EXTRA_LIBS " -L${CUDAToolkit_LIBRARY_DIR} -lcudart_static -ldl -lrt -lpthread -lstdc++")
   endif()
   configure_file(${CMAKE_CURRENT_LIST_DIR}/op2.pc.in
                  ${CMAKE_CURRENT_BINARY_DIR}/op2-${OP2_PC_BACKEND}.pc @ONLY)

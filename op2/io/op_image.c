@@ -141,13 +141,31 @@ void op_image_polygon(op_image *im, const double *x, const double *y, int n,
 
 /* ---- text --------------------------------------------------------------------------- */
 
+/* libnetpbm's built-in font: its error path (pm_error) comes back here. */
+static struct font *load_font(void) {
+  struct font *volatile f = NULL;
+  jmp_buf jb;
+  jmp_buf *old = NULL;
+  op_pm_setup();
+  pm_setjmpbufsave(&jb, &old);
+  pm_setusererrormsgfn(op_pm_capture);
+  if (setjmp(jb) == 0)
+    f = pbm_defaultfont("bdf");
+  pm_setjmpbuf(old);
+  pm_setusererrormsgfn(NULL);
+  if (!f)
+    fprintf(stderr, "op2-io: libnetpbm's built-in font is missing (%s): pictures without text\n",
+            op_pm_msg[0] ? op_pm_msg : "no message");
+  return f;
+}
+
 /* libnetpbm's built-in BDF font (a 12-point sans serif), loaded once. */
 static struct font *font(int *ascent, int *descent) {
   static struct font *f = NULL;
-  static int asc = 0, desc = 0;
-  if (!f) {
-    op_pm_setup();
-    f = pbm_defaultfont("bdf");
+  static int asc = 0, desc = 0, tried = 0;
+  if (!tried) {
+    tried = 1;
+    f = load_font();
     for (int ch = 32; f && ch < 127; ++ch) {
       const struct glyph *g = f->glyph[ch];
       if (!g)
