@@ -1043,8 +1043,8 @@ int main(int argc, char **argv) {
     printf("euler: error against the exact solution at t = %.10g%s: L1(rho) = %.6e, "
            "L2(rho) = %.6e, Linf(rho) = %.6e; L1(rho u) = %.6e, L1(rho v) = %.6e, "
            "L1(E) = %.6e\n",
-           t, ex.valid ? "" : " (NOT VALID: a wave has reached an end, or an end makes waves)", ex.l1[0],
-           ex.l2_rho, ex.linf_rho, ex.l1[1], ex.l1[2], ex.l1[3]);
+           t, ex.valid ? "" : " (NOT VALID: a wave has reached an end, or an end makes waves)",
+           ex.l1[0], ex.l2_rho, ex.linf_rho, ex.l1[1], ex.l1[2], ex.l1[3]);
   op_timing_output();
   solver_verdicts_print(&verdicts, stdout);
 

@@ -472,13 +472,12 @@ static int is_tutorial_problem(const heat_params *p) {
 /* The coordinates of the n grid lines, the same along x and y. The spec's
  * x_i = (i + 1) dx, except with the tutorial program's constants, where they
  * are built as that program builds them, x_0 = dx then x_{i+1} = x_i + dx:
- * the sums round differently (x_i differs from (i + 1) dx in 984 of 1000
- * points at n = 1000, by up to 235 ulps), and the tutorial's
- * error is small enough (about 4e-10 as L2) that its printed last digit
- * depends on it (3.808801E-10 with (i + 1) dx against the tutorial's
- * 3.808796E-10). Kept in a table read by heat_init and heat_error, because an
- * accumulated sum has no closed form per point. Returns NULL when out of
- * memory. */
+ * the sums round differently (at n = 1000, 984 of the 1000 differ from
+ * (i + 1) dx, by up to 235 ulps), and the tutorial's error is small enough
+ * (about 4e-10 as L2) that its printed last digit depends on it (3.808801E-10
+ * with (i + 1) dx against the tutorial's 3.808796E-10). Kept in a table read
+ * by heat_init and heat_error, because an accumulated sum has no closed form
+ * per point. Returns NULL when out of memory. */
 static double *grid_coordinates(const heat_params *p, int *accumulated) {
   double *x = malloc(sizeof(double) * (size_t)p->n);
   if (!x) return NULL;
@@ -553,7 +552,8 @@ static int run(const deck *d, const heat_params *pp, double t_start) {
   step(&m);
   step(&m);
   op_par_loop(heat_init, "heat_init", m.interior, op_arg_idx(-1, OP_ID),
-              op_arg_gbl(coord, p.n, "double", OP_READ), op_arg_dat(m.cur, 0, m.stencil, 1, "double", OP_WRITE));
+              op_arg_gbl(coord, p.n, "double", OP_READ),
+              op_arg_dat(m.cur, 0, m.stencil, 1, "double", OP_WRITE));
   const double wall_setup = op_wtime() - t_setup;
   if (op_diags_level() > 0) op_diagnostic_output();
 
