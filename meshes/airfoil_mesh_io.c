@@ -531,6 +531,17 @@ static int parse_mesh(parser *ps, size_t size, airfoil_mesh *m)
 
 int airfoil_mesh_read_ascii(const char *path, airfoil_mesh *m, char *err, size_t errlen)
 {
+    if (airfoil_mesh_parse_ascii(path, m, err, errlen) != 0)
+        return -1;
+    if (airfoil_mesh_check(m, path, err, errlen) != 0) {
+        airfoil_mesh_free(m);
+        return -1;
+    }
+    return 0;
+}
+
+int airfoil_mesh_parse_ascii(const char *path, airfoil_mesh *m, char *err, size_t errlen)
+{
     memset(m, 0, sizeof *m);
     size_t size;
     char *buf = load_file(path, &size, err, errlen);

@@ -8,7 +8,9 @@
 
 #include "op_io_util.h"
 
+#include "op2_error.h"
 #include "op2_registry.h"
+#include "op_text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -92,9 +94,11 @@ int op_io_fail(const op_io_ctx *c, int code, const char *src, int line, const ch
 }
 
 void op_io_die(const char *msg) {
-  fprintf(stderr, "%s\n", msg);
+  char shown[OP_IO_ERRLEN + 64];
+  fflush(stdout);
+  fprintf(stderr, "%s\n", op_text_shown(shown, sizeof shown, msg));
   fflush(stderr);
-  exit(1);
+  exit(OP_EXIT_ERROR);
 }
 
 /* ---- types ----------------------------------------------------------------------- */
