@@ -131,6 +131,29 @@ const char *op_text_shown(char *out, size_t outlen, const char *s) {
   return op_text_shown_n(out, outlen, s, s ? strlen(s) : 0);
 }
 
+void op_text_vformat(char *out, size_t outlen, const char *fmt, va_list ap) {
+  if (!out || outlen == 0) return;
+  va_list again;
+  va_copy(again, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  char *raw = n >= 0 ? malloc((size_t)n + 1) : NULL;
+  if (raw) {
+    vsnprintf(raw, (size_t)n + 1, fmt, again);
+    op_text_shown_n(out, outlen, raw, (size_t)n);
+    free(raw);
+  } else {
+    vsnprintf(out, outlen, fmt, again); /* out of memory: the message as it comes */
+  }
+  va_end(again);
+}
+
+void op_text_format(char *out, size_t outlen, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  op_text_vformat(out, outlen, fmt, ap);
+  va_end(ap);
+}
+
 /* ---- the reader ---------------------------------------------------------------- */
 
 static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

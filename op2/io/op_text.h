@@ -11,6 +11,7 @@
 #ifndef OP_TEXT_H
 #define OP_TEXT_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -29,6 +30,11 @@ extern "C" {
 const char *op_text_shown(char *out, size_t outlen, const char *s);
 /* The same for n bytes of s (which may hold NUL bytes). */
 const char *op_text_shown_n(char *out, size_t outlen, const char *s, size_t n);
+
+/* Formats a message (printf) and stores it as op_text_shown would: for
+ * messages that quote what a user or a file wrote. */
+void op_text_vformat(char *out, size_t outlen, const char *fmt, va_list ap);
+void op_text_format(char *out, size_t outlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* A line reader with a cap on the length of a line and of the whole file.
  * Lines come without their "\n" or "\r\n". */

@@ -46,22 +46,10 @@ static void msg(char *err, size_t errlen, const char *fmt, ...) __attribute__((f
  * value shortened in the middle). */
 static void msg(char *err, size_t errlen, const char *fmt, ...)
 {
-  if (err == NULL || errlen == 0)
-    return;
-  va_list ap, again;
+  va_list ap;
   va_start(ap, fmt);
-  va_copy(again, ap);
-  int n = vsnprintf(NULL, 0, fmt, ap);
+  op_text_vformat(err, errlen, fmt, ap);
   va_end(ap);
-  char *raw = n >= 0 ? malloc((size_t)n + 1) : NULL;
-  if (raw != NULL) {
-    vsnprintf(raw, (size_t)n + 1, fmt, again);
-    op_text_shown(err, errlen, raw);
-    free(raw);
-  } else {
-    vsnprintf(err, errlen, fmt, again); /* out of memory: the message as it comes */
-  }
-  va_end(again);
 }
 
 static char *dup_string(const char *s)
