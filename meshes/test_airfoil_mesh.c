@@ -510,6 +510,47 @@ static int test_malformed(const char *dir)
     expect_error(bad, &t, t.n, bedge1 + 1, "0 1 0 0", "", bedge1 + 1, "flag");
     /* Extra data at the end. */
     expect_error(bad, &t, t.n, 0, NULL, "\n1 2 3 4\n", t.n + 2, "unexpected data");
+    /* Not a mesh file at all: refused on the first buffer, whatever its size. */
+    CHECK(airfoil_mesh_read_ascii("/dev/zero", &m, err, sizeof err) != 0 &&
+              strstr(err, "/dev/zero:1: the file holds a NUL byte"),
+          "/dev/zero: '%s'", err);
+    CHECK(airfoil_mesh_read_ascii(dir, &m, err, sizeof err) != 0 && strstr(err, "is a directory"),
+          "a directory: '%s'", err);
+    f = fopen(bad, "w");
+    if (!f)
+        die(__FILE__, __LINE__, "cannot write");
+    fprintf(f, "%s\n", t.line[0]);
+    for (int k = 0; k < 5000; k++)
+        fputc('1', f);
+    if (fclose(f) != 0)
+        die(__FILE__, __LINE__, "cannot write");
+    expect_error(bad, &t, 1, 0, NULL, "55555555555555555555555555555555555555555555555555", 1,
+                 "bad header"); /* a header and a long number: still the header's fault */
+    f = fopen(bad, "w");
+    if (!f)
+        die(__FILE__, __LINE__, "cannot write");
+    fprintf(f, "%s\n", t.line[0]);
+    for (int k = 0; k < 5000; k++)
+        fputc(' ', f);
+    fputc('\n', f);
+    if (fclose(f) != 0)
+        die(__FILE__, __LINE__, "cannot write");
+    CHECK(airfoil_mesh_read_ascii(bad, &m, err, sizeof err) != 0 &&
+              strstr(err, ":2: line longer than 4096 bytes"),
+          "a 5000-byte line: '%s'", err);
+    /* More bytes than the header's records can take: the header says 30 records. */
+    f = fopen(bad, "w");
+    if (!f)
+        die(__FILE__, __LINE__, "cannot write");
+    for (int k = 0; k < t.n; k++)
+        fprintf(f, "%s\n", t.line[k]);
+    for (int k = 0; k < 300000; k++)
+        fputs("         \n", f);
+    if (fclose(f) != 0)
+        die(__FILE__, __LINE__, "cannot write");
+    CHECK(airfoil_mesh_read_ascii(bad, &m, err, sizeof err) != 0 &&
+              strstr(err, "more bytes than the header's records can take"),
+          "3 MB of blank lines after a small mesh: '%s'", err);
     /* A file that is not there. */
     snprintf(line, sizeof line, "%s/no_such_mesh.dat", dir);
     CHECK(airfoil_mesh_read_ascii(line, &m, err, sizeof err) != 0 && strstr(err, line),

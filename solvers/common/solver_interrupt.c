@@ -51,6 +51,10 @@ void solver_interrupt_on_kill(void (*fn)(void)) {
     set_handler(SIGTERM, die_of);
   }
   set_handler(SIGHUP, die_of);
+  set_handler(SIGPIPE, die_of); /* the output went away (a closed pipe) */
+  /* A file grown past the size limit (ulimit -f): an error the write
+   * reports (EFBIG), not a kill that would leave the outputs behind. */
+  signal(SIGXFSZ, SIG_IGN);
 }
 
 void solver_interrupt_install(const char *solver) {

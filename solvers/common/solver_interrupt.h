@@ -16,9 +16,11 @@
 #include "solver_verdict.h"
 
 /* fn runs (in the signal handler: it must be async-signal-safe) before the
- * process dies of SIGINT, SIGTERM or SIGHUP: at once for SIGHUP, and for
- * SIGINT and SIGTERM before solver_interrupt_install or at their second
- * arrival after it. */
+ * process dies of SIGINT, SIGTERM, SIGHUP or SIGPIPE: at once for SIGHUP and
+ * SIGPIPE, and for SIGINT and SIGTERM before solver_interrupt_install or at
+ * their second arrival after it. SIGXFSZ is ignored from then on: a file
+ * grown past ulimit -f fails its write (EFBIG) and the run stops with an
+ * error instead of dying. */
 void solver_interrupt_on_kill(void (*fn)(void));
 
 /* Installs the handlers for SIGINT and SIGTERM; `solver` names the program

@@ -170,6 +170,22 @@ static void read_problem(const deck *d, euler_problem *pb) {
     snprintf(num, sizeof num, "%g", pb->y_max);
     bad_input(d, "y_max", "must be greater than y_min, got %s", num);
   }
+  /* The cell sizes must be finite normal numbers: a domain as wide as
+   * [-1e308, 1e308] overflows, one of width 1e-310 underflows, and the
+   * state would be blamed for what the domain does. */
+  const char *axis_keys[2][2] = {{"x_min", "x_max"}, {"y_min", "y_max"}};
+  const double lo[2] = {pb->x_min, pb->y_min}, hi[2] = {pb->x_max, pb->y_max};
+  const int cells[2] = {deck_int(d, "nx"), deck_int(d, "ny")};
+  for (int a = 0; a < 2; a++) {
+    const double h = (hi[a] - lo[a]) / cells[a];
+    if (!isfinite(hi[a] - lo[a]) || !(h >= DBL_MIN)) {
+      snprintf(num, sizeof num, "[%g, %g] over %d cells", lo[a], hi[a], cells[a]);
+      bad_input(d, axis_keys[a][1],
+                isfinite(hi[a] - lo[a]) ? "the domain %s is too narrow: the cell size underflows"
+                                        : "the domain %s is too wide: its width overflows a double",
+                num);
+    }
+  }
   if (!(deck_real(d, "t_end") > 0.0)) bad_input(d, "t_end", "must be positive%s", "");
   if (!(deck_real(d, "cfl") > 0.0)) bad_input(d, "cfl", "must be in (0, 1]%s", "");
   /* Only the keys of the chosen problem are read (and checked). */
