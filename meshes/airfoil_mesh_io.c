@@ -143,6 +143,20 @@ int airfoil_mesh_write_ascii(const char *path, const airfoil_mesh *m, char *err,
 /* ---------------------------------------------------------------------------------------- */
 /* Reading                                                                                  */
 
+void airfoil_mesh_free(airfoil_mesh *m)
+{
+    if (!m)
+        return;
+    free(m->x);
+    free(m->cell);
+    free(m->edge);
+    free(m->ecell);
+    free(m->bedge);
+    free(m->becell);
+    free(m->bound);
+    memset(m, 0, sizeof *m);
+}
+
 enum { MAX_FIELDS = 4 };
 
 typedef struct {

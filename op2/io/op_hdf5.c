@@ -260,7 +260,7 @@ int op_h5_query(const op_io_ctx *c0, hid_t f, const char *name, op_hdf5_info *in
       info->rows = 1;
       info->cols = 1;
       for (int i = 0; i < rank && rc == OP_IO_OK; ++i) {
-        long long cap = i == 0 ? INT_MAX : INT_MAX / info->cols;
+        long long cap = i == 0 || info->cols == 0 ? INT_MAX : INT_MAX / info->cols;
         if (dims[i] > (hsize_t)cap)
           rc = OP_IO_ERR(&c, OP_IO_ESHAPE,
                          "dimension %d of the dataset is %llu: more than OP2 can hold (%d "
