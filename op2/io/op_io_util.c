@@ -81,15 +81,17 @@ int op_io_fail(const op_io_ctx *c, int code, const char *src, int line, const ch
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
 
-  char where[512];
+  /* Names come from outside (a file name, an object in a file): shown safe. */
+  char where[2 * OP_TEXT_SHOWN + 64], file[OP_TEXT_SHOWN], object[OP_TEXT_SHOWN];
   int n = snprintf(where, sizeof where, "%s '%s'", c->kind ? c->kind : "file",
-                   c->file ? c->file : "(none)");
+                   op_text_shown(file, sizeof file, c->file ? c->file : "(none)"));
   if (n >= 0 && (size_t)n < sizeof where && c->what && c->object)
-    snprintf(where + n, sizeof where - (size_t)n, ", %s '%s'", c->what, c->object);
+    snprintf(where + n, sizeof where - (size_t)n, ", %s '%s'", c->what,
+             op_text_shown(object, sizeof object, c->object));
 
-  snprintf(c->err, c->errlen, "op2-io: %s: %s%s%s%s [%s:%d %s()]", where, msg,
-           d.found ? " (HDF5: " : "", d.found ? d.desc : "", d.found ? ")" : "",
-           src_basename(src), line, func);
+  op_text_format(c->err, c->errlen, "op2-io: %s: %s%s%s%s [%s:%d %s()]", where, msg,
+                 d.found ? " (HDF5: " : "", d.found ? d.desc : "", d.found ? ")" : "",
+                 src_basename(src), line, func);
   return code;
 }
 

@@ -634,6 +634,7 @@ typedef struct {
   int frame;
   int hdf5_mode; /* 0 none, 1 final, 2 all */
   double *field; /* nx * ny scratch for images */
+  const solver_output *out; /* for the free space */
 } output_ctx;
 
 static void fail(const char *what, const char *detail) {
@@ -683,6 +684,9 @@ static void write_images(output_ctx *o) {
     }
     char path[4200], err[OP_IO_ERRLEN];
     snprintf(path, sizeof path, "%s/%s_%04d.ppm", o->outdir, field_names[f], o->frame);
+    const double pixels = (double)m->grid.nx * m->grid.ny * o->ppm.scale * o->ppm.scale;
+    if (solver_output_reserve(o->out, 3.0 * pixels + 64.0, "an image", err, sizeof err) != 0)
+      fail("image", err);
     if (op_ppm_write_field(path, o->field, m->grid.nx, m->grid.ny, &opt, NULL, err, sizeof err) !=
         OP_IO_OK)
       fail("image", err);
@@ -696,6 +700,9 @@ static void write_hdf5(output_ctx *o, const char *path, double t, long step) {
   char tmp[4300], err[OP_IO_ERRLEN];
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
   remove(tmp);
+  if (solver_output_reserve(o->out, 64.0 * m->grid.ninterior + 16384.0, "an HDF5 file", err,
+                            sizeof err) != 0)
+    fail("HDF5 output", err);
   op_dat dats[4] = {m->out_rho, m->out_vel, m->out_p, m->out_q};
   for (int k = 0; k < 4; k++) op_fetch_data_ptr(dats[k]);
   double tt = t, st = (double)step, g = o->pb->gamma;
@@ -950,6 +957,7 @@ int main(int argc, char **argv) {
   o.pb = &pb;
   o.m = &m;
   o.outdir = outdir;
+  o.out = &sout;
   o.hdf5_mode = deck_choice(d, "hdf5");
   o.ppm = op_ppm_default_options();
   o.ppm.colormap = deck_string(d, "image_colormap");

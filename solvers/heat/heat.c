@@ -311,6 +311,7 @@ typedef struct {
   op_xdmf_series *series;
   double seconds;
   int files;
+  const solver_output *out; /* for the free space */
 } heat_output;
 
 static void output_path(char *buf, size_t len, const heat_output *o, const char *stem, int step,
@@ -323,6 +324,9 @@ static void output_path(char *buf, size_t len, const heat_output *o, const char 
 
 static void write_hdf5(heat_output *o, int step, int final, double time) {
   char path[4096], tmp[4200], err[OP_IO_ERRLEN];
+  if (solver_output_reserve(o->out, 8.0 * (o->n + 2.0) * (o->n + 2.0) + 16384.0, "u.h5", err,
+                            sizeof err) != 0)
+    fail(err);
   output_path(path, sizeof path, o, "u", final ? -1 : step, "h5");
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
   remove(tmp);
@@ -358,6 +362,8 @@ static void write_hdf5(heat_output *o, int step, int final, double time) {
 
 static void write_ppm(heat_output *o, int step, int final) {
   char path[4096], err[OP_IO_ERRLEN];
+  if (solver_output_reserve(o->out, 3.0 * o->n * o->n + 64.0, "u.ppm", err, sizeof err) != 0)
+    fail(err);
   const int n = o->n, ex = n + 2;
   if (!o->image) {
     o->image = malloc(sizeof(double) * (size_t)n * (size_t)n);
@@ -541,7 +547,7 @@ static int run(const deck *d, const heat_params *pp, double t_start) {
   const double wall_setup = op_wtime() - t_setup;
   if (op_diags_level() > 0) op_diagnostic_output();
 
-  heat_output out = {d, outdir, &m, p.n, p.dx, NULL, NULL, 0.0, 0};
+  heat_output out = {d, outdir, &m, p.n, p.dx, NULL, NULL, 0.0, 0, &sout};
   const int every = deck_int(d, "output_every"), print_every = deck_int(d, "print_every");
   if (every > 0) write_state(&out, 0, 0, 0.0);
 
