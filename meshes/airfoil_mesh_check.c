@@ -16,24 +16,11 @@
 #include "airfoil_mesh.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "op_text.h"
-
-__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt,
-                                                      ...)
-{
-    if (err && errlen > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 /* Relative size of the rounding a closed loop of normals or an area may show: coordinates
  * are read to six decimals, sums of a few terms add a few ulps. */
@@ -50,42 +37,42 @@ typedef struct {
 static int check_indices(const airfoil_mesh *m, const char *src, char *err, size_t errlen)
 {
     if (m->nnode < 3 || m->ncell < 1 || m->nedge < 0 || m->nbedge < 3)
-        return fail(err, errlen, "%s: %d nodes, %d cells, %d edges, %d boundary edges: not a mesh",
+        return op_text_fail(err, errlen, "%s: %d nodes, %d cells, %d edges, %d boundary edges: not a mesh",
                     src, m->nnode, m->ncell, m->nedge, m->nbedge);
     for (long k = 0; k < 2L * m->nnode; k++)
         if (!isfinite(m->x[k]))
-            return fail(err, errlen, "%s: node %ld: coordinate %s is %g, not a finite number", src,
+            return op_text_fail(err, errlen, "%s: node %ld: coordinate %s is %g, not a finite number", src,
                         k / 2, k % 2 ? "y" : "x", m->x[k]);
     for (long k = 0; k < 4L * m->ncell; k++)
         if (m->cell[k] < 0 || m->cell[k] >= m->nnode)
-            return fail(err, errlen, "%s: cell %ld: node %d is outside [0, %d)", src, k / 4,
+            return op_text_fail(err, errlen, "%s: cell %ld: node %d is outside [0, %d)", src, k / 4,
                         m->cell[k], m->nnode);
     for (long k = 0; k < 2L * m->nedge; k++) {
         if (m->edge[k] < 0 || m->edge[k] >= m->nnode)
-            return fail(err, errlen, "%s: edge %ld: node %d is outside [0, %d)", src, k / 2,
+            return op_text_fail(err, errlen, "%s: edge %ld: node %d is outside [0, %d)", src, k / 2,
                         m->edge[k], m->nnode);
         if (m->ecell[k] < 0 || m->ecell[k] >= m->ncell)
-            return fail(err, errlen, "%s: edge %ld: cell %d is outside [0, %d)", src, k / 2,
+            return op_text_fail(err, errlen, "%s: edge %ld: cell %d is outside [0, %d)", src, k / 2,
                         m->ecell[k], m->ncell);
     }
     for (long k = 0; k < m->nedge; k++)
         if (m->ecell[2 * k] == m->ecell[2 * k + 1] || m->edge[2 * k] == m->edge[2 * k + 1])
-            return fail(err, errlen, "%s: edge %ld joins %s %d to itself", src, k,
+            return op_text_fail(err, errlen, "%s: edge %ld joins %s %d to itself", src, k,
                         m->edge[2 * k] == m->edge[2 * k + 1] ? "node" : "cell",
                         m->edge[2 * k] == m->edge[2 * k + 1] ? m->edge[2 * k] : m->ecell[2 * k]);
     for (long k = 0; k < m->nbedge; k++) {
         for (int q = 0; q < 2; q++)
             if (m->bedge[2 * k + q] < 0 || m->bedge[2 * k + q] >= m->nnode)
-                return fail(err, errlen, "%s: boundary edge %ld: node %d is outside [0, %d)", src,
+                return op_text_fail(err, errlen, "%s: boundary edge %ld: node %d is outside [0, %d)", src,
                             k, m->bedge[2 * k + q], m->nnode);
         if (m->bedge[2 * k] == m->bedge[2 * k + 1])
-            return fail(err, errlen, "%s: boundary edge %ld joins node %d to itself", src, k,
+            return op_text_fail(err, errlen, "%s: boundary edge %ld joins node %d to itself", src, k,
                         m->bedge[2 * k]);
         if (m->becell[k] < 0 || m->becell[k] >= m->ncell)
-            return fail(err, errlen, "%s: boundary edge %ld: cell %d is outside [0, %d)", src, k,
+            return op_text_fail(err, errlen, "%s: boundary edge %ld: cell %d is outside [0, %d)", src, k,
                         m->becell[k], m->ncell);
         if (m->bound[k] != AIRFOIL_MESH_WALL && m->bound[k] != AIRFOIL_MESH_FARFIELD)
-            return fail(err, errlen,
+            return op_text_fail(err, errlen,
                         "%s: boundary edge %ld: boundary flag %d is not 1 (wall) or 2 (far field)",
                         src, k, m->bound[k]);
     }
@@ -121,7 +108,7 @@ int airfoil_mesh_check(const airfoil_mesh *m, const char *source, char *err, siz
         return -1;
     cell_acc *acc = calloc((size_t)m->ncell, sizeof *acc);
     if (!acc)
-        return fail(err, errlen, "%s: out of memory checking the mesh (%d cells)", src, m->ncell);
+        return op_text_fail(err, errlen, "%s: out of memory checking the mesh (%d cells)", src, m->ncell);
     const double *x = m->x;
     int rc = 0;
 
@@ -138,7 +125,7 @@ int airfoil_mesh_check(const airfoil_mesh *m, const char *source, char *err, siz
     }
     for (long c = 0; c < m->ncell && rc == 0; c++)
         if (acc[c].nside != 4)
-            rc = fail(err, errlen,
+            rc = op_text_fail(err, errlen,
                       "%s: cell %ld is a side of %d edges (interior and boundary), a "
                       "quadrilateral of 4: an edge is missing, doubled, or names the wrong cell",
                       src, c, acc[c].nside);
@@ -151,7 +138,7 @@ int airfoil_mesh_check(const airfoil_mesh *m, const char *source, char *err, siz
         int c1 = m->ecell[2 * e], c2 = m->ecell[2 * e + 1];
         if (!(outwards(&acc[c1], nx, ny, mx, my) > 0.0) ||
             !(outwards(&acc[c2], nx, ny, mx, my) < 0.0))
-            rc = fail(err, errlen,
+            rc = op_text_fail(err, errlen,
                       "%s: edge %ld (nodes %d -> %d, cells %d | %d): its normal does not point "
                       "out of c1 = %d into c2 = %d (n1 and n2, or c1 and c2, swapped?)",
                       src, e, m->edge[2 * e], m->edge[2 * e + 1], c1, c2, c1, c2);
@@ -161,7 +148,7 @@ int airfoil_mesh_check(const airfoil_mesh *m, const char *source, char *err, siz
         double nx = a[1] - b[1], ny = b[0] - a[0];
         double mx = 0.5 * (a[0] + b[0]), my = 0.5 * (a[1] + b[1]);
         if (!(outwards(&acc[m->becell[e]], nx, ny, mx, my) > 0.0))
-            rc = fail(err, errlen,
+            rc = op_text_fail(err, errlen,
                       "%s: boundary edge %ld (nodes %d -> %d, cell %d): its normal points into "
                       "the cell, not out of the domain (n1 and n2 swapped?)",
                       src, e, m->bedge[2 * e], m->bedge[2 * e + 1], m->becell[e]);
@@ -171,7 +158,7 @@ int airfoil_mesh_check(const airfoil_mesh *m, const char *source, char *err, siz
     for (long c = 0; c < m->ncell && rc == 0; c++) {
         const cell_acc *s = &acc[c];
         if (!(fabs(s->nx) <= CLOSE_TOL * s->perim && fabs(s->ny) <= CLOSE_TOL * s->perim)) {
-            rc = fail(err, errlen,
+            rc = op_text_fail(err, errlen,
                       "%s: cell %ld: its sides do not close (the outward normals sum to (%.3g, "
                       "%.3g), perimeter %.3g)",
                       src, c, s->nx, s->ny, s->perim);
@@ -186,12 +173,12 @@ int airfoil_mesh_check(const airfoil_mesh *m, const char *source, char *err, siz
         }
         double tol = CLOSE_TOL * s->perim * s->perim;
         if (!(area2 > tol))
-            rc = fail(err, errlen,
+            rc = op_text_fail(err, errlen,
                       "%s: cell %ld (nodes %d %d %d %d): area %.3g is not positive (corners not "
                       "counter-clockwise, or the cell is degenerate)",
                       src, c, n[0], n[1], n[2], n[3], 0.5 * area2);
         else if (!(fabs(area2 - s->area2) <= tol))
-            rc = fail(err, errlen,
+            rc = op_text_fail(err, errlen,
                       "%s: cell %ld (nodes %d %d %d %d): its corners enclose an area of %.6g, its "
                       "sides %.6g: the cell's nodes do not match its edges",
                       src, c, n[0], n[1], n[2], n[3], 0.5 * area2, 0.5 * s->area2);

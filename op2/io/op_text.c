@@ -154,19 +154,16 @@ void op_text_format(char *out, size_t outlen, const char *fmt, ...) {
   va_end(ap);
 }
 
-/* ---- the reader ---------------------------------------------------------------- */
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) {
-  if (err && errlen > 0) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-  }
+int op_text_fail(char *out, size_t outlen, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  op_text_vformat(out, outlen, fmt, ap);
+  va_end(ap);
   return -1;
 }
+
+/* ---- the reader ---------------------------------------------------------------- */
+
 
 enum { CHUNK = 1 << 16 };
 
@@ -184,7 +181,7 @@ static int setup(op_text_reader *r, FILE *f, int own, const char *name, const ch
   if (!r->buf) {
     if (own) fclose(f);
     r->f = NULL;
-    return fail(err, errlen, "%s: out of memory for a read buffer of %zu bytes", r->shown, r->cap);
+    return op_text_fail(err, errlen, "%s: out of memory for a read buffer of %zu bytes", r->shown, r->cap);
   }
   return 0;
 }
@@ -194,13 +191,13 @@ int op_text_open(op_text_reader *r, const char *path, const char *what, size_t m
   char shown[OP_TEXT_SHOWN];
   op_text_shown(shown, sizeof shown, path ? path : "");
   memset(r, 0, sizeof *r);
-  if (!path || !path[0]) return fail(err, errlen, "no file name given for the %s", what);
+  if (!path || !path[0]) return op_text_fail(err, errlen, "no file name given for the %s", what);
   FILE *f = fopen(path, "rb");
-  if (!f) return fail(err, errlen, "%s: cannot open the %s: %s", shown, what, strerror(errno));
+  if (!f) return op_text_fail(err, errlen, "%s: cannot open the %s: %s", shown, what, strerror(errno));
   struct stat st;
   if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
     fclose(f);
-    return fail(err, errlen, "%s: is a directory, not a %s", shown, what);
+    return op_text_fail(err, errlen, "%s: is a directory, not a %s", shown, what);
   }
   return setup(r, f, 1, path, what, max_line, max_bytes, err, errlen);
 }
@@ -235,7 +232,7 @@ static long refill(op_text_reader *r) {
 }
 
 int op_text_next(op_text_reader *r, char **line, size_t *len, char *err, size_t errlen) {
-  if (!r->buf) return fail(err, errlen, "%s: the reader is not open", r->shown);
+  if (!r->buf) return op_text_fail(err, errlen, "%s: the reader is not open", r->shown);
   size_t scanned = 0;
   for (;;) {
     char *b = r->buf + r->start;
@@ -243,13 +240,13 @@ int op_text_next(op_text_reader *r, char **line, size_t *len, char *err, size_t 
     char *nl = memchr(b + scanned, '\n', have - scanned);
     size_t n = nl ? (size_t)(nl - b) : have;
     if (memchr(b + scanned, '\0', (nl ? n + 1 : have) - scanned))
-      return fail(err, errlen, "%s:%ld: the line holds a NUL byte (binary data: is this a %s?)",
+      return op_text_fail(err, errlen, "%s:%ld: the line holds a NUL byte (binary data: is this a %s?)",
                   r->shown, r->line + 1, r->what);
     if (n > r->max_line + (n > 0 && b[n - 1] == '\r'))
-      return fail(err, errlen, "%s:%ld: line longer than %zu bytes (is this a %s?)", r->shown,
+      return op_text_fail(err, errlen, "%s:%ld: line longer than %zu bytes (is this a %s?)", r->shown,
                   r->line + 1, r->max_line, r->what);
     if (r->max_bytes && r->bytes > r->max_bytes)
-      return fail(err, errlen, "%s: more than %llu bytes: too long for a %s", r->shown,
+      return op_text_fail(err, errlen, "%s: more than %llu bytes: too long for a %s", r->shown,
                   r->max_bytes, r->what);
     if (nl || (r->eof && have > 0)) {
       size_t consumed = nl ? n + 1 : n;
@@ -265,7 +262,7 @@ int op_text_next(op_text_reader *r, char **line, size_t *len, char *err, size_t 
     scanned = have;
     long got = refill(r);
     if (got < 0)
-      return fail(err, errlen, "%s:%ld: cannot read the %s: %s", r->shown, r->line + 1, r->what,
+      return op_text_fail(err, errlen, "%s:%ld: cannot read the %s: %s", r->shown, r->line + 1, r->what,
                   strerror(errno ? errno : EIO));
     scanned = r->end - r->start - (size_t)got;
   }

@@ -35,6 +35,8 @@ const char *op_text_shown_n(char *out, size_t outlen, const char *s, size_t n);
  * messages that quote what a user or a file wrote. */
 void op_text_vformat(char *out, size_t outlen, const char *fmt, va_list ap);
 void op_text_format(char *out, size_t outlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* op_text_format, then returns -1: the error path of a reader. */
+int op_text_fail(char *out, size_t outlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* A line reader with a cap on the length of a line and of the whole file.
  * Lines come without their "\n" or "\r\n". */

@@ -59,54 +59,43 @@ double solver_memory_available(void) {
   return a;
 }
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...) {
-  if (!err || errlen == 0) return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
 
 /* The key's value suggested to let the run go: the estimate rounded up, with
  * a margin. */
 static double suggest_gb(double bytes) { return ceil(bytes * 1.1 / 1e9); }
 
+/* One limit: the key's value in GB (0: `machine` bytes, -1 when unknown,
+ * described by `where`). Returns 0 when `bytes` fit, else -1 with the
+ * refusal (`what` is a format with one %s: the amount). */
+static int within(const deck *d, const char *key, double machine, const char *where,
+                  double bytes, const char *what, const char *detail, const char *remedy,
+                  char *err, size_t errlen) {
+  const double gb = deck_real(d, key);
+  const double limit = gb > 0.0 ? gb * 1e9 : machine;
+  if (limit < 0.0 || bytes <= limit) return 0;
+  char need[32], have[32], lim[OP_TEXT_SHOWN + 96], amount[96];
+  if (gb > 0.0)
+    snprintf(lim, sizeof lim, "%s = %g", key, gb);
+  else
+    snprintf(lim, sizeof lim, "the %s %s", solver_output_bytes(limit, have, sizeof have), where);
+  snprintf(amount, sizeof amount, what, solver_output_bytes(bytes, need, sizeof need));
+  op_text_format(err, errlen, "refusing to run: %s (%s), more than %s; %s, or set %s=%.0f to "
+                 "run anyway",
+                 amount, detail, lim, remedy, key, suggest_gb(bytes));
+  return -1;
+}
+
 int solver_limits_check(const deck *d, const solver_output *o, const solver_estimate *e, char *err,
                         size_t errlen) {
-  char need[32], have[32], limit[OP_TEXT_SHOWN + 96];
-  double mem_gb = deck_real(d, "max_memory_gb");
-  double mem_limit = mem_gb > 0.0 ? mem_gb * 1e9 : solver_memory_available();
-  if (mem_limit >= 0.0 && e->memory_bytes > mem_limit) {
-    if (mem_gb > 0.0)
-      snprintf(limit, sizeof limit, "max_memory_gb = %g", mem_gb);
-    else
-      snprintf(limit, sizeof limit, "the %s available on this machine",
-               solver_output_bytes(mem_limit, have, sizeof have));
-    set_err(err, errlen,
-            "refusing to run: it needs about %s of memory (%s), more than %s; make the problem "
-            "smaller, or set max_memory_gb=%.0f to run anyway",
-            solver_output_bytes(e->memory_bytes, need, sizeof need), e->memory_detail, limit,
-            suggest_gb(e->memory_bytes));
+  char where[OP_TEXT_SHOWN + 16];
+  snprintf(where, sizeof where, "free in %s", o->shown);
+  if (within(d, "max_memory_gb", solver_memory_available(), "available on this machine",
+             e->memory_bytes, "it needs about %s of memory", e->memory_detail, "make the problem smaller", err,
+             errlen) != 0)
     return -1;
-  }
-  double out_gb = deck_real(d, "max_output_gb");
-  double out_limit = out_gb > 0.0 ? out_gb * 1e9 : solver_output_free_bytes(o);
-  if (out_limit >= 0.0 && e->output_bytes > out_limit) {
-    if (out_gb > 0.0)
-      snprintf(limit, sizeof limit, "max_output_gb = %g", out_gb);
-    else
-      snprintf(limit, sizeof limit, "the %s free in %s",
-               solver_output_bytes(out_limit, have, sizeof have), o->shown);
-    set_err(err, errlen,
-            "refusing to run: its outputs would take about %s (%s), more than %s; write fewer or "
-            "smaller outputs, or set max_output_gb=%.0f to run anyway",
-            solver_output_bytes(e->output_bytes, need, sizeof need), e->output_detail, limit,
-            suggest_gb(e->output_bytes));
-    return -1;
-  }
-  return 0;
+  return within(d, "max_output_gb", solver_output_free_bytes(o), where, e->output_bytes,
+                "its outputs would take about %s", e->output_detail, "write fewer or smaller outputs",
+                err, errlen);
 }
 
 /* ---- progress ------------------------------------------------------------------------ */

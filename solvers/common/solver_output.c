@@ -30,15 +30,6 @@
 #define FAILED_DIR "failed"
 #define MAX_DIRECT 8
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...) {
-  if (!err || errlen == 0) return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
 
 /* ---- clean-up: what a run leaves when it cannot finish ------------------------ */
 
@@ -153,37 +144,37 @@ int solver_output_open(solver_output *o, const char *solver, const char *output_
   o->solver = solver;
   op_text_shown(o->shown, sizeof o->shown, output_dir ? output_dir : "");
   if (!output_dir || !output_dir[0]) {
-    set_err(err, errlen, "output_dir is empty: name the directory for the results (e.g. "
+    op_text_format(err, errlen, "output_dir is empty: name the directory for the results (e.g. "
                          "outputs/%s)", solver);
     return -1;
   }
   size_t n = strlen(output_dir);
   if (n + 64 >= sizeof o->dir) {
-    set_err(err, errlen, "output_dir '%s' is too long (%zu bytes; at most %zu)", o->shown, n,
+    op_text_format(err, errlen, "output_dir '%s' is too long (%zu bytes; at most %zu)", o->shown, n,
             sizeof o->dir - 64);
     return -1;
   }
   memcpy(o->dir, output_dir, n + 1);
   if (make_dirs(o->dir) != 0) {
-    set_err(err, errlen, "%s: cannot create the output directory: %s", o->shown, strerror(errno));
+    op_text_format(err, errlen, "%s: cannot create the output directory: %s", o->shown, strerror(errno));
     return -1;
   }
   if (access(o->dir, W_OK | X_OK) != 0) {
-    set_err(err, errlen, "%s: cannot write into the output directory: %s", o->shown,
+    op_text_format(err, errlen, "%s: cannot write into the output directory: %s", o->shown,
             strerror(errno));
     return -1;
   }
   char host[64];
   host_name(host, sizeof host);
   if (remove_stale(o, host, &others_live) != 0) {
-    set_err(err, errlen, "%s: cannot list the output directory: %s", o->shown, strerror(errno));
+    op_text_format(err, errlen, "%s: cannot list the output directory: %s", o->shown, strerror(errno));
     return -1;
   }
   snprintf(o->staging, sizeof o->staging, "%s/%s%s-%ld", o->dir, STAGING_PREFIX, host,
            (long)getpid());
   if (mkdir(o->staging, 0777) != 0 && !(errno == EEXIST && remove_flat_dir(o->staging) == 0 &&
                                           mkdir(o->staging, 0777) == 0)) {
-    set_err(err, errlen, "%s: cannot create the run's directory %s: %s", o->shown,
+    op_text_format(err, errlen, "%s: cannot create the run's directory %s: %s", o->shown,
             o->staging + strlen(o->dir) + 1, strerror(errno));
     return -1;
   }
@@ -199,7 +190,7 @@ int solver_output_open(solver_output *o, const char *solver, const char *output_
 const char *solver_output_direct(solver_output *o, const char *name, char *buf, size_t len,
                                  char *err, size_t errlen) {
   if (snprintf(buf, len, "%s/%s", o->dir, name) >= (int)len || kill_ntmp >= MAX_DIRECT) {
-    set_err(err, errlen, "%s/%s: path too long", o->shown, name);
+    op_text_format(err, errlen, "%s/%s: path too long", o->shown, name);
     return NULL;
   }
   for (int k = 0; k < kill_ntmp; k++)
@@ -239,7 +230,7 @@ int solver_output_reserve(const solver_output *o, double bytes, const char *what
   double avail = solver_output_free_bytes(o);
   if (avail < 0.0 || bytes <= avail) return 0; /* unknown: the writes will tell */
   char need[32], have[32];
-  set_err(err, errlen, "%s: %s needs %s but only %s are free on its file system", o->shown, what,
+  op_text_format(err, errlen, "%s: %s needs %s but only %s are free on its file system", o->shown, what,
           solver_output_bytes(bytes, need, sizeof need), solver_output_bytes(avail, have, sizeof have));
   return -1;
 }
@@ -256,7 +247,7 @@ static void sync_dir(const char *dir) {
 static int move_files_into(const solver_output *o, char *err, size_t errlen) {
   DIR *dp = opendir(o->staging);
   if (!dp) {
-    set_err(err, errlen, "%s: cannot list %s: %s", o->shown, o->staging, strerror(errno));
+    op_text_format(err, errlen, "%s: cannot list %s: %s", o->shown, o->staging, strerror(errno));
     return -1;
   }
   struct dirent *e;
@@ -268,7 +259,7 @@ static int move_files_into(const solver_output *o, char *err, size_t errlen) {
     snprintf(to, sizeof to, "%s/%s", o->dir, e->d_name);
     if (rename(from, to) != 0) {
       char shown[OP_TEXT_SHOWN];
-      set_err(err, errlen, "%s: cannot move %s into place: %s (this run's files are in %s)",
+      op_text_format(err, errlen, "%s: cannot move %s into place: %s (this run's files are in %s)",
               o->shown, op_text_shown(shown, sizeof shown, e->d_name), strerror(errno),
               o->staging);
       rc = -1;
@@ -276,7 +267,7 @@ static int move_files_into(const solver_output *o, char *err, size_t errlen) {
   }
   closedir(dp);
   if (rc == 0 && rmdir(o->staging) != 0) {
-    set_err(err, errlen, "%s: cannot remove %s: %s", o->shown, o->staging, strerror(errno));
+    op_text_format(err, errlen, "%s: cannot remove %s: %s", o->shown, o->staging, strerror(errno));
     rc = -1;
   }
   return rc;
@@ -284,7 +275,7 @@ static int move_files_into(const solver_output *o, char *err, size_t errlen) {
 
 int solver_output_finish(solver_output *o, int passed, char *err, size_t errlen) {
   if (!o->open) {
-    set_err(err, errlen, "%s: the output directory was not opened", o->shown);
+    op_text_format(err, errlen, "%s: the output directory was not opened", o->shown);
     return -1;
   }
   armed = 0; /* from here on the files are results, not debris */
@@ -296,13 +287,13 @@ int solver_output_finish(solver_output *o, int passed, char *err, size_t errlen)
   } else {
     snprintf(o->final, sizeof o->final, "%s/%s", o->dir, FAILED_DIR);
     if (remove_flat_dir(o->final) != 0) {
-      set_err(err, errlen, "%s: cannot replace %s/%s: %s (this run's files are in %s)", o->shown,
+      op_text_format(err, errlen, "%s: cannot replace %s/%s: %s (this run's files are in %s)", o->shown,
               o->shown, FAILED_DIR, strerror(errno), o->staging);
       return -1;
     }
     rc = rename(o->staging, o->final) == 0 ? 0 : -1;
     if (rc != 0)
-      set_err(err, errlen, "%s: cannot rename %s to %s/%s: %s", o->shown, o->staging, o->shown,
+      op_text_format(err, errlen, "%s: cannot rename %s to %s/%s: %s", o->shown, o->staging, o->shown,
               FAILED_DIR, strerror(errno));
   }
   sync_dir(o->dir);

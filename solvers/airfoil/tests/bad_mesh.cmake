@@ -12,18 +12,11 @@ list(GET counts 1 ncell)
 
 set(failures 0)
 # run(NAME FILE REGEX): airfoil on FILE must exit 2 with REGEX in its output.
+include(${CMAKE_CURRENT_LIST_DIR}/refused.cmake)
 function(run name file regex)
-  execute_process(COMMAND ${AIRFOIL} ${common} mesh=${file} generate_mesh=no
-                          output_dir=${DIR}/out_${name}
-                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
-  if(NOT rc EQUAL 2 OR NOT out MATCHES "${regex}")
-    message(SEND_ERROR "${name}: exit ${rc} (expected 2), output lacks '${regex}':\n${out}")
-    math(EXPR f "${failures} + 1")
-    set(failures ${f} PARENT_SCOPE)
-  else()
-    string(REGEX MATCH "airfoil: [^\n]*" line "${out}")
-    message(STATUS "${name}: ${line}")
-  endif()
+  expect_refused(${name} "${regex}" ${common} mesh=${file} generate_mesh=no
+                 output_dir=${DIR}/out_${name})
+  set(failures ${failures} PARENT_SCOPE)
 endfunction()
 
 # ascii(NAME LINE NEWTEXT REGEX): the mesh with one line (0-based) replaced;

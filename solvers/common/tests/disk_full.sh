@@ -36,46 +36,37 @@ clean() {
   { fail "the good run failed"; cat "$scratch/good.log"; }
 good=$(sums)
 
+# stops NAME ITERATES REGEX ARGS...: jacobi with ARGS must exit 2 with REGEX
+# in its output, iterate first only when ITERATES is yes, and leave the good
+# results as they were and nothing half-written.
+stops() {
+  local name=$1 iterates=$2 regex=$3
+  shift 3
+  "$jacobi" "$@" "output_dir=$dir" >"$scratch/$name.log" 2>&1
+  local rc=$?
+  [ $rc -eq 2 ] || fail "$name: exit $rc, expected 2"
+  grep -q -e "$regex" "$scratch/$name.log" || fail "$name: no message '$regex'"
+  grep -Eq "^ +[0-9]+  [0-9]" "$scratch/$name.log" && [ "$iterates" = no ] &&
+    fail "$name: it iterated before failing"
+  grep -v -E "^ +[0-9]+  [0-9]" "$scratch/$name.log" | tail -1
+  [ "$(sums)" = "$good" ] || fail "$name: the run changed $dir"
+  clean "$name"
+}
+
 # 1. u.h5 of 360 x 360 unknowns is 1 MB: more than the free space.
-"$jacobi" problem=jac nn=361 tolerance=0 max_iters=2 "output_dir=$dir" >"$scratch/refused.log" 2>&1
-rc=$?
-[ $rc -eq 2 ] || fail "a run that cannot fit: exit $rc, expected 2"
-grep -q "refusing to run: its outputs would take about .* free in $dir" "$scratch/refused.log" ||
-  fail "no refusal naming the free space"
-cat "$scratch/refused.log"
-
+stops refused no "refusing to run: its outputs would take about .* free in $dir" \
+  problem=jac nn=361 tolerance=0 max_iters=2
 # 2a. Forced: a history that fills the disk (about 90 bytes an iteration).
-"$jacobi" problem=jac nn=6 tolerance=0 max_iters=1000000 max_output_gb=1 "output_dir=$dir" \
-  >"$scratch/enospc.log" 2>&1
-rc=$?
-[ $rc -eq 2 ] || fail "a history on a full disk: exit $rc, expected 2"
-grep -q "cannot write .*history.csv: No space left on device" "$scratch/enospc.log" ||
-  fail "no message about the failed write of history.csv"
-tail -1 "$scratch/enospc.log"
-[ "$(sums)" = "$good" ] || fail "a run that ran out of disk changed $dir"
-clean "run out of disk"
-
+stops enospc yes "cannot write .*history.csv: No space left on device" \
+  problem=jac nn=6 tolerance=0 max_iters=1000000 max_output_gb=1
 # 2b. Forced: u.h5, whose size is known, checked before it is written.
-"$jacobi" problem=jac nn=361 tolerance=0 max_iters=2 max_output_gb=1 "output_dir=$dir" \
-  >"$scratch/reserve.log" 2>&1
-rc=$?
-[ $rc -eq 2 ] || fail "u.h5 on a full disk: exit $rc, expected 2"
-grep -q "u.h5 needs .* but only .* are free" "$scratch/reserve.log" ||
-  fail "no message about the space u.h5 needs"
-tail -1 "$scratch/reserve.log"
-[ "$(sums)" = "$good" ] || fail "a run that could not write u.h5 changed $dir"
-clean "run that could not write u.h5"
-
+stops reserve yes "u.h5 needs .* but only .* are free" \
+  problem=jac nn=361 tolerance=0 max_iters=2 max_output_gb=1
 # 3. No space at all: refused before computing.
 head -c 2000000 /dev/zero >"$mnt/filler" 2>/dev/null
-"$jacobi" problem=jac nn=6 "output_dir=$dir" >"$scratch/full.log" 2>&1
-rc=$?
-[ $rc -eq 2 ] || fail "a full disk: exit $rc, expected 2"
-grep -Eq "^ +[0-9]+  [0-9]" "$scratch/full.log" && fail "it iterated on a full disk before failing"
-tail -1 "$scratch/full.log"
+stops full no "refusing to run: its outputs would take about .* more than the 0 bytes free" \
+  problem=jac nn=6
 rm -f "$mnt/filler"
-[ "$(sums)" = "$good" ] || fail "a run on a full disk changed $dir"
-clean "run on a full disk"
 
 [ $status -eq 0 ] && echo "a full disk stopped the runs cleanly; the good results were kept"
 exit $status
