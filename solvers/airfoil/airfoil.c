@@ -105,11 +105,16 @@ static void load_ascii_mesh(const deck *d, airfoil_mesh *m) {
       *slash = '\0';
       if (make_dirs(dir) != 0) fail_io("create the mesh's directory", dir);
     }
+    /* Written beside and renamed: a run killed while writing never leaves a
+     * half mesh under the name the next run reads. */
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
     airfoil_mesh g;
     if (airfoil_mesh_generate(ni, nj, &g, err, sizeof err) != 0 ||
-        airfoil_mesh_write_ascii(path, &g, err, sizeof err) != 0)
+        airfoil_mesh_write_ascii(tmp, &g, err, sizeof err) != 0)
       bad_input("%s", err);
     airfoil_mesh_free(&g);
+    if (rename(tmp, path) != 0) fail_io("rename into place", tmp);
   }
   /* Always read back from the file: the six-decimal rounding of the
    * coordinates is part of the standard mesh. A large one takes seconds:
