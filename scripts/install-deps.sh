@@ -11,6 +11,8 @@ need=(
   hdf5-tools     # h5dump in tests
   libnetpbm-dev  # PPM images
   python3        # validation scripts
+  clang          # fuzzers of the readers (validation/fuzz, debug preset)
+  libclang-rt-14-dev  # libFuzzer and the sanitizer runtimes for clang
 )
 missing=()
 for p in "${need[@]}"; do

@@ -4,7 +4,8 @@
 #   strict preset    the bitwise cross-backend comparisons (no FP contraction),
 #                    the tests that hold only there (label strict), and valgrind
 #                    memcheck runs (generic x86-64 build)
-#   debug preset     unit tests under the address and undefined-behaviour sanitizers
+#   debug preset     unit tests under the address and undefined-behaviour sanitizers,
+#                    and a bounded run of each fuzzer of the readers (label fuzz)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -18,6 +19,6 @@ echo "=== tests: release"
 ctest --preset release -j "$jobs" -LE "bench" || status=1
 echo "=== tests: strict (bitwise cross-backend, strict-only, memcheck)"
 ctest --preset strict -j "$jobs" -L "xbackend|strict|memcheck" || status=1
-echo "=== tests: debug (sanitizers)"
-ctest --preset debug -j "$jobs" -L unit || status=1
+echo "=== tests: debug (sanitizers, fuzzers)"
+ctest --preset debug -j "$jobs" -L "unit|fuzz" || status=1
 exit $status

@@ -31,6 +31,8 @@
 #include "op_ppm.h"
 #include "op_xdmf.h"
 #include "result_json.h"
+#include "solver_limits.h"
+#include "solver_output.h"
 #include "solver_result.h"
 #include "solver_interrupt.h"
 #include "solver_verdict.h"
@@ -119,6 +121,7 @@ static const deck_key keys[] = {
     {"hdf5", DECK_CHOICE, "final", 0, 0, "none|final|all",
      "HDF5 + XDMF output: none; the final state (final.h5); or also a dump at every output "
      "(dump_NNNN.h5, series dumps.xmf)"},
+    SOLVER_LIMIT_KEYS,
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 
@@ -173,6 +176,22 @@ static void read_problem(const deck *d, euler_problem *pb) {
   if (!(pb->y_max > pb->y_min)) {
     snprintf(num, sizeof num, "%g", pb->y_max);
     bad_input(d, "y_max", "must be greater than y_min, got %s", num);
+  }
+  /* The cell sizes must be finite normal numbers: a domain as wide as
+   * [-1e308, 1e308] overflows, one of width 1e-310 underflows, and the
+   * state would be blamed for what the domain does. */
+  const char *axis_keys[2][2] = {{"x_min", "x_max"}, {"y_min", "y_max"}};
+  const double lo[2] = {pb->x_min, pb->y_min}, hi[2] = {pb->x_max, pb->y_max};
+  const int cells[2] = {deck_int(d, "nx"), deck_int(d, "ny")};
+  for (int a = 0; a < 2; a++) {
+    const double h = (hi[a] - lo[a]) / cells[a];
+    if (!isfinite(hi[a] - lo[a]) || !(h >= DBL_MIN)) {
+      snprintf(num, sizeof num, "[%g, %g] over %d cells", lo[a], hi[a], cells[a]);
+      bad_input(d, axis_keys[a][1],
+                isfinite(hi[a] - lo[a]) ? "the domain %s is too narrow: the cell size underflows"
+                                        : "the domain %s is too wide: its width overflows a double",
+                num);
+    }
   }
   if (!(deck_real(d, "t_end") > 0.0)) bad_input(d, "t_end", "must be positive%s", "");
   if (!(deck_real(d, "cfl") > 0.0)) bad_input(d, "cfl", "must be in (0, 1]%s", "");
@@ -632,6 +651,7 @@ typedef struct {
   int frame;
   int hdf5_mode; /* 0 none, 1 final, 2 all */
   double *field; /* nx * ny scratch for images */
+  const solver_output *out; /* for the free space */
 } output_ctx;
 
 static void fail(const char *what, const char *detail) {
@@ -681,6 +701,9 @@ static void write_images(output_ctx *o) {
     }
     char path[4200], err[OP_IO_ERRLEN];
     snprintf(path, sizeof path, "%s/%s_%04d.ppm", o->outdir, field_names[f], o->frame);
+    const double pixels = (double)m->grid.nx * m->grid.ny * o->ppm.scale * o->ppm.scale;
+    if (solver_output_reserve(o->out, 3.0 * pixels + 64.0, "an image", err, sizeof err) != 0)
+      fail("image", err);
     if (op_ppm_write_field(path, o->field, m->grid.nx, m->grid.ny, &opt, NULL, err, sizeof err) !=
         OP_IO_OK)
       fail("image", err);
@@ -694,6 +717,9 @@ static void write_hdf5(output_ctx *o, const char *path, double t, long step) {
   char tmp[4300], err[OP_IO_ERRLEN];
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
   remove(tmp);
+  if (solver_output_reserve(o->out, 64.0 * m->grid.ninterior + 16384.0, "an HDF5 file", err,
+                            sizeof err) != 0)
+    fail("HDF5 output", err);
   op_dat dats[4] = {m->out_rho, m->out_vel, m->out_p, m->out_q};
   for (int k = 0; k < 4; k++) op_fetch_data_ptr(dats[k]);
   double tt = t, st = (double)step, g = o->pb->gamma;
@@ -855,6 +881,32 @@ static int ends_keep_exact(const deck *d, const euler_problem *pb) {
   return 1;
 }
 
+/* What a run needs: memory about 270 bytes per cell measured (peak RSS of
+ * 1000 x 1000 cells: 266 MB; docs/euler.md), taken as 320; outputs: at the
+ * start, at every output_interval and at the end, images (3 bytes a pixel,
+ * image_scale^2 pixels a cell, per field) and HDF5 (64 bytes a cell). */
+static void estimate(const deck *d, const image_spec *img, solver_estimate *e) {
+  const double nx = deck_int(d, "nx"), ny = deck_int(d, "ny");
+  const double cells = nx * ny, ext = (nx + 2.0 * GHOST_LAYERS) * (ny + 2.0 * GHOST_LAYERS);
+  e->memory_bytes = 320.0 * ext;
+  snprintf(e->memory_detail, sizeof e->memory_detail, "%.0f cells at about 320 bytes each", ext);
+  const double interval = deck_real(d, "output_interval"), t_end = deck_real(d, "t_end");
+  double outputs = 2.0;
+  if (interval > 0.0) outputs += fmin(floor(t_end / interval), 1e12);
+  const double scale = deck_int(d, "image_scale");
+  const double image = 3.0 * cells * scale * scale + 64.0;
+  const double images = deck_bool(d, "images") ? outputs * img->nfields : 0.0;
+  const int mode = deck_choice(d, "hdf5");
+  const double dumps = mode == 2 ? outputs : mode == 1 ? 1.0 : 0.0;
+  const double h5 = 64.0 * cells + 16384.0;
+  e->output_bytes = images * image + dumps * h5 + 65536.0;
+  char b1[32], b2[32];
+  snprintf(e->output_detail, sizeof e->output_detail,
+           "%.0f image(s) of %.0f x %.0f pixels, %s each; %.0f HDF5 file(s) of %s", images,
+           nx * scale, ny * scale, solver_output_bytes(image, b1, sizeof b1), dumps,
+           solver_output_bytes(h5, b2, sizeof b2));
+}
+
 int main(int argc, char **argv) {
   double t_start = op_wtime();
   op_init(&argc, argv, 0);
@@ -877,8 +929,15 @@ int main(int argc, char **argv) {
   memset(&o, 0, sizeof o);
   read_image_spec(d, &o.img);
 
-  const char *outdir = deck_string(d, "output_dir");
-  if (make_dirs(outdir) != 0) fail(outdir, strerror(errno));
+  solver_output sout;
+  solver_estimate need;
+  estimate(d, &o.img, &need);
+  if (solver_output_open(&sout, "euler", deck_string(d, "output_dir"), err, sizeof err) != 0 ||
+      solver_limits_check(d, &sout, &need, err, sizeof err) != 0) {
+    fprintf(stderr, "euler: %s\n", err);
+    exit(2);
+  }
+  const char *outdir = sout.staging;
 
   euler_mesh m;
   build_mesh(d, &pb, &m);
@@ -897,6 +956,7 @@ int main(int argc, char **argv) {
   o.pb = &pb;
   o.m = &m;
   o.outdir = outdir;
+  o.out = &sout;
   o.hdf5_mode = deck_choice(d, "hdf5");
   o.ppm = op_ppm_default_options();
   o.ppm.colormap = deck_string(d, "image_colormap");
@@ -1064,8 +1124,9 @@ int main(int argc, char **argv) {
   ctx.verdicts = &verdicts;
   if (solver_result_write(outdir, fill_result, &ctx, err, sizeof err) != 0)
     fail("result.json", err);
-  printf("results in %s\n", outdir);
   const int status = solver_exit_status(&verdicts);
+  if (solver_output_finish(&sout, status == 0, err, sizeof err) != 0) fail("outputs", err);
+  solver_output_report(&sout, status == 0, "result.json, images, HDF5 as asked");
   if (o.series) op_xdmf_series_free(o.series);
   op_exit();
   for (int k = 0; k < m.narrays; k++) free(m.arrays[k]);

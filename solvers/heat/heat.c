@@ -31,6 +31,8 @@
 #include "op_ppm.h"
 #include "op_xdmf.h"
 #include "result_json.h"
+#include "solver_limits.h"
+#include "solver_output.h"
 #include "solver_result.h"
 #include "solver_interrupt.h"
 #include "solver_verdict.h"
@@ -80,6 +82,7 @@ static const deck_key keys[] = {
      "relative tolerance of the expect_l2 check"},
     {"output_dir", DECK_STRING, "outputs/heat", 0, 0, NULL,
      "directory for result.json, u.h5, u.xmf, u.ppm and the dumps"},
+    SOLVER_LIMIT_KEYS,
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 
@@ -316,6 +319,7 @@ typedef struct {
   op_xdmf_series *series;
   double seconds;
   int files;
+  const solver_output *out; /* for the free space */
 } heat_output;
 
 static void output_path(char *buf, size_t len, const heat_output *o, const char *stem, int step,
@@ -328,6 +332,9 @@ static void output_path(char *buf, size_t len, const heat_output *o, const char 
 
 static void write_hdf5(heat_output *o, int step, int final, double time) {
   char path[4096], tmp[4200], err[OP_IO_ERRLEN];
+  if (solver_output_reserve(o->out, 8.0 * (o->n + 2.0) * (o->n + 2.0) + 16384.0, "u.h5", err,
+                            sizeof err) != 0)
+    fail(err);
   output_path(path, sizeof path, o, "u", final ? -1 : step, "h5");
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
   remove(tmp);
@@ -363,6 +370,8 @@ static void write_hdf5(heat_output *o, int step, int final, double time) {
 
 static void write_ppm(heat_output *o, int step, int final) {
   char path[4096], err[OP_IO_ERRLEN];
+  if (solver_output_reserve(o->out, 3.0 * o->n * o->n + 64.0, "u.ppm", err, sizeof err) != 0)
+    fail(err);
   const int n = o->n, ex = n + 2;
   if (!o->image) {
     o->image = malloc(sizeof(double) * (size_t)n * (size_t)n);
@@ -528,15 +537,35 @@ static int read_input(int argc, char **argv, char **args, deck *d, heat_params *
   return -1;
 }
 
+/* What a run needs: memory about 50 bytes per cell measured (peak RSS of
+ * n = 2000, 4e6 cells: 199 MB; docs/heat.md), taken as 60; outputs: u.h5 and
+ * u.ppm at the end and at every output_every steps. */
+static void estimate(const deck *d, const heat_params *p, solver_estimate *e) {
+  const double cells = ((double)p->n + 2.0) * ((double)p->n + 2.0);
+  e->memory_bytes = 60.0 * cells;
+  snprintf(e->memory_detail, sizeof e->memory_detail, "%.0f cells at about 60 bytes each", cells);
+  const int every = deck_int(d, "output_every");
+  const double outputs = 1.0 + (every > 0 ? (double)(p->nsteps / every) + 1.0 : 0.0);
+  const double h5 = deck_bool(d, "write_hdf5") ? 8.0 * cells + 16384.0 : 0.0;
+  const double ppm = deck_bool(d, "write_ppm") ? 3.0 * (double)p->n * (double)p->n + 64.0 : 0.0;
+  e->output_bytes = outputs * (h5 + ppm) + 65536.0;
+  snprintf(e->output_detail, sizeof e->output_detail,
+           "%.0f output(s) of %.1f MB (HDF5) and %.1f MB (PPM)", outputs, h5 / 1e6, ppm / 1e6);
+}
+
 /* The run proper; returns the exit status. */
 static int run(const deck *d, const heat_params *pp, double t_start) {
   const heat_params p = *pp;
   char err[2048];
-  const char *outdir = deck_string(d, "output_dir");
-  if (make_dirs(outdir) != 0) {
-    fprintf(stderr, "heat: cannot create directory %s: %s\n", outdir, strerror(errno));
+  solver_output sout;
+  solver_estimate need;
+  estimate(d, &p, &need);
+  if (solver_output_open(&sout, "heat", deck_string(d, "output_dir"), err, sizeof err) != 0 ||
+      solver_limits_check(d, &sout, &need, err, sizeof err) != 0) {
+    fprintf(stderr, "heat: %s\n", err);
     return 2;
   }
+  const char *outdir = sout.staging;
 
   /* Set-up: the mesh, the constants, and the plans of both step directions
    * (built by two steps on the zero fields, so the timed loop holds only the
@@ -557,7 +586,7 @@ static int run(const deck *d, const heat_params *pp, double t_start) {
   const double wall_setup = op_wtime() - t_setup;
   if (op_diags_level() > 0) op_diagnostic_output();
 
-  heat_output out = {d, outdir, &m, p.n, p.dx, NULL, NULL, 0.0, 0};
+  heat_output out = {d, outdir, &m, p.n, p.dx, NULL, NULL, 0.0, 0, &sout};
   const int every = deck_int(d, "output_every"), print_every = deck_int(d, "print_every");
   if (every > 0) write_state(&out, 0, 0, 0.0);
 
@@ -660,13 +689,17 @@ static int run(const deck *d, const heat_params *pp, double t_start) {
                     .wall_run = op_wtime() - t_start,
                     .floor_gbs = floor_gbs,
                     .verdicts = &verdicts};
-  if (solver_result_write(outdir, fill_result, &ctx, err, sizeof err) != 0) {
+  const int status = solver_exit_status(&verdicts);
+  if (solver_result_write(outdir, fill_result, &ctx, err, sizeof err) != 0 ||
+      solver_output_finish(&sout, status == 0, err, sizeof err) != 0) {
     fprintf(stderr, "heat: %s\n", err);
     return 2;
   }
-  printf("results in %s (result.json%s%s)\n", outdir,
-         deck_bool(d, "write_hdf5") ? ", u.h5, u.xmf" : "", deck_bool(d, "write_ppm") ? ", u.ppm" : "");
-  return solver_exit_status(&verdicts);
+  char what[128];
+  snprintf(what, sizeof what, "result.json%s%s", deck_bool(d, "write_hdf5") ? ", u.h5, u.xmf" : "",
+           deck_bool(d, "write_ppm") ? ", u.ppm" : "");
+  solver_output_report(&sout, status == 0, what);
+  return status;
 }
 
 int main(int argc, char **argv) {
