@@ -18,6 +18,7 @@
 #                     (not compared with the published figures)
 #   --threads N       OpenMP threads and MPI ranks (default: every core)
 #   --no-build        run the release build as it is
+#   --build-dir DIR   run the build in DIR as it is (e.g. build/portable)
 #   --update-docs     also write the tables and plots into docs/performance.md
 #                     (between its bench.sh markers) and docs/performance/
 #   --note TEXT       a line the report carries (e.g. the state of the machine)
@@ -33,10 +34,10 @@ root=$PWD
 . scripts/lib/runs.sh
 
 die() { echo "bench.sh: $*" >&2; exit 2; }
-usage() { sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; }
 need_value() { [ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value (--help lists the options)"; }
 
-solvers= backends= repeats=3 size=full build=1 update_docs=0 note= out=outputs/bench
+solvers= backends= bdir= repeats=3 size=full build=1 update_docs=0 note= out=outputs/bench
 cases=validation/bench_cases.txt published=validation/published_timings.csv preset=release
 while [ $# -gt 0 ]; do
   opt=$1
@@ -44,12 +45,12 @@ while [ $# -gt 0 ]; do
     --*=*) set -- "${opt%%=*}" "${opt#*=}" "${@:2}"; opt=$1 ;;
   esac
   case $opt in
-    --solvers | --backends | --repeats | --size | --threads | --note | --out)
+    --solvers | --backends | --repeats | --size | --threads | --note | --out | --build-dir)
       need_value "$@"
       case $opt in
         --solvers) solvers=$2 ;; --backends) backends=$2 ;; --repeats) repeats=$2 ;;
         --size) size=$2 ;; --threads) RUN_THREADS=$2 RUN_RANKS=$2 ;; --note) note=$2 ;;
-        --out) out=$2 ;;
+        --out) out=$2 ;; --build-dir) bdir=$2 build=0 ;;
       esac
       shift ;;
     --no-build) build=0 ;;
@@ -94,7 +95,7 @@ mkdir -p "$out" || die "cannot create $out"
 out=$(cd "$out" && pwd)
 rm -rf "$out/runs" "$out/work"
 mkdir -p "$out/runs" "$out/work"
-bdir=$root/build/$preset
+[ -n "$bdir" ] || bdir=$root/build/$preset
 
 # ---- build ----
 if [ "$build" = 1 ]; then
@@ -102,7 +103,8 @@ if [ "$build" = 1 ]; then
   cmake --preset "$preset" >"$out/build.log" 2>&1 ||
     { tail -20 "$out/build.log"; die "configuring failed: $out/build.log"; }
 fi
-[ -f "$bdir/CMakeCache.txt" ] || die "no $preset build in $bdir (run without --no-build)"
+[ -f "$bdir/CMakeCache.txt" ] || die "no configured build in $bdir (run without --no-build)"
+bdir=$(cd "$bdir" && pwd)
 targets=(op2-cpu-bandwidth)
 gpu_visible && build_has_target "$bdir" op2-gpu-bandwidth && targets+=(op2-gpu-bandwidth)
 declare -A present
@@ -193,7 +195,7 @@ mpi=
 command -v mpirun >/dev/null && mpi=$(mpirun --version 2>/dev/null | head -1)
 report_args=(--runs "$out/runs" --out "$out" --published "$published" --size "$size"
   --commit "$(source_describe "$root")" --compiler "$compiler" --gpu "$gpu_name" --mpi "$mpi"
-  --compile-commands "$bdir/compile_commands.json" --preset "$preset" --note "$note"
+  --compile-commands "$bdir/compile_commands.json" --build "${bdir#"$root"/}" --note "$note"
   --copy-one "${copy1:-0}" --copy-all "${copyall:-0}" --copy-gpu "${copygpu:-0}"
   --threads "$RUN_THREADS" --planned "$planned")
 for b in $RUN_BACKENDS_ALL; do report_args+=(--backend-label "$b=$(backend_describe "$b")"); done

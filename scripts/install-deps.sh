@@ -11,6 +11,8 @@ need=(
   hdf5-tools     # h5dump in tests
   libnetpbm-dev  # PPM images
   python3        # validation scripts
+  python3-matplotlib  # plots of scripts/bench.sh
+  git            # scripts/regress.sh (the base is a commit)
 )
 missing=()
 for p in "${need[@]}"; do

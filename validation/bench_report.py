@@ -4,7 +4,7 @@ commit and compiler; JSON, CSV and plots beside it.
 
 usage: bench_report.py --runs DIR --out DIR --published CSV --size full|small
          [--commit C] [--compiler C] [--gpu G] [--mpi M] [--compile-commands F]
-         [--preset P] [--note TEXT] [--copy-one GBS] [--copy-all GBS]
+         [--build DIR] [--note TEXT] [--copy-one GBS] [--copy-all GBS]
          [--copy-gpu GBS] [--threads N] [--planned N] [--interrupted]
          [--backend-label NAME=TEXT]... [--docs MD --docs-images DIR]
 
@@ -177,6 +177,7 @@ def plots(data, comps, copy, labels, out, size):
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        from matplotlib.ticker import FuncFormatter, NullFormatter
     except ImportError:
         print("bench_report.py: matplotlib not found: no plots "
               "(scripts/install-deps.sh installs python3-matplotlib)", file=sys.stderr)
@@ -212,6 +213,13 @@ def plots(data, comps, copy, labels, out, size):
         for bar, h in zip(bars, hatches):
             bar.set_hatch(h)
         ax.set_yscale("log")
+        ax.margins(y=0.12)
+        plain = FuncFormatter(lambda v, _: f"{v:g}")
+        ax.yaxis.set_major_formatter(plain)
+        low, high = ax.get_ylim()
+        # Minor ticks labelled only within a decade, where no major one may fall.
+        ax.yaxis.set_minor_formatter(plain if high / low < 10 else NullFormatter())
+        ax.tick_params(axis="y", which="both", labelsize=7)
         ax.set_xticks(list(x))
         ax.set_xticklabels(names, rotation=60, ha="right", fontsize=7)
         ax.set_title(solver)
@@ -274,7 +282,7 @@ def report_md(a, machine, data, comps, failed, images, image_prefix):
         f"- machine: {machine['cpu']}, {machine['cores']} cores"
         + (f", {machine['memory_gib']:.0f} GiB" if machine["memory_gib"] else "")
         + f"; GPU: {gpu}",
-        f"- commit {machine['commit']}, {a.preset} preset; {machine['compiler']}; "
+        f"- commit {machine['commit']}, {a.build}; {machine['compiler']}; "
         f"flags `{machine['flags']}`" + (f"; {machine['mpi']}" if machine["mpi"] else ""),
         f"- copy bandwidth (op2-cpu-bandwidth, same run): {copy['one_thread']:.1f} GB/s with "
         f"1 thread, {copy['all_threads']:.1f} GB/s with {a.threads}"
@@ -354,7 +362,7 @@ def main():
     ap.add_argument("--gpu", default="")
     ap.add_argument("--mpi", default="")
     ap.add_argument("--compile-commands", default="")
-    ap.add_argument("--preset", default="release")
+    ap.add_argument("--build", default="build/release", help="the build folder the runs came from")
     ap.add_argument("--note", default="")
     ap.add_argument("--copy-one", type=float, default=0.0)
     ap.add_argument("--copy-all", type=float, default=0.0)
