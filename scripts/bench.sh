@@ -34,7 +34,7 @@ root=$PWD
 . scripts/lib/runs.sh
 
 die() { echo "bench.sh: $*" >&2; exit 2; }
-usage() { sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
 need_value() { [ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value (--help lists the options)"; }
 
 solvers= backends= bdir= repeats=3 size=full build=1 update_docs=0 note= out=outputs/bench
@@ -144,25 +144,36 @@ if [ "$RUN_STOP" = 0 ] && [[ " ${targets[*]} " == *" op2-gpu-bandwidth "* ]]; th
 fi
 
 # ---- the runs ----
+# CUDA: a first run tunes every loop (docs/cuda.md) into a tune file, which
+# the timed runs then load; it is not one of the timed runs.
 planned=0
 for line in "${case_lines[@]}"; do
-  for b in ${present[${line%% *}]}; do planned=$((planned + repeats)); done
+  for b in ${present[${line%% *}]}; do
+    planned=$((planned + repeats))
+    [ "$b" = cuda ] && planned=$((planned + 1))
+  done
 done
 done_runs=0 failed=0
 RUN_TICK=10
 for line in "${case_lines[@]}"; do
   read -r solver deck rest <<<"$line"
   for b in ${present[$solver]}; do
-    for k in $(seq 1 "$repeats"); do
+    first=1
+    [ "$b" = cuda ] && first=0
+    for k in $(seq "$first" "$repeats"); do
       [ "$RUN_STOP" = 0 ] || break 3
       rundir=$out/runs/$solver/$b/$k
       work=$out/work/$solver
+      [ "$k" = 0 ] && rundir=$work/cuda-tuning
       mkdir -p "$rundir" "$work"
       args=()
       for a in $rest; do args+=("${a//\{work\}/$work}"); done
+      [ "$b" = cuda ] && args+=("--op-tune-file=$work/$solver.tune")
       backend_command "$b" "$bdir/solvers/$solver/${solver}_$b"
-      printf 'bench: [%d/%d] %s on %s: run %d of %d\n' $((done_runs + 1)) "$planned" "$solver" \
-        "$(backend_describe "$b")" "$k" "$repeats"
+      what="run $k of $repeats"
+      [ "$k" = 0 ] && what="tuning run (not timed)"
+      printf 'bench: [%d/%d] %s on %s: %s\n' $((done_runs + 1)) "$planned" "$solver" \
+        "$(backend_describe "$b")" "$what"
       t0=$SECONDS
       run_logged "$root" "$rundir/log" "${RUN_CMD[@]}" "$deck" "${args[@]}" "output_dir=$rundir"
       rc=$?

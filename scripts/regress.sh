@@ -35,7 +35,7 @@ root=$PWD
 . scripts/lib/runs.sh
 
 die() { echo "regress.sh: $*" >&2; exit 2; }
-usage() { sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
 need_value() { [ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value (--help lists the options)"; }
 
 base_ref= solvers= backends= presets=release,strict repeats=5 threshold=10
