@@ -285,7 +285,7 @@ def report_md(a, machine, data, comps, failed, images, image_prefix):
         f"- commit {machine['commit']}, {a.build}; {machine['compiler']}; "
         f"flags `{machine['flags']}`" + (f"; {machine['mpi']}" if machine["mpi"] else ""),
         f"- copy bandwidth (op2-cpu-bandwidth, same run): {copy['one_thread']:.1f} GB/s with "
-        f"1 thread, {copy['all_threads']:.1f} GB/s with {a.threads}"
+        f"1 thread, {copy['all_threads']:.1f} GB/s with {a.threads} threads"
         + (f"; GPU (op2-gpu-bandwidth): {copy['gpu']:.0f} GB/s" if copy["gpu"] else ""),
         f"- {machine['date']}; command `{machine['command']}`"]
     if a.note:

@@ -114,6 +114,10 @@ def write_atomically(path, data):
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
     try:
+        # mkstemp makes the file private; give it the mode a new file gets.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         with os.fdopen(fd, "wb") as f:
             f.write(data.encode("utf-8") if isinstance(data, str) else data)
         os.replace(tmp, path)
