@@ -33,10 +33,6 @@ cd "$(dirname "$0")/.."
 root=$PWD
 . scripts/lib/runs.sh
 
-die() { echo "bench.sh: $*" >&2; exit 2; }
-usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
-need_value() { [ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value (--help lists the options)"; }
-
 solvers= backends= bdir= repeats=3 size=full build=1 update_docs=0 note= out=outputs/bench
 cases=validation/bench_cases.txt published=validation/published_timings.csv preset=release
 while [ $# -gt 0 ]; do
@@ -60,36 +56,19 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-[[ $repeats =~ ^[1-9][0-9]*$ ]] || die "--repeats '$repeats': expected a whole number >= 1"
-[[ $RUN_THREADS =~ ^[1-9][0-9]*$ ]] || die "--threads '$RUN_THREADS': expected a whole number >= 1"
+whole_number --repeats "$repeats"
+whole_number --threads "$RUN_THREADS"
 [ "$size" = full ] || [ "$size" = small ] || die "--size '$size': expected full or small"
-backends=${backends//,/ }
-for b in $backends; do
-  [[ " $RUN_BACKENDS_ALL " == *" $b "* ]] || die "--backends: unknown backend '$b' (known: $RUN_BACKENDS_ALL)"
-done
-[ -n "$backends" ] || backends=$RUN_BACKENDS_ALL
 py=$(run_python) || die "no python3 found (scripts/install-deps.sh installs it)"
+backends=$(backends_checked "$backends") || exit 2
 plot_py=$(run_python matplotlib) || {
   echo "bench.sh: no python3 with matplotlib: no plots (scripts/install-deps.sh installs python3-matplotlib)"
   plot_py=$py
 }
 
 # ---- the benchmarks of this size: solver deck args... ----
-case_lines=()
-all_solvers=()
-while read -r solver csize deck rest; do
-  [ -z "$solver" ] || [[ $solver == \#* ]] && continue
-  [ -n "$deck" ] || die "$cases: '$solver': expected solver, size, deck, arguments"
-  [ "$csize" = "$size" ] || continue
-  all_solvers+=("$solver")
-  if [ -z "$solvers" ] || [[ ",$solvers," == *",$solver,"* ]]; then
-    case_lines+=("$solver $deck $rest")
-  fi
-done <"$cases"
-for s in ${solvers//,/ }; do
-  [[ " ${all_solvers[*]} " == *" $s "* ]] || die "--solvers: no $size benchmark '$s' in $cases (benchmarks: ${all_solvers[*]})"
-done
-[ ${#case_lines[@]} -gt 0 ] || die "no benchmark to run"
+read_cases "$cases" "$solvers" 3 "$size"
+case_lines=("${CASES[@]}")
 
 mkdir -p "$out" || die "cannot create $out"
 out=$(cd "$out" && pwd)

@@ -34,10 +34,6 @@ cd "$(dirname "$0")/.."
 root=$PWD
 . scripts/lib/runs.sh
 
-die() { echo "regress.sh: $*" >&2; exit 2; }
-usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
-need_value() { [ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value (--help lists the options)"; }
-
 base_ref= solvers= backends= presets=release,strict repeats=5 threshold=10
 min_seconds=0.005 bitwise=0 cases=validation/regress_cases.txt
 base_dir=build/regress-base out=outputs/regress
@@ -64,37 +60,20 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-[[ $repeats =~ ^[1-9][0-9]*$ ]] || die "--repeats '$repeats': expected a whole number >= 1"
-[[ $RUN_THREADS =~ ^[1-9][0-9]*$ ]] || die "--threads '$RUN_THREADS': expected a whole number >= 1"
+whole_number --repeats "$repeats"
+whole_number --threads "$RUN_THREADS"
 [[ $threshold =~ ^[0-9]+([.][0-9]+)?$ ]] || die "--threshold '$threshold': expected a percentage >= 0"
 [[ $min_seconds =~ ^[0-9]+([.][0-9]+)?([eE]-?[0-9]+)?$ ]] ||
   die "--min-seconds '$min_seconds': expected a number of seconds >= 0"
-[ -f "$cases" ] || die "--cases $cases: no such file"
 for p in ${presets//,/ }; do
   grep -q "\"name\": \"$p\"" CMakePresets.json || die "--presets: no preset '$p' in CMakePresets.json"
 done
-backends=${backends//,/ }
-for b in $backends; do
-  [[ " $RUN_BACKENDS_ALL " == *" $b "* ]] || die "--backends: unknown backend '$b' (known: $RUN_BACKENDS_ALL)"
-done
-[ -n "$backends" ] || backends=$RUN_BACKENDS_ALL
 py=$(run_python) || die "no python3 found (scripts/install-deps.sh installs it)"
+backends=$(backends_checked "$backends") || exit 2
 
 # ---- the cases: solver case file rtol atol args... ----
-case_lines=()
-all_solvers=()
-while read -r solver name file rtol atol rest; do
-  [ -z "$solver" ] || [[ $solver == \#* ]] && continue
-  [ -n "$atol" ] || die "$cases: '$solver $name': expected solver, case, file, rtol, atol, arguments"
-  [[ " ${all_solvers[*]} " == *" $solver "* ]] || all_solvers+=("$solver")
-  if [ -z "$solvers" ] || [[ ",$solvers," == *",$solver,"* ]]; then
-    case_lines+=("$solver $name $file $rtol $atol $rest")
-  fi
-done <"$cases"
-for s in ${solvers//,/ }; do
-  [[ " ${all_solvers[*]} " == *" $s "* ]] || die "--solvers: no case for '$s' in $cases (solvers: ${all_solvers[*]})"
-done
-[ ${#case_lines[@]} -gt 0 ] || die "no case to run"
+read_cases "$cases" "$solvers" 5
+case_lines=("${CASES[@]}")
 
 # ---- the base: a clone sharing this repository's objects, at BASE ----
 git rev-parse --git-dir >/dev/null 2>&1 || die "$root is not a git checkout: no base to compare with"
@@ -123,24 +102,27 @@ echo "regress: base $base_desc against the $change_desc"
 
 mkdir -p "$out" || die "cannot create $out"
 out=$(cd "$out" && pwd)
-rm -rf "$out/runs" "$out/work"
+rm -rf "$out/runs" "$out/work" "$out/logs"
 mkdir -p "$out/runs" "$out/logs"
 
 # ---- build: both sides, each preset, the executables the cases need ----
 # side_dir SIDE: the source tree of a side.
 side_dir() { if [ "$1" = base ]; then echo "$base_src"; else echo "$root"; fi; }
+# build_side SIDE PRESET WHAT CMD...: runs a cmake command in SIDE's tree,
+# its output added to the side's build log; stops on a failure or Ctrl-C.
+build_side() {
+  local side=$1 preset=$2 what=$3 log=$out/logs/build-$1-$2.log
+  shift 3
+  echo "regress: $what $side ($preset)"
+  (cd "$(side_dir "$side")" && "$@") >>"$log" 2>&1 ||
+    { tail -30 "$log"; die "$what $side ($preset) failed: $log"; }
+  [ "$RUN_STOP" = 0 ] || { echo "regress: interrupted while building: nothing measured"; exit 130; }
+}
 presets=${presets//,/ }
 timing_preset=${presets%% *}
 declare -A present   # preset:solver -> the backends built in both trees
 for preset in $presets; do
-  for side in base change; do
-    src=$(side_dir $side)
-    log=$out/logs/build-$side-$preset.log
-    echo "regress: configuring $side ($preset)"
-    (cd "$src" && cmake --preset "$preset") >"$log" 2>&1 ||
-      { tail -20 "$log"; die "configuring $side ($preset) failed: $log"; }
-    [ "$RUN_STOP" = 0 ] || { echo "regress: interrupted while building: nothing measured"; exit 130; }
-  done
+  for side in base change; do build_side "$side" "$preset" configuring cmake --preset "$preset"; done
   targets=(op2-compare)
   for solver in $(printf '%s\n' "${case_lines[@]}" | awk '{print $1}' | sort -u); do
     list=
@@ -155,12 +137,7 @@ for preset in $presets; do
     [ -n "$list" ] || echo "regress: $solver ($preset): no backend built in both trees runs here"
   done
   for side in base change; do
-    src=$(side_dir $side)
-    log=$out/logs/build-$side-$preset.log
-    echo "regress: building $side ($preset): ${targets[*]}"
-    (cd "$src" && cmake --build --preset "$preset" --target "${targets[@]}") >>"$log" 2>&1 ||
-      { tail -30 "$log"; die "building $side ($preset) failed: $log"; }
-    [ "$RUN_STOP" = 0 ] || { echo "regress: interrupted while building: nothing measured"; exit 130; }
+    build_side "$side" "$preset" building cmake --build --preset "$preset" --target "${targets[@]}"
   done
 done
 compare=$root/build/$timing_preset/validation/op2-compare

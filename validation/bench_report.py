@@ -108,26 +108,26 @@ def collect(runs_dir):
     return data, failed
 
 
-def cpu_model():
+def proc_line(path, prefix):
+    """The first line of a /proc file that starts with prefix, or None."""
     try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
+        with open(path, encoding="utf-8") as f:
+            return next((line for line in f if line.startswith(prefix)), None)
     except OSError:
-        pass
-    return platform.processor() or "unknown"
+        return None
+
+
+def cpu_model():
+    line = proc_line("/proc/cpuinfo", "model name")
+    return line.split(":", 1)[1].strip() if line else (platform.processor() or "unknown")
 
 
 def memory_gib():
+    line = proc_line("/proc/meminfo", "MemTotal:")
     try:
-        with open("/proc/meminfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("MemTotal:"):
-                    return int(line.split()[1]) / 1024 / 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
+        return int(line.split()[1]) / 1024 / 1024
+    except (AttributeError, ValueError, IndexError):
+        return None
 
 
 def compile_flags(path):

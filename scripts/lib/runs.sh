@@ -3,6 +3,18 @@
 # a run that a Ctrl-C ends cleanly, and the Python the reports run on.
 # Sourced, not run.
 
+# die MESSAGE: the script's name and MESSAGE on stderr; exit status 2.
+die() { echo "${0##*/}: $*" >&2; exit 2; }
+
+# usage: the script's help, its head comment.
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
+
+# need_value OPTION VALUE...: an option's value must be there.
+need_value() { [ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value (--help lists the options)"; }
+
+# whole_number OPTION VALUE: VALUE must be a whole number >= 1.
+whole_number() { [[ $2 =~ ^[1-9][0-9]*$ ]] || die "$1 '$2': expected a whole number >= 1"; }
+
 # Every backend a solver may be built for, in the order reports list them.
 # <solver>_<backend> is the executable's name.
 RUN_BACKENDS_ALL="seq openmp cuda mpi mpi_openmp"
@@ -10,6 +22,45 @@ RUN_BACKENDS_ALL="seq openmp cuda mpi mpi_openmp"
 # Threads for the OpenMP backends and MPI ranks (the callers' options set them).
 RUN_THREADS=$(nproc)
 RUN_RANKS=$(nproc)
+
+# backends_checked LIST: LIST (comma-separated) as words, every one a known
+# backend; all of them for an empty LIST.
+backends_checked() {
+  local b list=${1//,/ }
+  for b in $list; do
+    [[ " $RUN_BACKENDS_ALL " == *" $b "* ]] || die "--backends: unknown backend '$b' (known: $RUN_BACKENDS_ALL)"
+  done
+  echo "${list:-$RUN_BACKENDS_ALL}"
+}
+
+# read_cases FILE SOLVERS FIELDS [SIZE]: the lines of a cases file into the
+# array CASES (comments and blank lines left out): those of the solvers in
+# SOLVERS (comma-separated; empty: all), each of FIELDS words at least. With
+# SIZE, only the lines whose second word is SIZE, that word taken out.
+read_cases() {
+  local file=$1 solvers=$2 fields=$3 size=${4:-} line s words all=()
+  CASES=()
+  [ -f "$file" ] || die "$file: no such file"
+  while read -r line; do
+    read -ra words <<<"$line"
+    [ ${#words[@]} -eq 0 ] || [[ ${words[0]} == \#* ]] && continue
+    [ ${#words[@]} -ge "$fields" ] ||
+      die "$file: '$line': expected $fields words at least (the comment at its top says which)"
+    if [ -n "$size" ]; then
+      [ "${words[1]}" = "$size" ] || continue
+      words=("${words[0]}" "${words[@]:2}")
+    fi
+    [[ " ${all[*]} " == *" ${words[0]} "* ]] || all+=("${words[0]}")
+    if [ -z "$solvers" ] || [[ ",$solvers," == *",${words[0]},"* ]]; then
+      CASES+=("${words[*]}")
+    fi
+  done <"$file"
+  for s in ${solvers//,/ }; do
+    [[ " ${all[*]} " == *" $s "* ]] ||
+      die "--solvers: no case for '$s' in $file${size:+ of size $size} (solvers: ${all[*]})"
+  done
+  [ ${#CASES[@]} -gt 0 ] || die "$file: no case to run"
+}
 
 # gpu_visible: true when nvidia-smi lists a GPU.
 gpu_visible() {

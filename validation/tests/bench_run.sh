@@ -17,17 +17,8 @@ rm -rf "$out"
 args=(--size small --solvers heat --backends seq --build-dir "$build" --out "$out")
 log=$out.log
 if [ "$mode" = interrupt ]; then
-  set -m   # the background run takes SIGINT as a command at a terminal does
-  "$src/scripts/bench.sh" "${args[@]}" --repeats 20 >"$log" 2>&1 &
-  pid=$!
-  set +m
-  for _ in $(seq 1 1500); do
-    grep -q '\[3/20\]' "$log" 2>/dev/null && break
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.2
-  done
-  kill -INT "$pid"
-  wait "$pid"
+  bash "$(dirname "$0")/interrupt_after.sh" '\[3/20\]' "$log" \
+    "$src/scripts/bench.sh" "${args[@]}" --repeats 20
   rc=$?
   cat "$log"
   [ "$rc" = 130 ] || fail "exit status $rc, expected 130"

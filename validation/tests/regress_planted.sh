@@ -65,19 +65,8 @@ log=$work/$mode.log
 # BASE omitted: the merge base of HEAD with main, the commit itself.
 args=(--solvers airfoil --backends seq --presets release --out "$out")
 if [ "$mode" = interrupt ]; then
-  # With job control on, the background run does not ignore SIGINT, as a
-  # command at a terminal does not.
-  set -m
-  "$repo/scripts/regress.sh" "${args[@]}" --repeats 50 >"$log" 2>&1 &
-  pid=$!
-  set +m
-  for _ in $(seq 1 1500); do
-    grep -q '\[4/100\]' "$log" 2>/dev/null && break
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.2
-  done
-  kill -INT "$pid"
-  wait "$pid"
+  bash "$(dirname "$0")/interrupt_after.sh" '\[4/100\]' "$log" \
+    "$repo/scripts/regress.sh" "${args[@]}" --repeats 50
   rc=$?
 else
   "$repo/scripts/regress.sh" "${args[@]}" --repeats 5 >"$log" 2>&1
