@@ -13,10 +13,10 @@
 #                      mpi_openmp with mpirun)
 #   --presets LIST     build presets (default: release,strict); times are taken
 #                      in the first of them, results compared in all
-#   --repeats N        base/change pairs timed per case and backend (default 5)
+#   --repeats N        base/change pairs timed per case and backend (default 7)
 #   --threshold PCT    a loop slower than this (median of the pairs) fails
 #                      (default 10; docs/regress-bench.md says how it was chosen)
-#   --min-seconds S    loops taking less than S a run are not judged (default 0.005)
+#   --min-seconds S    loops taking less than S a run are not judged (default 0.02)
 #   --bitwise          any difference in a result fails, tolerances ignored
 #   --threads N        OpenMP threads (default: every core), MPI ranks the same
 #   --cases FILE       the decks (default validation/regress_cases.txt)
@@ -34,8 +34,8 @@ cd "$(dirname "$0")/.."
 root=$PWD
 . scripts/lib/runs.sh
 
-base_ref= solvers= backends= presets=release,strict repeats=5 threshold=10
-min_seconds=0.005 bitwise=0 cases=validation/regress_cases.txt
+base_ref= solvers= backends= presets=release,strict repeats=7 threshold=10
+min_seconds=0.02 bitwise=0 cases=validation/regress_cases.txt
 base_dir=build/regress-base out=outputs/regress
 while [ $# -gt 0 ]; do
   opt=$1 val=
