@@ -99,9 +99,10 @@ for line in "${case_lines[@]}"; do
 done
 if [ "$build" = 1 ]; then
   echo "bench: building ${targets[*]}"
-  cmake --build --preset "$preset" --target "${targets[@]}" >>"$out/build.log" 2>&1 ||
-    { tail -30 "$out/build.log"; die "building failed: $out/build.log"; }
+  cmake --build --preset "$preset" --target "${targets[@]}" >>"$out/build.log" 2>&1
+  rc=$?
   [ "$RUN_STOP" = 0 ] || { echo "bench: interrupted while building: nothing measured"; exit 130; }
+  [ "$rc" = 0 ] || { tail -30 "$out/build.log"; die "building failed: $out/build.log"; }
 fi
 
 # ---- copy bandwidth, in this run: one thread, every thread, the GPU ----

@@ -34,7 +34,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 . scripts/lib/runs.sh
 
-base_ref= solvers= backends= presets=release,strict repeats=7 threshold=10
+base_ref= base_name= solvers= backends= presets=release,strict repeats=7 threshold=10
 min_seconds=0.02 bitwise=0 cases=validation/regress_cases.txt
 base_dir=build/regress-base out=outputs/regress
 while [ $# -gt 0 ]; do
@@ -79,7 +79,10 @@ case_lines=("${CASES[@]}")
 git rev-parse --git-dir >/dev/null 2>&1 || die "$root is not a git checkout: no base to compare with"
 if [ -z "$base_ref" ]; then
   for m in main origin/main; do
-    git rev-parse -q --verify "$m^{commit}" >/dev/null && { base_ref=$(git merge-base HEAD "$m") && break; }
+    git rev-parse -q --verify "$m^{commit}" >/dev/null || continue
+    base_ref=$(git merge-base HEAD "$m") || die "HEAD and $m have no merge base: give BASE"
+    base_name="the merge base of HEAD and $m"
+    break
   done
   [ -n "$base_ref" ] || die "no branch main to take the merge base with: give BASE"
 fi
@@ -96,7 +99,7 @@ git -C "$base_src" checkout -q --force --detach "$base_sha" ||
   die "cannot check out $base_sha in $base_src"
 git -C "$base_src" clean -q -fd -e /build || die "cannot clean $base_src"
 base_src=$(cd "$base_src" && pwd)
-base_desc="$base_ref ($(git rev-parse --short=12 "$base_sha"))"
+base_desc="${base_name:-$base_ref} ($(git rev-parse --short=12 "$base_sha"))"
 change_desc="working tree at $(source_describe "$root")"
 echo "regress: base $base_desc against the $change_desc"
 
@@ -114,9 +117,10 @@ build_side() {
   local side=$1 preset=$2 what=$3 log=$out/logs/build-$1-$2.log
   shift 3
   echo "regress: $what $side ($preset)"
-  (cd "$(side_dir "$side")" && "$@") >>"$log" 2>&1 ||
-    { tail -30 "$log"; die "$what $side ($preset) failed: $log"; }
+  (cd "$(side_dir "$side")" && "$@") >>"$log" 2>&1
+  local rc=$?
   [ "$RUN_STOP" = 0 ] || { echo "regress: interrupted while building: nothing measured"; exit 130; }
+  [ "$rc" = 0 ] || { tail -30 "$log"; die "$what $side ($preset) failed: $log"; }
 }
 presets=${presets//,/ }
 timing_preset=${presets%% *}
@@ -142,7 +146,7 @@ for preset in $presets; do
 done
 compare=$root/build/$timing_preset/validation/op2-compare
 
-# ---- the runs: base and change interleaved ----
+# ---- the runs: base and change interleaved, in pairs ----
 planned=0
 for preset in $presets; do
   n=1; [ "$preset" = "$timing_preset" ] && n=$repeats
@@ -174,7 +178,11 @@ for preset in $presets; do
     for b in ${present[$preset:$solver]}; do
       dir=$out/runs/$preset/$solver.$name/$b
       for k in $(seq 1 "$n"); do
-        for side in base change; do
+        # The order alternates from pair to pair (base first in odd ones), so
+        # that what running second does to a run cancels, as a drift does.
+        order="base change"
+        [ $((k % 2)) = 0 ] && order="change base"
+        for side in $order; do
           [ "$RUN_STOP" = 0 ] || break 5
           src=$(side_dir $side)
           work=$out/work/$preset/$side
