@@ -13,6 +13,8 @@ need=(
   python3        # validation scripts
   clang          # fuzzers of the readers (validation/fuzz, debug preset)
   libclang-rt-14-dev  # libFuzzer and the sanitizer runtimes for clang
+  python3-matplotlib  # plots of scripts/bench.sh
+  git            # scripts/regress.sh (the base is a commit)
 )
 missing=()
 for p in "${need[@]}"; do
