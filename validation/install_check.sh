@@ -18,7 +18,7 @@ fail() { echo "install_check.sh: FAIL: $*" >&2; exit 1; }
 step "cmake --install $build --prefix $prefix"
 cmake --install "$build" --prefix "$prefix" >"$work/install.log" 2>&1 || { cat "$work/install.log"; fail "cmake --install"; }
 for f in bin/op2-gen include/op2/op2.h lib/libop2_core.a lib/libop2_seq.a lib/libop2_openmp.a \
-         lib/libop2_io.a lib/cmake/OP2/OP2Config.cmake lib/pkgconfig/op2-seq.pc \
+         lib/libop2_io.a lib/libop2_text.a lib/cmake/OP2/OP2Config.cmake lib/pkgconfig/op2-seq.pc \
          bin/heat_seq share/op2suite/inputs/heat.in; do
   [ -e "$prefix/$f" ] || fail "$prefix/$f was not installed"
 done

@@ -96,7 +96,9 @@ const char *deck_path(const deck *d);
 const char *deck_solver(const deck *d);
 
 /* The effective parameters as a valid deck, each line with its origin as a
- * comment. */
+ * comment; what a value or origin holds is shown as messages show it
+ * (op_text_shown: control bytes as \xNN, a value over about 4 KB shortened),
+ * so such a value does not read back. Flushes f. */
 void deck_print(const deck *d, FILE *f);
 
 /* The effective parameters as one JSON object {"key": value, ...}: numbers

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "deck.h"
+#include "euler_accuracy.h"
 #include "euler_problem.h"
 #include "op2.h"
 #include "op_hdf5.h"
@@ -31,6 +32,8 @@
 #include "op_xdmf.h"
 #include "result_json.h"
 #include "solver_history.h"
+#include "solver_limits.h"
+#include "solver_output.h"
 #include "solver_result.h"
 #include "solver_interrupt.h"
 #include "solver_verdict.h"
@@ -93,6 +96,12 @@ static const deck_key keys[] = {
      "explosion: state RHO,U,V,P inside the circle"},
     {"state_outside", DECK_STRING, "0.125, 0, 0, 0.1", 0, 0, NULL,
      "explosion: state RHO,U,V,P outside the circle"},
+    {"l1_bound", DECK_STRING, "", 0, 0, NULL,
+     "upper bounds RHO,MX,MY,E on the L1 errors (means over the cells) of the conserved "
+     "variables against the exact solution at t_end (problems with one); empty: not checked"},
+    {"range_tolerance", DECK_REAL, "0.01", 0, 1, NULL,
+     "riemann1d: how far the computed conserved variables may lie outside the exact "
+     "solution's range of each, as a fraction of its width (verdict no_new_extrema)"},
     {"max_steps", DECK_INT, "0", 0, 2e9, NULL,
      "stop after this many steps even before t_end (0: no limit)"},
     {"output_interval", DECK_REAL, "0", 0, INFINITY, NULL,
@@ -116,6 +125,7 @@ static const deck_key keys[] = {
     {"hdf5", DECK_CHOICE, "final", 0, 0, "none|final|all",
      "HDF5 + XDMF output: none; the final state (final.h5); or also a dump at every output "
      "(dump_NNNN.h5, series dumps.xmf)"},
+    SOLVER_LIMIT_KEYS,
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 
@@ -171,6 +181,22 @@ static void read_problem(const deck *d, euler_problem *pb) {
     snprintf(num, sizeof num, "%g", pb->y_max);
     bad_input(d, "y_max", "must be greater than y_min, got %s", num);
   }
+  /* The cell sizes must be finite normal numbers: a domain as wide as
+   * [-1e308, 1e308] overflows, one of width 1e-310 underflows, and the
+   * state would be blamed for what the domain does. */
+  const char *axis_keys[2][2] = {{"x_min", "x_max"}, {"y_min", "y_max"}};
+  const double lo[2] = {pb->x_min, pb->y_min}, hi[2] = {pb->x_max, pb->y_max};
+  const int cells[2] = {deck_int(d, "nx"), deck_int(d, "ny")};
+  for (int a = 0; a < 2; a++) {
+    const double h = (hi[a] - lo[a]) / cells[a];
+    if (!isfinite(hi[a] - lo[a]) || !(h >= DBL_MIN)) {
+      snprintf(num, sizeof num, "[%g, %g] over %d cells", lo[a], hi[a], cells[a]);
+      bad_input(d, axis_keys[a][1],
+                isfinite(hi[a] - lo[a]) ? "the domain %s is too narrow: the cell size underflows"
+                                        : "the domain %s is too wide: its width overflows a double",
+                num);
+    }
+  }
   if (!(deck_real(d, "t_end") > 0.0)) bad_input(d, "t_end", "must be positive%s", "");
   if (!(deck_real(d, "cfl") > 0.0)) bad_input(d, "cfl", "must be in (0, 1]%s", "");
   /* Only the keys of the chosen problem are read (and checked). */
@@ -225,6 +251,16 @@ static void read_problem(const deck *d, euler_problem *pb) {
       break;
     }
   }
+}
+
+/* The l1_bound key: 1 with the four bounds, 0 when it is empty. */
+static int read_l1_bound(const deck *d, double b[4]) {
+  if (deck_string(d, "l1_bound")[0] == '\0') return 0;
+  read_numbers(d, "l1_bound", 4, "RHO,MX,MY,E", b);
+  for (int k = 0; k < 4; k++)
+    if (!(b[k] >= 0.0))
+      bad_input(d, "l1_bound", "bounds must not be negative (\"%s\")", deck_string(d, "l1_bound"));
+  return 1;
 }
 
 /* ---- output fields ------------------------------------------------------------------ */
@@ -632,6 +668,7 @@ typedef struct {
   float *frames[NFIELDS];
   double *frame_times;
   int frames_kept, frames_cap;
+  const solver_output *out; /* for the free space */
 } output_ctx;
 
 #define FRAME_BUDGET ((size_t)256 << 20)
@@ -644,6 +681,18 @@ static const char *const field_titles[NFIELDS] = {
 static void fail(const char *what, const char *detail) {
   fprintf(stderr, "euler: %s: %s\n", what, detail);
   exit(2);
+}
+
+/* Bytes of the frames kept for one colour range across the series: a float
+ * a cell per frame of each field without a range of its own (image_range),
+ * with frames at the start, every output_interval and the end. */
+static double series_frame_bytes(const deck *d, const image_spec *img, double cells) {
+  if (!deck_bool(d, "images")) return 0.0;
+  int free_fields = 0;
+  for (int k = 0; k < img->nfields; k++) free_fields += !img->fixed[img->field[k]];
+  const double interval = deck_real(d, "output_interval"), t_end = deck_real(d, "t_end");
+  const double frames = interval > 0.0 ? fmin(floor(t_end / interval), 1e12) + 2.0 : 2.0;
+  return frames * free_fields * sizeof(float) * cells;
 }
 
 static void compute_output_fields(euler_mesh *m) {
@@ -673,6 +722,11 @@ static void draw_image(output_ctx *o, int f, int frame, double time, int fixed, 
   opt.png = 1;
   char path[4200], err[OP_IO_ERRLEN];
   snprintf(path, sizeof path, "%s/%s_%04d.ppm", o->outdir, field_names[f], frame);
+  const double nx = o->m->grid.nx, ny = o->m->grid.ny;
+  const double scale = solver_picture_scale(nx, ny, opt.scale, opt.min_size);
+  if (solver_output_reserve(o->out, solver_picture_bytes(nx * scale, ny * scale), "an image",
+                            err, sizeof err) != 0)
+    fail("image", err);
   if (op_ppm_write_field(path, o->field, o->m->grid.nx, o->m->grid.ny, &opt, NULL, err,
                          sizeof err) != OP_IO_OK)
     fail("image", err);
@@ -765,6 +819,9 @@ static void write_hdf5(output_ctx *o, const char *path, double t, long step) {
   char tmp[4300], err[OP_IO_ERRLEN];
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
   remove(tmp);
+  if (solver_output_reserve(o->out, 80.0 * m->grid.ninterior + 16384.0, "an HDF5 file", err,
+                            sizeof err) != 0)
+    fail("HDF5 output", err);
   op_dat dats[6] = {m->out_rho, m->out_vel, m->out_p, m->out_mach, m->out_energy, m->out_q};
   for (int k = 0; k < 6; k++) op_fetch_data_ptr(dats[k]);
   double tt = t, st = (double)step, g = o->pb->gamma;
@@ -875,43 +932,6 @@ static void output(output_ctx *o, double t, long step, double dt, int final, dou
   o->frame++;
 }
 
-/* ---- exact solutions --------------------------------------------------------------- */
-
-typedef struct {
-  int available, valid;
-  double l1, l2, linf;
-} exact_error;
-
-static void compare_exact(const euler_problem *pb, euler_mesh *m, double t, exact_error *e) {
-  memset(e, 0, sizeof *e);
-  if (!euler_has_exact(pb)) return;
-  e->available = 1;
-  e->valid = euler_exact_valid(pb, t);
-  compute_output_fields(m);
-  const double *rho = op_fetch_data_ptr(m->out_rho);
-  const sg_grid *g = &m->grid;
-  const double lx = pb->x_max - pb->x_min, ly = pb->y_max - pb->y_min;
-  double s1 = 0.0, s2 = 0.0, mx = 0.0;
-  for (int j = 0; j < g->ny; j++)
-    for (int i = 0; i < g->nx; i++) {
-      double ex;
-      const double xa = pb->x_min + lx * i / g->nx, xb = pb->x_min + lx * (i + 1) / g->nx;
-      const double ya = pb->y_min + ly * j / g->ny, yb = pb->y_min + ly * (j + 1) / g->ny;
-      if (euler_exact_density(pb, t, xa, xb, ya, yb, &ex) != 0) {
-        e->available = 0;
-        return;
-      }
-      const double err = fabs(rho[(size_t)j * g->nx + i] - ex);
-      s1 += err;
-      s2 += err * err;
-      if (!(err <= mx)) mx = err;
-    }
-  const double n = (double)g->ninterior;
-  e->l1 = s1 / n;
-  e->l2 = sqrt(s2 / n);
-  e->linf = mx;
-}
-
 /* ---- result.json ----------------------------------------------------------------------- */
 
 typedef struct {
@@ -921,7 +941,7 @@ typedef struct {
   step_stats st;
   double t_final, wall_steps, wall_output, wall_total;
   double tot0[8], tot1[8];
-  exact_error ex;
+  euler_accuracy ex;
   const solver_verdicts *verdicts;
 } result_ctx;
 
@@ -965,9 +985,9 @@ static void fill_result(FILE *f, void *vctx) {
     json_key(&w, "exact_error");
     json_begin_object(&w);
     json_kv_bool(&w, "valid", c->ex.valid);
-    json_kv_number(&w, "l1_rho", c->ex.l1);
-    json_kv_number(&w, "l2_rho", c->ex.l2);
-    json_kv_number(&w, "linf_rho", c->ex.linf);
+    json_kv_number(&w, "l1_rho", c->ex.l1[0]);
+    json_kv_number(&w, "l2_rho", c->ex.l2_rho);
+    json_kv_number(&w, "linf_rho", c->ex.linf_rho);
     json_end_object(&w);
   }
   json_kv_number(&w, "wall_seconds_steps", c->wall_steps);
@@ -993,6 +1013,60 @@ static void conserved_mask(const deck *d, int conserved[4]) {
   conserved[2] = closed && s == SG_PERIODIC;
 }
 
+/* The exact solution of the unbounded 1D Riemann problem holds in the domain
+ * only while the two ends along its direction add no waves of their own.
+ * Transmissive ends add none (until a wave reaches them: euler_exact_valid);
+ * a reflective end adds none when the state beside it is at rest along the
+ * direction, and otherwise sends a shock or a rarefaction off the wall;
+ * periodic ends make a second Riemann problem of the two states. The sides
+ * along the other direction never matter: the flow is uniform across them. */
+static int ends_keep_exact(const deck *d, const euler_problem *pb) {
+  if (pb->kind != EULER_PROBLEM_RIEMANN1D) return 1;
+  const int lo = deck_choice(d, pb->direction == 0 ? "bc_west" : "bc_south");
+  const int hi = deck_choice(d, pb->direction == 0 ? "bc_east" : "bc_north");
+  if (lo == SG_PERIODIC || hi == SG_PERIODIC) return 0;
+  if (lo == SG_REFLECTIVE && pb->left[1] != 0.0) return 0;
+  if (hi == SG_REFLECTIVE && pb->right[1] != 0.0) return 0;
+  return 1;
+}
+
+/* What a run needs: memory about 295 bytes per cell measured (peak RSS of
+ * 1000 x 1000 cells with the default outputs, a picture of rho at the start
+ * and the end and final.h5: 298 MB; docs/euler.md), taken as 350, and the
+ * frames kept for the series' colour range (up to FRAME_BUDGET); outputs: at
+ * the start, at every output_interval and at the end, pictures (PPM and PNG,
+ * per field) and HDF5 (80 bytes a cell). */
+static void estimate(const deck *d, const image_spec *img, solver_estimate *e) {
+  const double nx = deck_int(d, "nx"), ny = deck_int(d, "ny");
+  const double cells = nx * ny, ext = (nx + 2.0 * GHOST_LAYERS) * (ny + 2.0 * GHOST_LAYERS);
+  const double frames = series_frame_bytes(d, img, cells);
+  const double kept = frames <= (double)FRAME_BUDGET ? frames : 0.0;
+  e->memory_bytes = 350.0 * ext + kept;
+  char b0[32];
+  snprintf(e->memory_detail, sizeof e->memory_detail, "%.0f cells at about 350 bytes each%s%s%s",
+           ext, kept > 0.0 ? ", and " : "",
+           kept > 0.0 ? solver_output_bytes(kept, b0, sizeof b0) : "",
+           kept > 0.0 ? " of image frames" : "");
+  const double interval = deck_real(d, "output_interval"), t_end = deck_real(d, "t_end");
+  double outputs = 2.0;
+  if (interval > 0.0) outputs += fmin(floor(t_end / interval), 1e12);
+  /* A scale the deck gives is kept (min_size -1 in main); a default one is raised. */
+  const double scale = solver_picture_scale(
+      nx, ny, deck_int(d, "image_scale"),
+      strcmp(deck_origin(d, "image_scale"), "default") == 0 ? 0 : -1);
+  const double image = solver_picture_bytes(nx * scale, ny * scale);
+  const double images = deck_bool(d, "images") ? outputs * img->nfields : 0.0;
+  const int mode = deck_choice(d, "hdf5");
+  const double dumps = mode == 2 ? outputs : mode == 1 ? 1.0 : 0.0;
+  const double h5 = 80.0 * cells + 16384.0;
+  e->output_bytes = images * image + dumps * h5 + 65536.0;
+  char b1[32], b2[32];
+  snprintf(e->output_detail, sizeof e->output_detail,
+           "%.0f image(s) of %.0f x %.0f pixels (PPM and PNG), %s each; %.0f HDF5 file(s) of %s",
+           images, nx * scale, ny * scale, solver_output_bytes(image, b1, sizeof b1), dumps,
+           solver_output_bytes(h5, b2, sizeof b2));
+}
+
 int main(int argc, char **argv) {
   double t_start = op_wtime();
   op_init(&argc, argv, 0);
@@ -1010,12 +1084,21 @@ int main(int argc, char **argv) {
   deck_print(d, stdout); /* the effective parameters, a deck of their own */
   euler_problem pb;
   read_problem(d, &pb);
+  double l1_bound[4];
+  const int l1_given = read_l1_bound(d, l1_bound);
   output_ctx o;
   memset(&o, 0, sizeof o);
   read_image_spec(d, &o.img);
 
-  const char *outdir = deck_string(d, "output_dir");
-  if (make_dirs(outdir) != 0) fail(outdir, strerror(errno));
+  solver_output sout;
+  solver_estimate need;
+  estimate(d, &o.img, &need);
+  if (solver_output_open(&sout, "euler", deck_string(d, "output_dir"), err, sizeof err) != 0 ||
+      solver_limits_check(d, &sout, &need, err, sizeof err) != 0) {
+    fprintf(stderr, "euler: %s\n", err);
+    exit(2);
+  }
+  const char *outdir = sout.staging;
 
   euler_mesh m;
   build_mesh(d, &pb, &m);
@@ -1034,6 +1117,7 @@ int main(int argc, char **argv) {
   o.pb = &pb;
   o.m = &m;
   o.outdir = outdir;
+  o.out = &sout;
   o.hdf5_mode = deck_choice(d, "hdf5");
   o.ppm = op_ppm_default_options();
   o.ppm.colormap = deck_string(d, "image_colormap");
@@ -1047,12 +1131,9 @@ int main(int argc, char **argv) {
   if (!o.field) fail("memory", "out of memory");
   if (deck_bool(d, "images")) {
     /* The frames the series will have at most, and what keeping them costs. */
-    int free_fields = 0;
-    for (int k = 0; k < o.img.nfields; k++) free_fields += !o.img.fixed[o.img.field[k]];
-    const double frames = interval > 0.0 ? floor(t_end / interval) + 2.0 : 2.0;
-    const double bytes = frames * free_fields * sizeof(float) * (double)m.grid.ninterior;
-    o.series_range = free_fields > 0 && bytes <= (double)FRAME_BUDGET;
-    if (free_fields > 0 && !o.series_range)
+    const double bytes = series_frame_bytes(d, &o.img, (double)m.grid.ninterior);
+    o.series_range = bytes > 0.0 && bytes <= (double)FRAME_BUDGET;
+    if (bytes > 0.0 && !o.series_range)
       printf("euler: note: the images keep each frame's own colour range (one range for the "
              "series would hold %.0f MiB of frames); image_range=FIELD:MIN:MAX fixes one\n",
              bytes / 1048576.0);
@@ -1137,8 +1218,13 @@ int main(int argc, char **argv) {
   output(&o, t, step, dt, 1, tot1);
   wall_output += op_wtime() - w0;
 
-  exact_error ex;
-  compare_exact(&pb, &m, t, &ex);
+  euler_accuracy ex;
+  memset(&ex, 0, sizeof ex);
+  if (euler_has_exact(&pb)) {
+    compute_output_fields(&m);
+    euler_accuracy_measure(&pb, t, m.grid.nx, m.grid.ny, op_fetch_data_ptr(m.out_q), &ex);
+    if (!ends_keep_exact(d, &pb)) ex.valid = 0;
+  }
 
   solver_verdicts verdicts;
   solver_verdicts_init(&verdicts);
@@ -1159,6 +1245,8 @@ int main(int argc, char **argv) {
   solver_verdict_add(&verdicts, "physical_state", smallest, SOLVER_ABOVE, 0.0,
                      "smallest density %.6g and pressure %.6g at the end (must be positive)",
                      qmin[0], qmin[1]);
+  euler_accuracy_verdicts(&pb, &ex, l1_given ? l1_bound : NULL, deck_real(d, "range_tolerance"),
+                          reached, &verdicts);
   int conserved[4];
   conserved_mask(d, conserved);
   if (conserved[0] || conserved[1] || conserved[2] || conserved[3]) {
@@ -1199,9 +1287,10 @@ int main(int argc, char **argv) {
            st.fallbacks, st.fixed, st.flagged);
   if (ex.available)
     printf("euler: error against the exact solution at t = %.10g%s: L1(rho) = %.6e, "
-           "L2(rho) = %.6e, Linf(rho) = %.6e\n",
-           t, ex.valid ? "" : " (NOT VALID: waves have reached the boundary)", ex.l1, ex.l2,
-           ex.linf);
+           "L2(rho) = %.6e, Linf(rho) = %.6e; L1(rho u) = %.6e, L1(rho v) = %.6e, "
+           "L1(E) = %.6e\n",
+           t, ex.valid ? "" : " (NOT VALID: a wave has reached an end, or an end makes waves)",
+           ex.l1[0], ex.l2_rho, ex.linf_rho, ex.l1[1], ex.l1[2], ex.l1[3]);
   op_timing_output();
   solver_verdicts_print(&verdicts, stdout);
 
@@ -1221,8 +1310,9 @@ int main(int argc, char **argv) {
   ctx.verdicts = &verdicts;
   if (solver_result_write(outdir, fill_result, &ctx, err, sizeof err) != 0)
     fail("result.json", err);
-  printf("results in %s\n", outdir);
   const int status = solver_exit_status(&verdicts);
+  if (solver_output_finish(&sout, status == 0, err, sizeof err) != 0) fail("outputs", err);
+  solver_output_report(&sout, status == 0, "result.json, history.csv, pictures and HDF5 as asked");
   if (o.series) op_xdmf_series_free(o.series);
   op_exit();
   for (int k = 0; k < m.narrays; k++) free(m.arrays[k]);
