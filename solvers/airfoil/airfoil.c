@@ -299,7 +299,7 @@ static void fill_result(FILE *f, void *vctx) {
 
 int main(int argc, char **argv) {
   double t_start = op_wtime();
-  op_init(&argc, argv, 0);
+  op_init_strip_options(&argc, argv, 0);
   deck *d = deck_new("airfoil", keys, NKEYS);
   if (!d) return 2;
   char err[2048];

@@ -860,7 +860,7 @@ static void conserved_mask(const deck *d, int conserved[4]) {
 
 int main(int argc, char **argv) {
   double t_start = op_wtime();
-  op_init(&argc, argv, 0);
+  op_init_strip_options(&argc, argv, 0);
   deck *d = deck_new("euler", keys, NKEYS);
   if (!d) return 2;
   char err[2048];
