@@ -2,7 +2,7 @@
 """Compares what an OP2-Common application printed (and dumped) when built
 with this suite against what OP2-Common's own build printed for the same run.
 
-    op2_common_compare.py APP REF_DIR RUN_DIR [--rtol R]
+    op2_common_compare.py KIND REF_DIR RUN_DIR [--rtol R [--atol A]]
 
 APP names the application's kind (airfoil, jac, reduction, aero): it picks
 the lines that carry results (timing and diagnostics output differs between
@@ -10,7 +10,10 @@ the libraries and is skipped). Without --rtol the comparison is exact: the
 result lines must be identical text and the dump files byte for byte. With
 --rtol, every number must agree to that relative difference (integers that
 name an element, such as airfoil's "at N", are reported but may differ: with
-another order of rounding, a near tie may go to another element).
+another order of rounding, a near tie may go to another element). With
+--atol, numbers also agree when they differ by at most A: for results that
+converge towards zero (aero's residuals), whose rounding differences stay at
+the size of the first, largest ones.
 
 Prints one line per difference and a summary; exit 0 when they agree, 1 when
 not, 2 on bad input (a missing output, a different number of result lines).
@@ -46,15 +49,18 @@ def result_lines(path, patterns):
     return [l.strip() for l in lines if any(re.search(p, l) for p in patterns)]
 
 
-def close(a, b, rtol):
+def close(a, b, rtol, atol):
     if a == b:
         return True
     if math.isnan(a) or math.isnan(b):
         return False
-    return abs(a - b) <= rtol * max(abs(a), abs(b))
+    return abs(a - b) <= atol + rtol * max(abs(a), abs(b))
 
 
-def compare_numbers(where, ref, run, rtol, location_words):
+largest = [0.0]  # the largest relative difference seen, for the summary
+
+
+def compare_numbers(where, ref, run, rtol, atol, location_words):
     """Differences between two texts' numbers, as messages."""
     a, b = NUMBER.findall(ref), NUMBER.findall(run)
     if len(a) != len(b):
@@ -70,8 +76,9 @@ def compare_numbers(where, ref, run, rtol, location_words):
         if positions[k] in located:
             location_words.append(f"{where}: element {x} there, {y} here")
             continue
-        if rtol is None or not close(fx, fy, rtol):
-            rel = abs(fx - fy) / max(abs(fx), abs(fy)) if max(abs(fx), abs(fy)) else 0.0
+        rel = abs(fx - fy) / max(abs(fx), abs(fy)) if max(abs(fx), abs(fy)) else 0.0
+        largest[0] = max(largest[0], rel)
+        if rtol is None or not close(fx, fy, rtol, atol):
             out.append(f"{where}: {x} there, {y} here (relative difference {rel:.2e})")
     return out
 
@@ -83,6 +90,8 @@ def main(argv):
     ap.add_argument("run_dir", help="the run of this suite's build")
     ap.add_argument("--rtol", type=float, default=None,
                     help="compare numbers to this relative difference (default: exact text)")
+    ap.add_argument("--atol", type=float, default=0.0,
+                    help="with --rtol: numbers also agree when this close")
     a = ap.parse_args(argv[1:])
     kind, ref_dir, run_dir, rtol = a.kind, a.ref_dir, a.run_dir, a.rtol
     patterns, dumps = KINDS[kind]
@@ -99,7 +108,7 @@ def main(argv):
         if rtol is None and x != y:
             problems.append(f"result line {n}: \"{x}\" there, \"{y}\" here")
         elif rtol is not None:
-            problems += compare_numbers(f"result line {n}", x, y, rtol, located)
+            problems += compare_numbers(f"result line {n}", x, y, rtol, a.atol, located)
     for name in dumps:
         pa, pb = os.path.join(ref_dir, name), os.path.join(run_dir, name)
         if not os.path.exists(pa):
@@ -117,14 +126,15 @@ def main(argv):
             if rtol is None:
                 problems.append(f"{name}: the files differ")
             continue
-        problems += compare_numbers(name, da.decode(), db.decode(), rtol, located)[:5]
+        problems += compare_numbers(name, da.decode(), db.decode(), rtol, a.atol, located)[:5]
     for p in problems[:20]:
         print("  " + p)
     for p in located[:5]:
         print("  (not a failure) " + p)
-    mode = "identical" if rtol is None else f"within {rtol:g}"
+    mode = "identical" if rtol is None else f"within {rtol:g}, largest {largest[0]:.1e}"
+    skipped = f", or {a.atol:g} apart" if a.atol else ""
     print(f"{len(ref)} result lines{' and dumps' if dumps else ''}: "
-          f"{'agree' if not problems else 'DIFFER'} ({mode})")
+          f"{'agree' if not problems else 'DIFFER'} ({mode}{skipped})")
     return 1 if problems else 0
 
 

@@ -69,6 +69,21 @@ __device__ void op_cuda_block_reduce(const T *red, int dim, T *out) {
   }
 }
 
+/* A warp's shuffle reduction of (value, thread) pairs for OP_MIN or OP_MAX:
+ * lane 0 ends with the best value and, of the threads that have it, the
+ * lowest (so the winner does not depend on the shape of the tree). */
+template <int ACC, typename T> __device__ __forceinline__ void op_cuda_warp_argreduce(T &v, int &who) {
+  const int lane = threadIdx.x & 31;
+  for (int s = 16; s > 0; s >>= 1) {
+    const T ov = __shfl_down_sync(0xffffffffu, v, s);
+    const int ow = __shfl_down_sync(0xffffffffu, who, s);
+    if (lane + s < 32 && ((ACC == OP_MIN ? ov < v : ov > v) || (ov == v && ow < who))) {
+      v = ov;
+      who = ow;
+    }
+  }
+}
+
 /* One component of an OP_MIN/OP_MAX reduction that op_arg_info values travel
  * with: reduces v over the threads of the block, thread 0 writes the result
  * to *out, and every thread gets back the index of the thread whose value won
@@ -80,15 +95,7 @@ template <int ACC, typename T> __device__ int op_cuda_block_argreduce(T v, T *ou
   __shared__ int winner;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
   int who = (int)threadIdx.x;
-  /* The partner is always a higher thread: it wins only when strictly better. */
-  for (int s = 16; s > 0; s >>= 1) {
-    const T ov = __shfl_down_sync(0xffffffffu, v, s);
-    const int ow = __shfl_down_sync(0xffffffffu, who, s);
-    if (lane + s < 32 && (ACC == OP_MIN ? ov < v : ov > v)) {
-      v = ov;
-      who = ow;
-    }
-  }
+  op_cuda_warp_argreduce<ACC>(v, who);
   __syncthreads(); /* the shared values are free again (previous component) */
   if (lane == 0) {
     warp_val[warp] = v;
@@ -96,16 +103,10 @@ template <int ACC, typename T> __device__ int op_cuda_block_argreduce(T v, T *ou
   }
   __syncthreads();
   if (warp == 0) {
+    /* Lanes past the last warp repeat warp 0's pair, a candidate already. */
     T w = lane < nwarps ? warp_val[lane] : warp_val[0];
     int ww = lane < nwarps ? warp_who[lane] : warp_who[0];
-    for (int s = 16; s > 0; s >>= 1) {
-      const T ov = __shfl_down_sync(0xffffffffu, w, s);
-      const int ow = __shfl_down_sync(0xffffffffu, ww, s);
-      if (lane + s < 32 && (ACC == OP_MIN ? ov < w : ov > w)) {
-        w = ov;
-        ww = ow;
-      }
-    }
+    op_cuda_warp_argreduce<ACC>(w, ww);
     if (lane == 0) {
       *out = w;
       winner = ww;
