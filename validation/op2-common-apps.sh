@@ -11,6 +11,8 @@
 #   --apps LIST       comma-separated subset of: airfoil_dp, airfoil_sp,
 #                     jac1_dp, jac1_sp, jac2, reduction, aero (default: all)
 #   --jobs N          build jobs (default: nproc)
+#   --compare-only    build and run nothing: judge the runs already in WORK
+#                     again (after a change of tolerances, say)
 #
 # Without a checkout (and without --fetch) it exits 77: skipped.
 #
@@ -29,6 +31,8 @@
 #               the indirect increments, so results must agree to RTOL
 #       cudaemu generated CUDA code on the CPU emulation (small runs only)
 #       cuda    on a GPU, when there is one (else reported as skipped)
+#       solver  (airfoil_dp only) this suite's own airfoil solver on the same
+#               mesh: the rms it prints every 100 iterations must be OP2's
 #     and each run's own verdict (airfoil's "This test is considered PASSED",
 #     jac's "Results check PASSED!", reduction's "Reduction application
 #     PASSED") must be there.
@@ -49,9 +53,11 @@ work=$root/build/op2-common
 apps=airfoil_dp,airfoil_sp,jac1_dp,jac1_sp,jac2,reduction,aero
 jobs=$(nproc)
 fetch=0
+compare_only=0
 while [ $# -gt 0 ]; do
   case $1 in
     --fetch) fetch=1 ;;
+    --compare-only) compare_only=1 ;;
     --work) work=$(realpath -m "$2"); shift ;;
     --apps) apps=$2; shift ;;
     --jobs) jobs=$2; shift ;;
@@ -62,11 +68,6 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-# Relative differences allowed where the order of the indirect increments
-# differs from OP2's (OpenMP with its default partition, CUDA): rounding
-# differences that grow over airfoil's 1000 iterations to about 1e-11 of the
-# printed values (measured: docs/op2-library.md, "OP2's own applications").
-RTOL=1e-8
 
 if [ $fetch = 1 ]; then
   src=$work/OP2-Common
@@ -87,19 +88,24 @@ if [ ! -f "$src/apps/c/airfoil/airfoil_plain/dp/airfoil.cpp" ] || [ ! -d "$src/o
 fi
 
 # name | source under apps/c | mesh (none, new_grid, fe_grid) | kind | own verdict |
-# the seq run against the reference: identical, or within RTOL where a kernel
-# increments one datum several times (aero's spMV, res_calc: the CPU backends
-# add an element's increments up before adding them to the datum, OP2's
-# reference adds them one by one) | absolute tolerance besides RTOL (aero: its
-# residuals converge to 1e-17; their rounding differences stay near 1e-17)
+#   seq: whether the seq run must be identical to the reference |
+#   rtol, atol: the tolerances of the other comparisons (and of seq's when not
+#   identical), from the differences measured and written down in
+#   docs/op2-library.md, "OP2's own applications", with a margin
+# seq is identical unless a kernel increments one datum several times (aero's
+# spMV and res_calc: the CPU backends add up an element's increments before
+# adding them to the datum, OP2's reference adds them one by one) or a sum
+# is single precision (airfoil_sp's rms: 720000 floats added in another
+# association). The atol covers values that are rounding noise around zero
+# (airfoil's far-field y-momentum, 1e-16) or converge to it (aero's residual).
 catalogue="
-airfoil_dp|airfoil/airfoil_plain/dp/airfoil.cpp|new_grid|airfoil|This test is considered PASSED|identical|0
-airfoil_sp|airfoil/airfoil_plain/sp/airfoil.cpp|new_grid|airfoil|This test is considered PASSED|identical|0
-jac1_dp|jac1/dp/jac.cpp|none|jac|Results check PASSED!|identical|0
-jac1_sp|jac1/sp/jac.cpp|none|jac|Results check PASSED!|identical|0
-jac2|jac2/jac.cpp|none|jac|Results check PASSED!|identical|0
-reduction|reduction/reduction.cpp|new_grid|reduction|Reduction application PASSED|identical|0
-aero|aero/aero_plain/aero.cpp|fe_grid|aero||rtol|1e-15
+airfoil_dp|airfoil/airfoil_plain/dp/airfoil.cpp|new_grid|airfoil|This test is considered PASSED|identical|1e-9|1e-14
+airfoil_sp|airfoil/airfoil_plain/sp/airfoil.cpp|new_grid|airfoil|This test is considered PASSED|tolerance|1e-2|0
+jac1_dp|jac1/dp/jac.cpp|none|jac|Results check PASSED!|identical|1e-9|0
+jac1_sp|jac1/sp/jac.cpp|none|jac|Results check PASSED!|identical|1e-9|0
+jac2|jac2/jac.cpp|none|jac|Results check PASSED!|identical|1e-9|0
+reduction|reduction/reduction.cpp|new_grid|reduction|Reduction application PASSED|identical|1e-9|0
+aero|aero/aero_plain/aero.cpp|fe_grid|aero||tolerance|1e-9|1e-15
 "
 selected=()
 for a in ${apps//,/ }; do
@@ -108,6 +114,10 @@ for a in ${apps//,/ }; do
 done
 field() { grep "^$1|" <<<"$catalogue" | cut -d'|' -f"$2"; }
 
+bdir=$work/build
+ref=$work/reference
+mesh=$work/meshes
+if [ $compare_only = 0 ]; then
 # ---- 1. the applications built with this suite ---------------------------------------
 echo "== building with this suite (OP2-Common at $src)"
 mkdir -p "$work/apps"
@@ -125,12 +135,11 @@ EOF
     mv "$d/CMakeLists.txt.new" "$d/CMakeLists.txt"
   app_dirs+=("$d")
 done
-bdir=$work/build
 list=$(IFS=';'; echo "${app_dirs[*]}")
 cmake -S "$root" -B "$bdir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DOP2_NATIVE=OFF \
   -DOP2_STRICT_FP=ON -DCMAKE_CUDA_ARCHITECTURES=90 "-DOP2_EXTERNAL_APPS=$list" >"$work/configure.log" 2>&1 || {
   echo "op2-common-apps: configuring failed; see $work/configure.log" >&2; exit 2; }
-targets=(naca_cmesh)
+targets=(naca_cmesh airfoil_seq)
 all_targets=$(cmake --build "$bdir" --target help 2>/dev/null)
 for a in "${selected[@]}"; do
   for b in seq openmp cudaemu cuda; do
@@ -145,7 +154,6 @@ fi
 
 # ---- 2. OP2-Common's own reference build ------------------------------------------------
 echo "== building OP2-Common's single-threaded reference"
-ref=$work/reference
 mkdir -p "$ref/obj"
 cxx=(g++ -O2 -std=c++17 -ffp-contract=off -I"$src/op2/include")
 objs=()
@@ -165,7 +173,6 @@ for a in "${selected[@]}"; do
 done
 
 # ---- 3. meshes -------------------------------------------------------------------------------
-mesh=$work/meshes
 mkdir -p "$mesh"
 naca=$bdir/meshes/naca_cmesh
 [ -f "$mesh/new_grid.dat" ] || "$naca" -o "$mesh/new_grid.dat" 2>/dev/null || exit 2
@@ -178,6 +185,7 @@ if [ ! -f "$mesh/FE_grid.dat" ]; then
     python3 "$root/validation/op2_common_fe_grid.py" "$mesh/fe/new_grid.dat" "$mesh/FE_grid.dat" ||
     exit 2
 fi
+fi # compare_only
 
 # ---- 4. runs and checks ------------------------------------------------------------------------
 status=0
@@ -187,6 +195,10 @@ rows=()
 run() {
   local a=$1 v=$2 m=$3 dir=$work/runs/$1/$2
   shift 3
+  if [ $compare_only = 1 ]; then
+    [ -f "$dir/status" ] || { mkdir -p "$dir" && echo "99 0" >"$dir/status"; }
+    return
+  fi
   rm -rf "$dir" && mkdir -p "$dir"
   case $m in
     new_grid) ln -s "$mesh/new_grid.dat" "$dir/new_grid.dat" ;;
@@ -229,8 +241,9 @@ for a in "${selected[@]}"; do
   m=$(field "$a" 3)
   kind=$(field "$a" 4)
   own=$(field "$a" 5)
-  seq_rtol=$([ "$(field "$a" 6)" = rtol ] && echo "$RTOL")
-  atol=$(field "$a" 7)
+  RTOL=$(field "$a" 7)
+  atol=$(field "$a" 8)
+  seq_rtol=$([ "$(field "$a" 6)" = identical ] || echo "$RTOL")
   exe=$bdir/external/op2c_$a/op2c_$a
   echo "== $a"
   run "$a" ref "$m" "$ref/$a"
@@ -256,6 +269,11 @@ for a in "${selected[@]}"; do
   if [ -x "${exe}_cuda" ]; then
     run "$a" cuda "$m" "${exe}_cuda"
     verdict "$a" cuda "$kind" "$own" ref "$RTOL" "$atol"
+  fi
+  if [ "$a" = airfoil_dp ]; then
+    run "$a" solver none "$bdir/solvers/airfoil/airfoil_seq" "mesh=$mesh/new_grid.dat" \
+      generate_mesh=no iterations=1000 print_every=100 write_solution=no output_dir=.
+    verdict "$a" solver rms "" ref
   fi
 done
 
