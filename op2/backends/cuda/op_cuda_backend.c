@@ -166,13 +166,10 @@ void op_backend_dat_to_host(op_dat dat) {
 void op_backend_exit(void) {
   if (!G.ready) return;
   op_cuda_tune_exit(op_diags_level(), G.prop.name);
-  /* The application may read its own arrays after op_exit: bring them home. */
+  /* The dats' data is the library's own (declarations copy), freed right
+   * after this: nothing to bring back to the host. */
   for (int i = 0; i < op_num_dats(); i++) {
     op_dat d = op_dat_at(i);
-    if (!(d->where & OP_DAT_HOST_CURRENT)) {
-      op_backend_dat_to_host(d);
-      d->where |= OP_DAT_HOST_CURRENT;
-    }
     if (d->data_d) CK(cudaFree(d->data_d), d->name);
     d->data_d = NULL;
     d->where = OP_DAT_HOST_CURRENT;
