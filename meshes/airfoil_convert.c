@@ -29,7 +29,7 @@ static int ascii_to_hdf5(const char *in, const char *out) {
     fprintf(stderr, "airfoil_convert: %s\n", err);
     return 2;
   }
-  op_init(NULL, NULL, 0);
+  op_init(0, NULL, 0);
   op_set nodes = op_decl_set(m.nnode, "nodes");
   op_set edges = op_decl_set(m.nedge, "edges");
   op_set bedges = op_decl_set(m.nbedge, "bedges");
@@ -53,7 +53,7 @@ static void copy_ints(int *dst, const op_map map) {
 }
 
 static int hdf5_to_ascii(const char *in, const char *out) {
-  op_init(NULL, NULL, 0);
+  op_init(0, NULL, 0);
   op_set nodes = op_decl_set_hdf5(in, "nodes");
   op_set edges = op_decl_set_hdf5(in, "edges");
   op_set bedges = op_decl_set_hdf5(in, "bedges");

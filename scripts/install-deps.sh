@@ -6,6 +6,7 @@ need=(
   cmake          # build
   ninja-build    # build
   gcc            # library, solvers, tools
+  g++            # C++ applications (OP2's own are C++), the CPU emulation of CUDA
   libc6-dev
   libhdf5-dev    # HDF5 output, meshes, checkpoints
   hdf5-tools     # h5dump in tests

@@ -8,6 +8,10 @@
 # op2_application(NAME SOURCES src... [KERNEL_DIR dir] [LIBS lib...])
 # Generates the loop code of NAME and builds NAME_seq and NAME_openmp (and
 # NAME_cuda when the CUDA backend is on) from the same, unchanged sources.
+# The sources may be C or C++ (OP2's applications are C++): with any C++
+# source, the CPU loop code (which includes the kernel headers) is C++ too.
+# KERNEL_DIR holds the kernel headers <kernel>.h and OP2's optional
+# user_types.h (default: the current source directory).
 function(op2_application name)
   cmake_parse_arguments(APP "" "KERNEL_DIR" "SOURCES;LIBS;KERNELS" ${ARGN})
   if(NOT APP_KERNEL_DIR)
@@ -15,13 +19,23 @@ function(op2_application name)
   endif()
   set(gen_dir ${CMAKE_CURRENT_BINARY_DIR}/generated)
   set(abs_sources "")
+  set(language c)
   foreach(s ${APP_SOURCES})
     get_filename_component(a ${s} ABSOLUTE)
     list(APPEND abs_sources ${a})
+    if(s MATCHES "\\.(cpp|cc|cxx|C|c\\+\\+)$")
+      set(language c++)
+    endif()
   endforeach()
+  if(language STREQUAL "c++")
+    set(cpu_ext cpp)
+  else()
+    set(cpu_ext c)
+  endif()
   file(GLOB kernel_headers ${APP_KERNEL_DIR}/*.h)
   set(backends seq openmp)
-  set(outputs ${gen_dir}/${name}_loops.h ${gen_dir}/${name}_seq.c ${gen_dir}/${name}_openmp.c)
+  set(outputs ${gen_dir}/${name}_loops.h ${gen_dir}/${name}_seq.${cpu_ext}
+              ${gen_dir}/${name}_openmp.${cpu_ext})
   get_property(_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
   if(TARGET OP2::op2_cuda AND "CUDA" IN_LIST _languages)
     list(APPEND backends cuda)
@@ -31,7 +45,7 @@ function(op2_application name)
   add_custom_command(
     OUTPUT ${outputs}
     COMMAND OP2::op2-gen --app ${name} --out ${gen_dir} --kernel-dir ${APP_KERNEL_DIR}
-            --backends ${backend_list} ${abs_sources}
+            --backends ${backend_list} --language ${language} ${abs_sources}
     DEPENDS OP2::op2-gen ${abs_sources} ${kernel_headers}
     COMMENT "op2-gen: loop code for ${name} (${backend_list})"
     VERBATIM)
@@ -46,7 +60,7 @@ function(op2_application name)
     if(backend STREQUAL "cuda")
       set(gen_src ${gen_dir}/${name}_cuda.cu)
     else()
-      set(gen_src ${gen_dir}/${name}_${backend}.c)
+      set(gen_src ${gen_dir}/${name}_${backend}.${cpu_ext})
     endif()
     add_executable(${exe} ${APP_SOURCES} ${gen_src})
     add_dependencies(${exe} ${name}_generated)
@@ -56,7 +70,12 @@ function(op2_application name)
     target_link_libraries(${exe} PRIVATE OP2::op2_${backend} ${APP_LIBS})
     if(backend STREQUAL "openmp")
       target_link_libraries(${exe} PRIVATE OpenMP::OpenMP_C)
-      target_compile_options(${exe} PRIVATE $<$<COMPILE_LANGUAGE:C>:${OpenMP_C_FLAGS}>)
+      if(language STREQUAL "c++")
+        if(NOT TARGET OpenMP::OpenMP_CXX)
+          find_package(OpenMP REQUIRED COMPONENTS CXX)
+        endif()
+        target_link_libraries(${exe} PRIVATE OpenMP::OpenMP_CXX)
+      endif()
     endif()
   endforeach()
 endfunction()

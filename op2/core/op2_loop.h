@@ -31,6 +31,7 @@ typedef struct {
   op_type type;
   op_access acc;
   int dim;        /* the literal dim, or -1 when the source gives an expression */
+  int ref;        /* OP_ARG_INFO: the position of its MIN/MAX global; else -1 */
 } op_arg_sig;
 
 typedef struct {
@@ -63,6 +64,19 @@ void *op_loop_scratch(int arg, size_t bytes);
 void op_reduce_blocks_double(op_access acc, double *gbl, const double *part, int nblocks, int dim);
 void op_reduce_blocks_float(op_access acc, float *gbl, const float *part, int nblocks, int dim);
 void op_reduce_blocks_int(op_access acc, int *gbl, const int *part, int nblocks, int dim);
+/* The same for an OP_MIN/OP_MAX global with op_arg_info values travelling
+ * with it: info[j] (the user's variable, dim components of info_bytes[j]
+ * bytes) takes block b's partial from info_part[j] when block b's value is
+ * strictly better than the value so far, component by component. */
+void op_reduce_blocks_info_double(op_access acc, double *gbl, const double *part, int nblocks,
+                                  int dim, int ninfo, char *const *info,
+                                  const char *const *info_part, const int *info_bytes);
+void op_reduce_blocks_info_float(op_access acc, float *gbl, const float *part, int nblocks,
+                                 int dim, int ninfo, char *const *info,
+                                 const char *const *info_part, const int *info_bytes);
+void op_reduce_blocks_info_int(op_access acc, int *gbl, const int *part, int nblocks, int dim,
+                               int ninfo, char *const *info, const char *const *info_part,
+                               const int *info_bytes);
 
 /* ---- timing table (op_timing.c) ---- */
 int op_timer_find(const char *name);

@@ -28,5 +28,6 @@ extern op_state op_g;
 
 void op_registry_free(void);
 void op_timing_free(void);
+void op_profile_free(void);
 
 #endif

@@ -120,16 +120,21 @@ op_map op_decl_map(op_set from, op_set to, int dim, int *imap, const char *name)
   m->from = from;
   m->to = to;
   m->dim = dim;
-  m->map = imap;
-  m->user_owned = 1;
+  /* A copy, as in OP2: the application may free its array once declared. */
+  const size_t bytes = sizeof(int) * (size_t)from->size * (size_t)dim;
+  m->map = op_malloc(bytes);
+  if (bytes) memcpy(m->map, imap, bytes);
+  m->user_owned = 0;
   m->name = op_strdup(name);
   GROW(op_g.maps, op_g.nmaps, op_g.cap_maps);
   op_g.maps[op_g.nmaps++] = m;
   return m;
 }
 
-static op_dat decl_dat(op_set set, int dim, const char *type, void *data, const char *name,
-                       int user_owned) {
+/* The library's own zeroed data, or a copy of data (OP2's semantics: the
+ * application may free its array once declared). */
+static op_dat decl_dat(op_set set, int dim, const char *type, const void *data,
+                       const char *name) {
   require_init("op_decl_dat");
   OP_CHECK(name && *name, "op_decl_dat: a dat needs a name");
   OP_CHECK(set, "op_decl_dat(\"%s\"): set is NULL", name);
@@ -147,13 +152,9 @@ static op_dat decl_dat(op_set set, int dim, const char *type, void *data, const 
   d->size = dim * d->elem_bytes;
   d->name = op_strdup(name);
   d->type_name = op_strdup(canonical_type_name(d->type));
-  if (data) {
-    d->data = data;
-    d->user_owned = user_owned;
-  } else {
-    d->data = op_calloc((size_t)set->size, (size_t)d->size);
-    d->user_owned = 0;
-  }
+  d->data = op_calloc((size_t)set->size, (size_t)d->size);
+  if (data) memcpy(d->data, data, (size_t)set->size * (size_t)d->size);
+  d->user_owned = 0;
   d->where = OP_DAT_HOST_CURRENT;
   GROW(op_g.dats, op_g.ndats, op_g.cap_dats);
   op_g.dats[op_g.ndats++] = d;
@@ -164,11 +165,16 @@ static op_dat decl_dat(op_set set, int dim, const char *type, void *data, const 
 op_dat op_decl_dat(op_set set, int dim, const char *type, void *data, const char *name) {
   OP_CHECK(data || (set && set->size == 0), "op_decl_dat(\"%s\"): data is NULL",
            name ? name : "?");
-  return decl_dat(set, dim, type, data, name, 1);
+  return decl_dat(set, dim, type, data, name);
 }
 
-op_dat op_decl_dat_temp(op_set set, int dim, const char *type, const char *name) {
-  return decl_dat(set, dim, type, NULL, name, 0);
+op_dat op_decl_dat_temp_core(op_set set, int dim, const char *type, size_t elem_bytes,
+                             const char *name) {
+  int t = op_type_from_name(type);
+  OP_CHECK(elem_bytes == 0 || t < 0 || elem_bytes == (size_t)op_type_bytes((op_type)t),
+           "op_decl_dat_temp(\"%s\"): the pointer's element has %zu bytes but \"%s\" has %d",
+           name ? name : "?", elem_bytes, type, op_type_bytes((op_type)t));
+  return decl_dat(set, dim, type, NULL, name);
 }
 
 void op_decl_const_named(int dim, const char *type, const void *data, size_t bytes,
@@ -249,6 +255,13 @@ op_arg op_arg_idx(int idx, op_map map) {
   return a;
 }
 
+op_arg op_arg_info_core(void *data, int dim, const char *type, size_t elem_bytes, int ref) {
+  op_arg a = op_arg_gbl_core(data, dim, type, elem_bytes, OP_READ);
+  a.kind = OP_ARG_INFO;
+  a.ref = ref;
+  return a;
+}
+
 /* ---- data access ------------------------------------------------------------------ */
 
 void *op_fetch_data_ptr(op_dat dat) {
@@ -264,6 +277,21 @@ void op_fetch_data(op_dat dat, void *dest) {
   void *src = op_fetch_data_ptr(dat);
   OP_CHECK(dest, "op_fetch_data(\"%s\"): destination is NULL", dat->name);
   memcpy(dest, src, (size_t)dat->set->size * (size_t)dat->size);
+}
+
+void op_fetch_data_idx(op_dat dat, void *dest, int low, int high) {
+  const char *src = op_fetch_data_ptr(dat);
+  OP_CHECK(dest, "op_fetch_data_idx(\"%s\"): destination is NULL", dat->name);
+  OP_CHECK(low >= 0 && low <= high && high < dat->set->size,
+           "op_fetch_data_idx(\"%s\"): elements %d..%d are not within the %d of set \"%s\"",
+           dat->name, low, high, dat->set->size, dat->set->name);
+  memcpy(dest, src + (size_t)low * (size_t)dat->size,
+         (size_t)(high - low + 1) * (size_t)dat->size);
+}
+
+int op_get_size(op_set set) {
+  OP_CHECK(set, "op_get_size: set is NULL");
+  return set->size;
 }
 
 void op_host_data_changed(op_dat dat) {

@@ -1,5 +1,6 @@
 /* op_error.c - fatal errors and checked allocation. */
 #include "op2_error.h"
+#include "op2.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -51,3 +52,14 @@ char *op_strdup_at(const char *s, const char *file, int line, const char *func) 
   memcpy(d, s, n);
   return d;
 }
+
+/* ---- OP2's allocation calls (op2.h) ---- */
+
+void *(op_malloc)(size_t bytes) { return op_malloc_at(bytes, __FILE__, __LINE__, "op_malloc"); }
+void *(op_calloc)(size_t n, size_t bytes) {
+  return op_calloc_at(n, bytes, __FILE__, __LINE__, "op_calloc");
+}
+void *(op_realloc)(void *p, size_t bytes) {
+  return op_realloc_at(p, bytes, __FILE__, __LINE__, "op_realloc");
+}
+void (op_free)(void *p) { free(p); }

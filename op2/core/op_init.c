@@ -1,4 +1,10 @@
-/* op_init.c - start-up options and shut-down. */
+/*
+ * op_init.c - start-up options and shut-down.
+ *
+ * Two entry points share one parser: op_init(argc, argv, diags) is OP2's and
+ * leaves argv alone; op_init_strip_options(&argc, argv, diags) also takes the
+ * options it recognised out of argv, for applications that parse the rest.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +20,8 @@ static const char *usage =
     "  --op-diags=N        argument checking: 0 none, 1 every loop and every new plan,\n"
     "                      2 as 1 and print each new plan's statistics (env OP_DIAGS)\n"
     "  --op-part-size=N    elements per mini-partition (block) of a plan (env OP_PART_SIZE;\n"
-    "                      default: the backend's, 16384 on the CPU backends)\n";
+    "                      default: the backend's, 16384 on the CPU backends; OP2's\n"
+    "                      spelling OP_PART_SIZE=N is accepted too)\n";
 
 const char *op_usage_text(void) {
   static char text[2048];
@@ -31,8 +38,30 @@ static int parse_int_option(const char *what, const char *text, int lo, int hi) 
   return (int)v;
 }
 
-void op_init(int *argc, char **argv, int diags) {
+/* Applies one command-line argument if it is a library option; returns 1 when
+ * it was one (and so is the library's, not the application's). */
+static int take_option(const char *a) {
+  if (!strncmp(a, "--op-diags=", 11)) {
+    op_g.diags = parse_int_option("option --op-diags", a + 11, 0, 9);
+  } else if (!strncmp(a, "--op-part-size=", 15)) {
+    op_g.part_size = parse_int_option("option --op-part-size", a + 15, 1, 1 << 20);
+  } else if (!strncmp(a, "OP_PART_SIZE=", 13)) {
+    op_g.part_size = parse_int_option("option OP_PART_SIZE", a + 13, 1, 1 << 20);
+  } else if (!strncmp(a, "--op-", 5)) {
+    if (!op_backend_option(a))
+      op_fatal("unknown OP2 option \"%s\" for the %s backend; OP2 options are:\n%s%s", a,
+               op_backend_name(), usage, op_backend_usage());
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
+/* argc_io is NULL for op_init (argv read only), else updated as argv is. */
+static void init(int argc, char **argv, int *argc_io, int diags) {
   OP_CHECK(!op_g.initialised, "op_init called twice");
+  OP_CHECK(argc >= 0 && (argc == 0 || argv), "op_init: argc is %d but argv is %s", argc,
+           argv ? "given" : "NULL");
   op_g.initialised = 1;
   op_g.diags = diags;
   op_g.part_size = op_backend_default_part_size();
@@ -41,26 +70,23 @@ void op_init(int *argc, char **argv, int diags) {
   env = getenv("OP_PART_SIZE");
   if (env && *env)
     op_g.part_size = parse_int_option("environment variable OP_PART_SIZE", env, 1, 1 << 20);
-  if (argc && argv) {
-    int out = 1;
-    for (int i = 1; i < *argc; i++) {
-      const char *a = argv[i];
-      if (!strncmp(a, "--op-diags=", 11)) {
-        op_g.diags = parse_int_option("option --op-diags", a + 11, 0, 9);
-      } else if (!strncmp(a, "--op-part-size=", 15)) {
-        op_g.part_size = parse_int_option("option --op-part-size", a + 15, 1, 1 << 20);
-      } else if (!strncmp(a, "--op-", 5)) {
-        if (!op_backend_option(a))
-          op_fatal("unknown OP2 option \"%s\" for the %s backend; OP2 options are:\n%s%s", a,
-                   op_backend_name(), usage, op_backend_usage());
-      } else {
-        argv[out++] = argv[i];
-      }
-    }
+  int out = 1;
+  for (int i = 1; i < argc; i++) {
+    if (!argv[i]) break;
+    if (!take_option(argv[i]) && argc_io) argv[out++] = argv[i];
+  }
+  if (argc_io && argc > 0) {
     argv[out] = NULL;
-    *argc = out;
+    *argc_io = out;
   }
   op_backend_init();
+}
+
+void op_init(int argc, char **argv, int diags) { init(argc, argv, NULL, diags); }
+
+void op_init_strip_options(int *argc, char **argv, int diags) {
+  OP_CHECK(argc, "op_init_strip_options: argc is NULL (pass &argc)");
+  init(*argc, argv, argc, diags);
 }
 
 void op_exit(void) {
@@ -68,6 +94,7 @@ void op_exit(void) {
   op_backend_exit();
   op_plan_cache_clear();
   op_timing_free();
+  op_profile_free();
   op_registry_free();
   op_g.initialised = 0;
 }

@@ -29,6 +29,7 @@ static const char *kind_name(op_arg_kind k) {
     case OP_ARG_DAT: return "op_arg_dat";
     case OP_ARG_GBL: return "op_arg_gbl";
     case OP_ARG_IDX: return "op_arg_idx";
+    case OP_ARG_INFO: return "op_arg_info";
   }
   return "?";
 }
@@ -67,6 +68,19 @@ static void check_against_signature(const op_loop_ctx *L, const op_arg_sig *sig)
     if (a->kind == OP_ARG_GBL && a->dim > OP_MAX_GBL_DIM && a->acc != OP_READ)
       ARG_FAIL("a reduced global of dim %d exceeds the limit %d", a->dim, OP_MAX_GBL_DIM);
     if (a->kind == OP_ARG_GBL && !a->data) ARG_FAIL("op_arg_gbl with NULL data");
+    if (a->kind == OP_ARG_INFO) {
+      if (!a->data) ARG_FAIL("op_arg_info with NULL data");
+      if (a->ref != s->ref)
+        ARG_FAIL("op_arg_info goes with argument %d but the generated code's with %d (rebuild "
+                 "to regenerate the loop code)",
+                 a->ref, s->ref);
+      /* The generator checked the source; the values must agree with it. */
+      if (s->ref < 0 || s->ref >= L->nargs) ARG_FAIL("op_arg_info refers to no argument");
+      const op_arg *r = &L->args[s->ref];
+      if (r->kind != OP_ARG_GBL || (r->acc != OP_MIN && r->acc != OP_MAX) || r->dim != a->dim)
+        ARG_FAIL("op_arg_info needs argument %d to be an OP_MIN or OP_MAX op_arg_gbl of dim %d",
+                 s->ref, a->dim);
+    }
     if (a->kind != OP_ARG_IDX && op_type_from_name(a->type_name) != (int)s->type)
       ARG_FAIL("type \"%s\" differs from the generated code's", a->type_name ? a->type_name : "?");
   }
@@ -177,3 +191,25 @@ void *op_loop_scratch(int arg, size_t bytes) {
 DEFINE_REDUCE(double, double)
 DEFINE_REDUCE(float, float)
 DEFINE_REDUCE(int, int)
+
+#define DEFINE_REDUCE_INFO(T, SUFFIX)                                                         \
+  void op_reduce_blocks_info_##SUFFIX(op_access acc, T *gbl, const T *part, int nblocks,      \
+                                      int dim, int ninfo, char *const *info,                  \
+                                      const char *const *info_part, const int *info_bytes) {  \
+    for (int b = 0; b < nblocks; b++) {                                                       \
+      const T *p = part + (size_t)b * (size_t)dim;                                            \
+      for (int d = 0; d < dim; d++) {                                                         \
+        if (acc == OP_MIN ? !(p[d] < gbl[d]) : !(p[d] > gbl[d])) continue;                     \
+        gbl[d] = p[d];                                                                        \
+        for (int j = 0; j < ninfo; j++) {                                                     \
+          const size_t eb = (size_t)info_bytes[j];                                            \
+          memcpy(info[j] + (size_t)d * eb, info_part[j] + ((size_t)b * (size_t)dim + d) * eb, \
+                 eb);                                                                         \
+        }                                                                                     \
+      }                                                                                       \
+    }                                                                                         \
+  }
+
+DEFINE_REDUCE_INFO(double, double)
+DEFINE_REDUCE_INFO(float, float)
+DEFINE_REDUCE_INFO(int, int)

@@ -15,12 +15,15 @@ typedef struct {
   tok_kind kind;
   char *text; /* NUL-terminated copy */
   int line;
+  long pos;   /* byte offset of the token in the source */
 } token;
 
 typedef struct {
   const char *path;
   token *toks;
   int ntoks;
+  char *src;  /* the whole source text, NUL-terminated */
+  long len;
 } token_list;
 
 /* Tokenizes a C source file, skipping comments and preprocessor lines.
@@ -32,7 +35,7 @@ void gen_free_tokens(token_list *tl);
 #define GEN_MAX_ARGS 64
 #define GEN_NAME 128
 
-typedef enum { GEN_ARG_DAT, GEN_ARG_GBL, GEN_ARG_IDX } gen_arg_kind;
+typedef enum { GEN_ARG_DAT, GEN_ARG_GBL, GEN_ARG_IDX, GEN_ARG_INFO } gen_arg_kind;
 
 typedef struct {
   gen_arg_kind kind;
@@ -42,6 +45,7 @@ typedef struct {
   char acc[12];             /* OP_READ ... */
   int dim;                  /* literal dim, or -1 */
   char dat_text[GEN_NAME];  /* source text of the dat (for sharing pointers) */
+  int ref;                  /* GEN_ARG_INFO: position of the MIN/MAX global it goes with */
 } gen_arg;
 
 typedef struct {
@@ -66,6 +70,8 @@ typedef struct {
   int nloops, cap_loops;
   gen_const *consts;
   int nconsts, cap_consts;
+  int user_types;           /* the kernel directory has OP2's user_types.h */
+  const char *kernel_dir;   /* where <kernel>.h and user_types.h live */
 } gen_program;
 
 /* Adds the loops and constants of one tokenized file; refuses (exit 1 with
@@ -78,6 +84,19 @@ typedef enum { GEN_SEQ, GEN_OPENMP, GEN_CUDA } gen_backend;
 void gen_emit_prototypes(FILE *f, const gen_program *prog, const char *app);
 void gen_emit_cpu(FILE *f, const gen_program *prog, const char *app, gen_backend backend);
 void gen_emit_cuda(FILE *f, const gen_program *prog, const char *app);
+
+/* Shared by the emitters (gen_emit_common.c). */
+/* `static const op_arg_sig sig[n] = {...};`: what the code was generated for. */
+void gen_emit_sig(FILE *f, const gen_loop *lp);
+/* After the loop: combines the per-block partials of reduction a into the
+ * user's variable (with the op_arg_info values that go with it). part_fmt is
+ * a printf format of the partials' address for argument %d; nparts the count. */
+void gen_emit_reduce(FILE *f, const gen_loop *lp, int a, const char *indent, const char *part_fmt,
+                     const char *nparts);
+/* Writes the kernel header at path with __device__ before every function
+ * declared or defined at file scope that has no execution space of its own,
+ * under a #line directive naming the header (gen_device.c). */
+void gen_emit_device_header(FILE *f, const char *path);
 
 /* Exit with "file:line: error: ..." */
 void gen_error_at(const char *file, int line, const char *fmt, ...)

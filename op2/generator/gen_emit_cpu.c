@@ -35,13 +35,13 @@ static void emit_const_decls(FILE *f, const gen_program *prog) {
   }
 }
 
-static const char *kind_enum(gen_arg_kind k) {
-  return k == GEN_ARG_DAT ? "OP_ARG_DAT" : k == GEN_ARG_GBL ? "OP_ARG_GBL" : "OP_ARG_IDX";
-}
-
 static int is_reduction(const gen_arg *a) {
   return a->kind == GEN_ARG_GBL && strcmp(a->acc, "OP_READ") != 0;
 }
+
+/* Has per-block partial values combined after the loop: a reduction, or an
+ * op_arg_info that travels with one. */
+static int is_partial(const gen_arg *a) { return is_reduction(a) || a->kind == GEN_ARG_INFO; }
 
 /* "2" or "arg3.dim" */
 static void dim_text(const gen_arg *a, int i, char *buf, size_t len) {
@@ -77,7 +77,7 @@ static int is_ind_read(const gen_arg *a) {
 static int split_ok(const gen_loop *lp) {
   for (int a = 0; a < lp->nargs; a++) {
     const gen_arg *g = &lp->args[a];
-    if ((g->kind == GEN_ARG_DAT && g->indirect) || is_reduction(g))
+    if ((g->kind == GEN_ARG_DAT && g->indirect) || is_partial(g))
       if (g->dim <= 0) return 0;
   }
   return 1;
@@ -92,7 +92,7 @@ static void emit_call(FILE *f, const gen_loop *lp, int split, const char *indent
     const gen_arg *g = &lp->args[a];
     dim_text(g, a, dim, sizeof dim);
     fprintf(f, "%s\n%s    ", a ? "," : "", indent);
-    if (split && (is_ind_inc(g) || is_reduction(g) || is_ind_store(g))) {
+    if (split && (is_ind_inc(g) || is_partial(g) || is_ind_store(g))) {
       fprintf(f, "tmp%d + k * %d", a, g->dim);
     } else if (split && is_ind_read(g)) {
       fprintf(f, "gat%d + k * %d", a, g->dim);
@@ -101,8 +101,8 @@ static void emit_call(FILE *f, const gen_loop *lp, int split, const char *indent
         fprintf(f, "data%d + (size_t)map%d[n * mdim%d + midx%d] * %s", a, a, a, a, dim);
       else
         fprintf(f, "data%d + (size_t)n * %s", a, dim);
-    } else if (g->kind == GEN_ARG_GBL) {
-      fprintf(f, is_reduction(g) ? "red%d" : "gbl%d", a);
+    } else if (g->kind == GEN_ARG_GBL || g->kind == GEN_ARG_INFO) {
+      fprintf(f, is_partial(g) ? "red%d" : "gbl%d", a);
     } else {
       fprintf(f, "&idx%d", a);
     }
@@ -114,10 +114,11 @@ static void emit_idx_decls(FILE *f, const gen_loop *lp, const char *indent) {
   for (int a = 0; a < lp->nargs; a++) {
     const gen_arg *g = &lp->args[a];
     if (g->kind != GEN_ARG_IDX) continue;
+    /* Not const: OP2 kernels may take it as int *. */
     if (g->indirect)
-      fprintf(f, "%sconst int idx%d = map%d[n * mdim%d + midx%d];\n", indent, a, a, a, a);
+      fprintf(f, "%sint idx%d = map%d[n * mdim%d + midx%d];\n", indent, a, a, a, a);
     else
-      fprintf(f, "%sconst int idx%d = n;\n", indent, a);
+      fprintf(f, "%sint idx%d = n;\n", indent, a);
   }
 }
 
@@ -161,7 +162,7 @@ static void emit_split_block(FILE *f, const gen_loop *lp) {
   fprintf(f, "        const int c1 = c0 + OP_CPU_CHUNK < end ? c0 + OP_CPU_CHUNK : end;\n");
   for (int a = 0; a < lp->nargs; a++) {
     const gen_arg *g = &lp->args[a];
-    if (is_ind_inc(g) || is_reduction(g) || is_ind_store(g))
+    if (is_ind_inc(g) || is_partial(g) || is_ind_store(g))
       fprintf(f, "        %s tmp%d[OP_CPU_CHUNK * %d];\n", g->type, a, g->dim);
     else if (is_ind_read(g))
       fprintf(f, "        %s gat%d[OP_CPU_CHUNK * %d];\n", g->type, a, g->dim);
@@ -187,7 +188,7 @@ static void emit_split_block(FILE *f, const gen_loop *lp) {
     if (is_ind_inc(g) || (is_reduction(g) && !strcmp(g->acc, "OP_INC")))
       fprintf(f, "          for (int d = 0; d < %d; d++) tmp%d[k * %d + d] = 0;\n", g->dim, a,
               g->dim);
-    else if (is_reduction(g))
+    else if (is_partial(g))
       fprintf(f, "          for (int d = 0; d < %d; d++) tmp%d[k * %d + d] = red%d[d];\n", g->dim,
               a, g->dim, a);
   }
@@ -209,11 +210,19 @@ static void emit_split_block(FILE *f, const gen_loop *lp) {
               is_ind_inc(g) ? "+=" : "=", a, g->dim);
     } else if (is_reduction(g)) {
       fprintf(f, "          for (int d = 0; d < %d; d++) ", g->dim);
-      if (!strcmp(g->acc, "OP_INC"))
+      if (!strcmp(g->acc, "OP_INC")) {
         fprintf(f, "red%d[d] += tmp%d[k * %d + d];", a, a, g->dim);
-      else
-        fprintf(f, "if (tmp%d[k * %d + d] %s red%d[d]) red%d[d] = tmp%d[k * %d + d];", a, g->dim,
-                !strcmp(g->acc, "OP_MIN") ? "<" : ">", a, a, a, g->dim);
+      } else {
+        /* The element's value wins only when strictly better, and takes the
+         * op_arg_info values that travel with it along. */
+        fprintf(f, "if (tmp%d[k * %d + d] %s red%d[d]) {\n", a, g->dim,
+                !strcmp(g->acc, "OP_MIN") ? "<" : ">", a);
+        fprintf(f, "            red%d[d] = tmp%d[k * %d + d];\n", a, a, g->dim);
+        for (int i = 0; i < lp->nargs; i++)
+          if (lp->args[i].kind == GEN_ARG_INFO && lp->args[i].ref == a)
+            fprintf(f, "            red%d[d] = tmp%d[k * %d + d];\n", i, i, g->dim);
+        fprintf(f, "          }");
+      }
       fprintf(f, "\n");
     }
   }
@@ -230,13 +239,7 @@ static void emit_loop(FILE *f, const gen_loop *lp, gen_backend backend) {
   fprintf(f, "  const op_arg args[%d] = {", n);
   for (int a = 0; a < n; a++) fprintf(f, "%sarg%d", a ? ", " : "", a);
   fprintf(f, "};\n");
-  fprintf(f, "  static const op_arg_sig sig[%d] = {\n", n);
-  for (int a = 0; a < n; a++) {
-    const gen_arg *g = &lp->args[a];
-    fprintf(f, "      {%s, %d, %s, %s, %d},\n", kind_enum(g->kind), g->indirect, g->type_enum,
-            g->acc, g->dim);
-  }
-  fprintf(f, "  };\n");
+  gen_emit_sig(f, lp);
   fprintf(f, "  op_loop_ctx L;\n");
   fprintf(f, "  op_loop_begin(&L, name, set, %d, args, sig, \"%s\", \"%s:%d\");\n", n, lp->kernel,
           lp->file, lp->line);
@@ -252,9 +255,11 @@ static void emit_loop(FILE *f, const gen_loop *lp, gen_backend backend) {
         fprintf(f, "  const int *map%d = arg%d.map->map, mdim%d = arg%d.map->dim, "
                    "midx%d = arg%d.idx;\n",
                 a, a, a, a, a, a);
-    } else if (g->kind == GEN_ARG_GBL) {
-      fprintf(f, "  %s *gbl%d = (%s *)arg%d.data;\n", g->type, a, g->type, a);
-      if (is_reduction(g))
+    } else if (g->kind == GEN_ARG_GBL || g->kind == GEN_ARG_INFO) {
+      /* Read by the kernel, or the start of a MIN/MAX (and its info) per block. */
+      if (!(is_reduction(g) && !strcmp(g->acc, "OP_INC")))
+        fprintf(f, "  %s *gbl%d = (%s *)arg%d.data;\n", g->type, a, g->type, a);
+      if (is_partial(g))
         fprintf(f,
                 "  %s *part%d = (%s *)op_loop_scratch(%d, sizeof(%s) * (size_t)(%s) * "
                 "(size_t)(plan->nblocks + 1));\n",
@@ -276,7 +281,7 @@ static void emit_loop(FILE *f, const gen_loop *lp, gen_backend backend) {
    * is fixed by the plan, not by the threads. */
   for (int a = 0; a < n; a++) {
     const gen_arg *g = &lp->args[a];
-    if (!is_reduction(g)) continue;
+    if (!is_partial(g)) continue;
     dim_text(g, a, dim, sizeof dim);
     fprintf(f, "      %s red%d[%s];\n", g->type, a, g->dim > 0 ? dim : "OP_MAX_GBL_DIM");
     if (!strcmp(g->acc, "OP_INC"))
@@ -297,29 +302,28 @@ static void emit_loop(FILE *f, const gen_loop *lp, gen_backend backend) {
   }
   for (int a = 0; a < n; a++) {
     const gen_arg *g = &lp->args[a];
-    if (!is_reduction(g)) continue;
+    if (!is_partial(g)) continue;
     dim_text(g, a, dim, sizeof dim);
     fprintf(f, "      for (int d = 0; d < %s; d++) part%d[(size_t)blk * (size_t)(%s) + d] = red%d[d];\n",
             dim, a, dim, a);
   }
   fprintf(f, "    }\n  }\n");
-  for (int a = 0; a < n; a++) {
-    const gen_arg *g = &lp->args[a];
-    if (!is_reduction(g)) continue;
-    dim_text(g, a, dim, sizeof dim);
-    fprintf(f, "  op_reduce_blocks_%s(%s, gbl%d, part%d, plan->nblocks, %s);\n", g->type, g->acc, a,
-            a, dim);
-  }
+  for (int a = 0; a < n; a++)
+    if (is_reduction(&lp->args[a])) gen_emit_reduce(f, lp, a, "  ", "part%d", "plan->nblocks");
   fprintf(f, "  op_loop_end(&L);\n}\n");
 }
 
 void gen_emit_cpu(FILE *f, const gen_program *prog, const char *app, gen_backend backend) {
   fprintf(f, "/* Generated by op2-gen for %s, %s backend. Do not edit: rebuild instead. */\n", app,
           backend == GEN_OPENMP ? "OpenMP" : "sequential");
-  fprintf(f, "#include <math.h>\n#include <stddef.h>\n#include \"op2.h\"\n#include \"op2_loop.h\"\n\n");
+  /* op_lib_core.h: what OP2's generated code gives kernels (the C library's
+   * usual headers, MIN and MAX), on top of op2.h. */
+  fprintf(f, "#include <math.h>\n#include <stddef.h>\n#include \"op_lib_core.h\"\n"
+             "#include \"op2_loop.h\"\n\n");
   fprintf(f, "/* Constants read by the kernels (op_decl_const). */\n");
   emit_const_decls(f, prog);
   fprintf(f, "\n/* The user kernels, compiled unchanged. */\n");
+  if (prog->user_types) fprintf(f, "#include \"user_types.h\"\n");
   for (int l = 0; l < prog->nloops; l++) fprintf(f, "#include \"%s.h\"\n", prog->loops[l].kernel);
   for (int l = 0; l < prog->nloops; l++) emit_loop(f, &prog->loops[l], backend);
 }

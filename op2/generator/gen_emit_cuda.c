@@ -47,6 +47,10 @@ static int is_dat(const gen_arg *a) { return a->kind == GEN_ARG_DAT; }
 static int is_ind_dat(const gen_arg *a) { return a->kind == GEN_ARG_DAT && a->indirect; }
 static int is_dir_dat(const gen_arg *a) { return a->kind == GEN_ARG_DAT && !a->indirect; }
 static int is_red(const gen_arg *a) { return a->kind == GEN_ARG_GBL && strcmp(a->acc, "OP_READ"); }
+static int is_info(const gen_arg *a) { return a->kind == GEN_ARG_INFO; }
+/* Per-thread values combined into per-block partials: reductions and the
+ * op_arg_info values that travel with them. */
+static int is_part(const gen_arg *a) { return is_red(a) || is_info(a); }
 static int is_read(const gen_arg *a) { return !strcmp(a->acc, "OP_READ"); }
 static int is_inc(const gen_arg *a) { return !strcmp(a->acc, "OP_INC"); }
 static int is_write(const gen_arg *a) { return !strcmp(a->acc, "OP_WRITE"); }
@@ -62,7 +66,7 @@ static void analyse(const gen_loop *lp, loop_info *L) {
   for (int i = 0; i < L->n; i++) {
     const gen_arg *a = &lp->args[i];
     L->gind[i] = -1;
-    if (is_red(a)) L->nred++;
+    if (is_part(a)) L->nred++;
     if (coalesce_arg(a)) L->has_coalesced = 1;
     if (!is_ind_dat(a)) continue;
     L->indirect = 1;
@@ -93,7 +97,7 @@ static void analyse(const gen_loop *lp, loop_info *L) {
   }
 }
 
-/* The dim of argument i: its literal, or the run-time value (host or device side). */
+/* The dim of argument i in a kernel: its literal, or the run-time value. */
 static const char *ddim(const gen_arg *a, int i) {
   static char buf[8][32];
   static int k;
@@ -102,16 +106,6 @@ static const char *ddim(const gen_arg *a, int i) {
     snprintf(buf[k], sizeof buf[k], "%d", a->dim);
   else
     snprintf(buf[k], sizeof buf[k], "p.dim%d", i);
-  return buf[k];
-}
-static const char *hdim(const gen_arg *a, int i) {
-  static char buf[8][32];
-  static int k;
-  k = (k + 1) % 8;
-  if (a->dim > 0)
-    snprintf(buf[k], sizeof buf[k], "%d", a->dim);
-  else
-    snprintf(buf[k], sizeof buf[k], "arg%d.dim", i);
   return buf[k];
 }
 
@@ -135,8 +129,8 @@ static void emit_params(FILE *f, const loop_info *L) {
     if (is_dat(a)) out(f, 2, "%s *d%d;\n", a->type, i);
     if (a->kind != GEN_ARG_GBL && a->indirect) out(f, 2, "const int *m%d;\n  int mdim%d, midx%d;\n", i, i, i);
     if (a->kind != GEN_ARG_IDX && a->dim < 0) out(f, 2, "int dim%d;\n", i);
-    if (a->kind == GEN_ARG_GBL) out(f, 2, "%s *g%d;\n", a->type, i);
-    if (is_red(a)) out(f, 2, "%s *p%d;\n", a->type, i);
+    if (a->kind == GEN_ARG_GBL || is_info(a)) out(f, 2, "%s *g%d;\n", a->type, i);
+    if (is_part(a)) out(f, 2, "%s *p%d;\n", a->type, i);
   }
   if (L->has_staged) {
     out(f, 2, "const int *blkmap, *offset, *nelems, *nthrcol, *thrcol, *ind_offs, *ind_sizes;\n");
@@ -154,7 +148,7 @@ static void emit_params(FILE *f, const loop_info *L) {
 static void emit_red_init(FILE *f, const loop_info *L, int ind) {
   for (int i = 0; i < L->n; i++) {
     const gen_arg *a = &L->lp->args[i];
-    if (!is_red(a)) continue;
+    if (!is_part(a)) continue;
     out(f, ind, "%s r%d[%s];\n", a->type, i, a->dim > 0 ? ddim(a, i) : "OP_MAX_GBL_DIM");
     if (is_inc(a))
       out(f, ind, "for (int d = 0; d < %s; d++) r%d[d] = (%s)0;\n", ddim(a, i), i, a->type);
@@ -163,12 +157,33 @@ static void emit_red_init(FILE *f, const loop_info *L, int ind) {
   }
 }
 
+static int has_info(const loop_info *L, int red) {
+  for (int i = 0; i < L->n; i++)
+    if (is_info(&L->lp->args[i]) && L->lp->args[i].ref == red) return 1;
+  return 0;
+}
+
 static void emit_red_finish(FILE *f, const loop_info *L, int ind, const char *part) {
   for (int i = 0; i < L->n; i++) {
     const gen_arg *a = &L->lp->args[i];
     if (!is_red(a)) continue;
-    out(f, ind, "op_cuda_block_reduce<%s>(r%d, %s, p.p%d + (size_t)(%s) * (size_t)(%s));\n", a->acc,
-        i, ddim(a, i), i, part, ddim(a, i));
+    if (!has_info(L, i)) {
+      out(f, ind, "op_cuda_block_reduce<%s>(r%d, %s, p.p%d + (size_t)(%s) * (size_t)(%s));\n",
+          a->acc, i, ddim(a, i), i, part, ddim(a, i));
+      continue;
+    }
+    /* The thread whose value wins a component gives that component of the
+     * op_arg_info values travelling with it (literal dims: the generator
+     * requires them for op_arg_info). */
+    out(f, ind, "for (int d = 0; d < %d; d++) {\n", a->dim);
+    out(f, ind + 2, "const size_t at = (size_t)(%s) * %d + (size_t)d;\n", part, a->dim);
+    out(f, ind + 2, "const int w = op_cuda_block_argreduce<%s>(r%d[d], p.p%d + at);\n", a->acc, i, i);
+    out(f, ind + 2, "if ((int)threadIdx.x == w) {\n");
+    for (int k = 0; k < L->n; k++)
+      if (is_info(&L->lp->args[k]) && L->lp->args[k].ref == i)
+        out(f, ind + 4, "p.p%d[at] = r%d[d];\n", k, k);
+    out(f, ind + 2, "}\n");
+    out(f, ind, "}\n");
   }
 }
 
@@ -177,10 +192,10 @@ static void emit_idx(FILE *f, const loop_info *L, int ind) {
     const gen_arg *a = &L->lp->args[i];
     if (a->kind != GEN_ARG_IDX) continue;
     if (a->indirect)
-      out(f, ind, "const int i%d = p.m%d[(size_t)n * (size_t)p.mdim%d + (size_t)p.midx%d];\n", i, i,
+      out(f, ind, "int i%d = p.m%d[(size_t)n * (size_t)p.mdim%d + (size_t)p.midx%d];\n", i, i,
           i, i);
     else
-      out(f, ind, "const int i%d = n;\n", i);
+      out(f, ind, "int i%d = n; /* not const: OP2 kernels may take int * */\n", i);
   }
 }
 
@@ -205,8 +220,8 @@ static void emit_call(FILE *f, const loop_info *L, int ind, int v) {
     char buf[512];
     if (a->kind == GEN_ARG_IDX) {
       snprintf(buf, sizeof buf, "&i%d", i);
-    } else if (a->kind == GEN_ARG_GBL) {
-      if (is_red(a))
+    } else if (a->kind == GEN_ARG_GBL || is_info(a)) {
+      if (is_part(a))
         snprintf(buf, sizeof buf, "r%d", i);
       else
         snprintf(buf, sizeof buf, "p.g%d", i);
@@ -435,10 +450,6 @@ static void emit_staged(FILE *f, const loop_info *L) {
 
 /* ---- the host stub ------------------------------------------------------------------------ */
 
-static const char *kind_enum(gen_arg_kind k) {
-  return k == GEN_ARG_DAT ? "OP_ARG_DAT" : k == GEN_ARG_GBL ? "OP_ARG_GBL" : "OP_ARG_IDX";
-}
-
 static void emit_launch(FILE *f, const loop_info *L, int ind, const char *variant,
                         const char *shared, const char *grid, const char *args) {
   out(f, ind, "OP_CUDA_LAUNCH(op_cuda_%s_%s, %s, C.block, %s, %s);\n", L->lp->kernel, variant, grid,
@@ -448,7 +459,7 @@ static void emit_launch(FILE *f, const loop_info *L, int ind, const char *varian
 
 static void emit_parts(FILE *f, const loop_info *L, int ind) {
   for (int i = 0; i < L->n; i++)
-    if (is_red(&L->lp->args[i]))
+    if (is_part(&L->lp->args[i]))
       out(f, ind, "p.p%d = (%s *)C.part_d[%d];\n", i, L->lp->args[i].type, i);
 }
 
@@ -462,13 +473,7 @@ static void emit_stub(FILE *f, const loop_info *L) {
   out(f, 2, "const op_arg args[%d] = {", n);
   for (int i = 0; i < n; i++) fprintf(f, "%sarg%d", i ? ", " : "", i);
   fprintf(f, "};\n");
-  out(f, 2, "static const op_arg_sig sig[%d] = {\n", n);
-  for (int i = 0; i < n; i++) {
-    const gen_arg *g = &lp->args[i];
-    out(f, 6, "{%s, %d, %s, %s, %d},\n", kind_enum(g->kind), g->indirect, g->type_enum, g->acc,
-        g->dim);
-  }
-  out(f, 2, "};\n");
+  gen_emit_sig(f, lp);
   out(f, 2, "static const int gind[%d] = {", n);
   for (int i = 0; i < n; i++) fprintf(f, "%s%d", i ? ", " : "", L->gind[i]);
   fprintf(f, "};\n");
@@ -487,7 +492,8 @@ static void emit_stub(FILE *f, const loop_info *L) {
       out(f, 2, "p.m%d = op_cuda_map_d(arg%d.map), p.mdim%d = arg%d.map->dim, p.midx%d = arg%d.idx;\n",
           i, i, i, i, i, i);
     if (a->kind != GEN_ARG_IDX && a->dim < 0) out(f, 2, "p.dim%d = arg%d.dim;\n", i, i);
-    if (a->kind == GEN_ARG_GBL) out(f, 2, "p.g%d = (%s *)C.gbl_d[%d];\n", i, a->type, i);
+    if (a->kind == GEN_ARG_GBL || is_info(a))
+      out(f, 2, "p.g%d = (%s *)C.gbl_d[%d];\n", i, a->type, i);
   }
   out(f, 2, "switch (C.cfg.strategy) {\n");
   if (L->indirect) {
@@ -576,12 +582,8 @@ static void emit_stub(FILE *f, const loop_info *L) {
   }
   out(f, 2, "}\n");
   out(f, 2, "op_cuda_loop_finish(&C);\n");
-  for (int i = 0; i < n; i++) {
-    const gen_arg *a = &lp->args[i];
-    if (!is_red(a)) continue;
-    out(f, 2, "op_reduce_blocks_%s(%s, (%s *)arg%d.data, (const %s *)C.part_h[%d], C.nparts, %s);\n",
-        a->type, a->acc, a->type, i, a->type, i, hdim(a, i));
-  }
+  for (int i = 0; i < n; i++)
+    if (is_red(&lp->args[i])) gen_emit_reduce(f, lp, i, "  ", "C.part_h[%d]", "C.nparts");
   out(f, 2, "op_cuda_loop_end(&C);\n");
   fprintf(f, "}\n");
 }
@@ -640,14 +642,23 @@ void gen_emit_cuda(FILE *f, const gen_program *prog, const char *app) {
   fprintf(f,
           "#include <float.h>\n#include <limits.h>\n#include <math.h>\n#include <stddef.h>\n"
           "#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
-          "#include \"op2.h\"\n#include \"op2_loop.h\"\n#include \"op_cuda_kernel.h\"\n");
+          "#include \"op_lib_core.h\"\n#include \"op2_loop.h\"\n#include \"op_cuda_kernel.h\"\n");
   emit_consts(f, prog, app);
+  if (prog->user_types)
+    fprintf(f,
+            "\n/* OP2's user_types.h: its functions say OP_FUN_PREFIX where they must run on\n"
+            " * both sides. */\n"
+            "#ifndef OP_FUN_PREFIX\n#define OP_FUN_PREFIX __host__ __device__\n#endif\n"
+            "#include \"user_types.h\"\n");
   fprintf(f,
-          "\n/* The user kernels, compiled unchanged as device functions: `static inline`\n"
-          " * becomes `static __device__ inline` while they are included. */\n"
+          "\n/* The user kernels as device functions: `inline` functions (those of headers\n"
+          " * the kernels include too) become `__device__ inline` while they are included,\n"
+          " * and each kernel header comes as a copy with __device__ before its other\n"
+          " * functions (op2-gen, gen_device.c). */\n"
           "#define inline __device__ __attribute__((always_inline)) inline\n"
           "#define restrict __restrict__\n");
-  for (int l = 0; l < prog->nloops; l++) fprintf(f, "#include \"%s.h\"\n", prog->loops[l].kernel);
+  for (int l = 0; l < prog->nloops; l++)
+    fprintf(f, "#include \"%s_cuda_%s.h\"\n", app, prog->loops[l].kernel);
   fprintf(f, "#undef restrict\n#undef inline\n");
   for (int l = 0; l < prog->nloops; l++) {
     loop_info L;

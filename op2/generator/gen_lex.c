@@ -38,6 +38,7 @@ static char *read_whole_file(const char *path, long *len) {
 }
 
 static void push(token_list *tl, int *cap, tok_kind kind, const char *s, size_t n, int line) {
+  const long pos = (long)(s - tl->src);
   if (tl->ntoks == *cap) {
     *cap = *cap ? 2 * *cap : 1024;
     tl->toks = realloc(tl->toks, sizeof(token) * (size_t)*cap);
@@ -49,6 +50,7 @@ static void push(token_list *tl, int *cap, tok_kind kind, const char *s, size_t 
   token *t = &tl->toks[tl->ntoks++];
   t->kind = kind;
   t->line = line;
+  t->pos = pos;
   t->text = malloc(n + 1);
   if (!t->text) {
     fprintf(stderr, "op2-gen: out of memory\n");
@@ -65,6 +67,8 @@ void gen_lex_file(const char *path, token_list *tl) {
   tl->path = path;
   tl->toks = NULL;
   tl->ntoks = 0;
+  tl->src = src;
+  tl->len = len;
   const char *p = src, *end = src + len;
   while (p < end) {
     char c = *p;
@@ -130,13 +134,14 @@ void gen_lex_file(const char *path, token_list *tl) {
       p++;
     }
   }
-  push(tl, &cap, TOK_END, "", 0, line);
-  free(src);
+  push(tl, &cap, TOK_END, end, 0, line);
 }
 
 void gen_free_tokens(token_list *tl) {
   for (int i = 0; i < tl->ntoks; i++) free(tl->toks[i].text);
   free(tl->toks);
+  free(tl->src);
   tl->toks = NULL;
   tl->ntoks = 0;
+  tl->src = NULL;
 }

@@ -1,10 +1,11 @@
 /*
  * gen_main.c - op2-gen command line.
  *
- *   op2-gen --app NAME --out DIR [--kernel-dir DIR] [--backends seq,openmp,cuda] SOURCE...
+ *   op2-gen --app NAME --out DIR [--kernel-dir DIR] [--backends seq,openmp,cuda]
+ *           [--language c|c++] SOURCE...
  *
- * Writes DIR/NAME_loops.h (prototypes) and DIR/NAME_<backend>.c (or .cu) for
- * each backend. A file whose content would not change is left untouched so
+ * Writes DIR/NAME_loops.h (prototypes) and DIR/NAME_<backend>.c (.cpp for a
+ * C++ application, .cu for CUDA) for each backend. A file whose content would not change is left untouched so
  * that the build does not recompile it.
  */
 #include <stdio.h>
@@ -16,16 +17,20 @@
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: op2-gen --app NAME --out DIR [--kernel-dir DIR] [--backends LIST] SOURCE...\n"
+          "usage: op2-gen --app NAME --out DIR [--kernel-dir DIR] [--backends LIST]\n"
+          "               [--language c|c++] SOURCE...\n"
           "  Reads the application's sources, finds every op_par_loop and op_decl_const,\n"
           "  and writes the loop code for each backend into DIR:\n"
           "    NAME_loops.h     prototypes of op_par_loop_<kernel>\n"
-          "    NAME_seq.c       sequential backend\n"
-          "    NAME_openmp.c    OpenMP backend\n"
+          "    NAME_seq.c       sequential backend (NAME_seq.cpp for C++)\n"
+          "    NAME_openmp.c    OpenMP backend (NAME_openmp.cpp for C++)\n"
           "    NAME_cuda.cu     CUDA backend\n"
-          "  --kernel-dir DIR   where the kernel headers <kernel>.h live (default: the\n"
-          "                     directory of the first source)\n"
-          "  --backends LIST    comma-separated subset of seq,openmp,cuda (default all)\n");
+          "  --kernel-dir DIR   where the kernel headers <kernel>.h (and OP2's optional\n"
+          "                     user_types.h) live (default: the directory of the first source)\n"
+          "  --backends LIST    comma-separated subset of seq,openmp,cuda (default all)\n"
+          "  --language L       c or c++: the language of the CPU loop code, which includes\n"
+          "                     the kernel headers (default: c++ when the first source ends\n"
+          "                     in .cpp, .cc, .cxx or .C, else c)\n");
 }
 
 /* Writes text to path unless the file already holds exactly that text. */
@@ -52,17 +57,20 @@ static void write_if_changed(const char *path, const char *text, size_t len) {
   }
 }
 
-typedef void (*emitter)(FILE *, const gen_program *, const char *, gen_backend);
+static FILE *open_buffer(char **buf, size_t *len) {
+  FILE *f = open_memstream(buf, len);
+  if (!f) {
+    fprintf(stderr, "op2-gen: out of memory\n");
+    exit(1);
+  }
+  return f;
+}
 
 static void emit_to(const char *dir, const char *app, const char *suffix, const gen_program *prog,
                     gen_backend backend, int prototypes) {
   char *buf = NULL;
   size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!f) {
-    fprintf(stderr, "op2-gen: out of memory\n");
-    exit(1);
-  }
+  FILE *f = open_buffer(&buf, &len);
   if (prototypes)
     gen_emit_prototypes(f, prog, app);
   else if (backend == GEN_CUDA)
@@ -76,13 +84,37 @@ static void emit_to(const char *dir, const char *app, const char *suffix, const 
   free(buf);
 }
 
+/* DIR/NAME_cuda_<kernel>.h: the kernel header as device code, for NAME_cuda.cu. */
+static void emit_device_headers(const char *dir, const char *app, const gen_program *prog) {
+  for (int l = 0; l < prog->nloops; l++) {
+    char *buf = NULL;
+    size_t len = 0;
+    char path[8192];
+    snprintf(path, sizeof path, "%s/%s.h", prog->kernel_dir, prog->loops[l].kernel);
+    FILE *f = open_buffer(&buf, &len);
+    gen_emit_device_header(f, path);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/%s_cuda_%s.h", dir, app, prog->loops[l].kernel);
+    write_if_changed(path, buf, len);
+    free(buf);
+  }
+}
+
+/* The extensions CMake and GCC take for C++. */
+static int is_cxx_source(const char *path) {
+  const char *dot = strrchr(path, '.');
+  return dot && (!strcmp(dot, ".cpp") || !strcmp(dot, ".cc") || !strcmp(dot, ".cxx") ||
+                 !strcmp(dot, ".C") || !strcmp(dot, ".c++"));
+}
+
 static int file_exists(const char *path) {
   struct stat st;
   return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 int main(int argc, char **argv) {
-  const char *app = NULL, *out = NULL, *kdir = NULL, *backends = "seq,openmp,cuda";
+  const char *app = NULL, *out = NULL, *kdir = NULL, *backends = "seq,openmp,cuda",
+             *language = NULL;
   const char *sources[256];
   int nsrc = 0;
   for (int i = 1; i < argc; i++) {
@@ -98,6 +130,12 @@ int main(int argc, char **argv) {
       kdir = argv[++i];
     } else if (!strcmp(a, "--backends") && i + 1 < argc) {
       backends = argv[++i];
+    } else if (!strcmp(a, "--language") && i + 1 < argc) {
+      language = argv[++i];
+      if (strcmp(language, "c") && strcmp(language, "c++")) {
+        fprintf(stderr, "op2-gen: --language must be c or c++, not %s\n", language);
+        return 2;
+      }
     } else if (a[0] == '-') {
       fprintf(stderr, "op2-gen: unknown or incomplete option %s\n", a);
       usage(stderr);
@@ -121,8 +159,12 @@ int main(int argc, char **argv) {
     kdir = kbuf;
   }
 
+  if (!language) language = is_cxx_source(sources[0]) ? "c++" : "c";
+  const char *cpu_suffix = strcmp(language, "c++") ? ".c" : ".cpp";
+
   gen_program prog;
   memset(&prog, 0, sizeof prog);
+  prog.kernel_dir = kdir;
   for (int s = 0; s < nsrc; s++) {
     token_list tl;
     gen_lex_file(sources[s], &tl);
@@ -142,6 +184,9 @@ int main(int argc, char **argv) {
                    "the kernel)",
                    prog.loops[l].kernel, path);
   }
+  char ut[8192];
+  snprintf(ut, sizeof ut, "%s/user_types.h", kdir);
+  prog.user_types = file_exists(ut);
   if (mkdir(out, 0777) != 0) {
     struct stat st;
     if (stat(out, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -150,9 +195,15 @@ int main(int argc, char **argv) {
     }
   }
   emit_to(out, app, "_loops.h", &prog, GEN_SEQ, 1);
-  if (strstr(backends, "seq")) emit_to(out, app, "_seq.c", &prog, GEN_SEQ, 0);
-  if (strstr(backends, "openmp")) emit_to(out, app, "_openmp.c", &prog, GEN_OPENMP, 0);
-  if (strstr(backends, "cuda")) emit_to(out, app, "_cuda.cu", &prog, GEN_CUDA, 0);
+  char suffix[16];
+  snprintf(suffix, sizeof suffix, "_seq%s", cpu_suffix);
+  if (strstr(backends, "seq")) emit_to(out, app, suffix, &prog, GEN_SEQ, 0);
+  snprintf(suffix, sizeof suffix, "_openmp%s", cpu_suffix);
+  if (strstr(backends, "openmp")) emit_to(out, app, suffix, &prog, GEN_OPENMP, 0);
+  if (strstr(backends, "cuda")) {
+    emit_device_headers(out, app, &prog);
+    emit_to(out, app, "_cuda.cu", &prog, GEN_CUDA, 0);
+  }
   free(prog.loops);
   free(prog.consts);
   return 0;

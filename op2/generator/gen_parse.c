@@ -118,8 +118,8 @@ static void parse_loop_arg(const token_list *tl, range r, int argno, gen_arg *a)
   snprintf(what, sizeof what, "op_par_loop argument %d", argno);
   if (t->kind != TOK_IDENT || r.end - r.begin < 3 || !is_punct(&tl->toks[r.begin + 1], '('))
     gen_error_at(tl->path, t->line,
-                 "%s must be a call of op_arg_dat, op_arg_gbl or op_arg_idx written in the "
-                 "op_par_loop call itself",
+                 "%s must be a call of op_arg_dat, op_arg_gbl, op_arg_idx or op_arg_info "
+                 "written in the op_par_loop call itself",
                  what);
   int close = match_paren(tl, r.begin + 1);
   if (close != r.end - 1)
@@ -163,9 +163,50 @@ static void parse_loop_arg(const token_list *tl, range r, int argno, gen_arg *a)
     strcpy(a->type, "int");
     strcpy(a->type_enum, "OP_TYPE_INT");
     strcpy(a->acc, "OP_READ");
+  } else if (!strcmp(t->text, "op_arg_info")) {
+    if (np != 4)
+      gen_error_at(tl->path, t->line,
+                   "%s: op_arg_info takes 4 arguments (data, dim, type, position of the MIN/MAX "
+                   "global it goes with), found %d",
+                   what, np);
+    a->kind = GEN_ARG_INFO;
+    a->dim = literal_dim(tl, p[1]);
+    if (a->dim < 0)
+      gen_error_at(tl->path, t->line, "%s: the dim of op_arg_info must be a literal integer", what);
+    read_type(tl, p[2], what, a->type, a->type_enum);
+    strcpy(a->acc, "OP_READ");
+    char *end = NULL;
+    const char *ref = tl->toks[p[3].begin].text;
+    long v = single(p[3]) && tl->toks[p[3].begin].kind == TOK_NUMBER ? strtol(ref, &end, 10) : -1;
+    if (v < 0 || !end || *end || v >= GEN_MAX_ARGS)
+      gen_error_at(tl->path, t->line,
+                   "%s: the last argument of op_arg_info must be a literal argument position "
+                   "(0-based) of the loop's OP_MIN or OP_MAX global",
+                   what);
+    a->ref = (int)v;
   } else {
     gen_error_at(tl->path, t->line,
-                 "%s must be op_arg_dat, op_arg_gbl or op_arg_idx, not %s", what, t->text);
+                 "%s must be op_arg_dat, op_arg_gbl, op_arg_idx or op_arg_info, not %s", what,
+                 t->text);
+  }
+}
+
+/* op_arg_info must name an OP_MIN/OP_MAX global of the same loop with its dim. */
+static void check_info_args(const gen_loop *l) {
+  for (int i = 0; i < l->nargs; i++) {
+    const gen_arg *a = &l->args[i];
+    if (a->kind != GEN_ARG_INFO) continue;
+    const gen_arg *r = a->ref < l->nargs ? &l->args[a->ref] : NULL;
+    if (!r || r->kind != GEN_ARG_GBL || (strcmp(r->acc, "OP_MIN") && strcmp(r->acc, "OP_MAX")))
+      gen_error_at(l->file, l->line,
+                   "op_par_loop argument %d: op_arg_info refers to argument %d, which is not an "
+                   "op_arg_gbl with OP_MIN or OP_MAX",
+                   i, a->ref);
+    if (r->dim != a->dim)
+      gen_error_at(l->file, l->line,
+                   "op_par_loop argument %d: op_arg_info has dim %d but the global it goes with "
+                   "(argument %d) has %s %d",
+                   i, a->dim, a->ref, r->dim < 0 ? "no literal dim, not" : "dim", r->dim);
   }
 }
 
@@ -174,7 +215,7 @@ static int same_signature(const gen_loop *a, const gen_loop *b) {
   for (int i = 0; i < a->nargs; i++) {
     const gen_arg *x = &a->args[i], *y = &b->args[i];
     if (x->kind != y->kind || x->indirect != y->indirect || strcmp(x->type, y->type) ||
-        strcmp(x->acc, y->acc) || x->dim != y->dim)
+        strcmp(x->acc, y->acc) || x->dim != y->dim || x->ref != y->ref)
       return 0;
   }
   return 1;
@@ -219,6 +260,7 @@ static void parse_par_loop(const token_list *tl, int at, gen_program *prog) {
   l.line = line;
   l.nargs = n - 3;
   for (int i = 0; i < l.nargs; i++) parse_loop_arg(tl, r[i + 3], i, &l.args[i]);
+  check_info_args(&l);
   add_loop(prog, &l);
 }
 

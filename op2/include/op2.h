@@ -27,7 +27,8 @@ extern "C" {
 
 typedef enum { OP_READ = 0, OP_WRITE, OP_RW, OP_INC, OP_MIN, OP_MAX } op_access;
 
-typedef enum { OP_ARG_DAT = 0, OP_ARG_GBL, OP_ARG_IDX } op_arg_kind;
+/* OP_ARG_INFO: op_arg_info, a value that travels with a MIN/MAX reduction. */
+typedef enum { OP_ARG_DAT = 0, OP_ARG_GBL, OP_ARG_IDX, OP_ARG_INFO } op_arg_kind;
 
 /* Element types a dat or a global may hold. */
 typedef enum { OP_TYPE_DOUBLE = 0, OP_TYPE_FLOAT, OP_TYPE_INT } op_type;
@@ -45,9 +46,10 @@ typedef struct op_map_core {
   op_set from;      /* the set the map is declared on */
   op_set to;        /* the set its entries point into */
   int dim;          /* entries per element of `from` */
-  int *map;         /* from->size * dim entries, row major */
+  int *map;         /* from->size * dim entries, row major (the library's copy) */
   char *name;
-  int user_owned;   /* 1 when `map` is the application's own array */
+  int user_owned;   /* 1 when `map` is the application's own array (never, since
+                       op_decl_map copies as OP2 does; kept for readers of the field) */
 } *op_map;
 
 /* Where the up-to-date copy of a dat lives, for backends with device memory. */
@@ -60,11 +62,12 @@ typedef struct op_dat_core {
   int elem_bytes;   /* bytes of one component */
   int size;         /* bytes per set element: dim * elem_bytes */
   op_type type;
-  char *data;       /* host copy, set->size * size bytes, AoS */
+  char *data;       /* host copy, set->size * size bytes, AoS (the library's own) */
   char *data_d;     /* device copy, or NULL */
   char *name;
   char *type_name;  /* "double", "float" or "int" */
-  int user_owned;   /* 1 when `data` is the application's own array */
+  int user_owned;   /* 1 when `data` is the application's own array (never, since
+                       op_decl_dat copies as OP2 does; kept for readers of the field) */
   int where;        /* OP_DAT_HOST_CURRENT | OP_DAT_DEVICE_CURRENT */
 } *op_dat;
 
@@ -79,8 +82,9 @@ typedef struct {
   op_type type;
   const char *type_name;
   op_access acc;
-  char *data;       /* OP_ARG_GBL: the user's variable; OP_ARG_DAT: dat->data */
+  char *data;       /* OP_ARG_GBL, OP_ARG_INFO: the user's variable; OP_ARG_DAT: dat->data */
   int size;         /* bytes per element (dat) or of the whole global */
+  int ref;          /* OP_ARG_INFO: the position of the reduction it travels with */
 } op_arg;
 
 #define OP_ID ((op_map)0)
@@ -88,12 +92,18 @@ typedef struct {
 
 /* ---- life cycle -------------------------------------------------------- */
 
-/* Reads OP2 options from argv (see op_usage_text) and the environment:
+/* OP2's entry point, as OP2 declares it. Reads the library's options from
+ * argv (see op_usage_text; also OP2's own spelling OP_PART_SIZE=<n>) and the
+ * environment, and leaves argv as it is:
  *   OP_DIAGS=<level>     argument checking (0 none, 1 every loop, 2 +plans)
  *   OP_PART_SIZE=<n>     elements per mini-partition (block)
  * diags is the level used when neither the command line nor OP_DIAGS sets one.
- * Recognised --op-* options are removed from argv; *argc is updated. */
-void op_init(int *argc, char **argv, int diags);
+ * argc may be 0 and argv NULL. */
+void op_init(int argc, char **argv, int diags);
+/* The same, and takes the options it recognised out of argv (updating *argc
+ * and keeping argv NULL-terminated), so that the application parses only its
+ * own arguments. The suite's solvers start with this one. */
+void op_init_strip_options(int *argc, char **argv, int diags);
 void op_exit(void);
 
 /* One line per --op-* option, for the application's --help. */
@@ -102,10 +112,23 @@ const char *op_usage_text(void);
 /* ---- declarations ------------------------------------------------------ */
 
 op_set op_decl_set(int size, const char *name);
+/* op_decl_map and op_decl_dat copy the application's array, as OP2 does: it
+ * may be freed (or reused) right after the call. Later changes to it are not
+ * seen; the library's copy is read with op_fetch_data / op_fetch_data_ptr. */
 op_map op_decl_map(op_set from, op_set to, int dim, int *imap, const char *name);
 op_dat op_decl_dat(op_set set, int dim, const char *type, void *data, const char *name);
-/* Like op_decl_dat, but the library allocates and zero-fills the data. */
-op_dat op_decl_dat_temp(op_set set, int dim, const char *type, const char *name);
+/* Like op_decl_dat, but the library allocates and zero-fills the data. Two
+ * spellings: this suite's op_decl_dat_temp(set, dim, type, name), and OP2's
+ * op_decl_dat_temp(set, dim, type, ptr, name), where ptr (typically a NULL
+ * pointer of the element type) is used only for its element size. */
+op_dat op_decl_dat_temp_core(op_set set, int dim, const char *type, size_t elem_bytes,
+                             const char *name);
+#define op_decl_dat_temp(...) \
+  OP2_PICK_5TH(__VA_ARGS__, OP2_DAT_TEMP_TYPED, OP2_DAT_TEMP_UNTYPED, unused)(__VA_ARGS__)
+#define OP2_PICK_5TH(a, b, c, d, e, which, ...) which
+#define OP2_DAT_TEMP_UNTYPED(set, dim, type, name) op_decl_dat_temp_core((set), (dim), (type), 0, (name))
+#define OP2_DAT_TEMP_TYPED(set, dim, type, ptr, name) \
+  op_decl_dat_temp_core((set), (dim), (type), sizeof(*(ptr)), (name))
 
 /* op_decl_const(dim, "double", &gam) registers a global constant that user
  * kernels read by its C name. Call it again after changing the value. */
@@ -121,8 +144,19 @@ op_arg op_arg_gbl_core(void *data, int dim, const char *type, size_t elem_bytes,
 #define op_arg_gbl(data, dim, type, acc) \
   op_arg_gbl_core((void *)(data), (dim), (type), sizeof(*(data)), (acc))
 /* The index of the iteration element (map OP_ID) or the idx-th entry of its
- * map row, passed to the kernel as const int *. */
+ * map row, passed to the kernel as int * (a copy: writing it changes nothing). */
 op_arg op_arg_idx(int idx, op_map map);
+/* OP2's op_arg_info(&var, dim, type, ref): var travels with the OP_MIN or
+ * OP_MAX global at argument position ref (0-based) of the same loop, which
+ * has the same dim. The kernel gets its own copy, starting at var's value,
+ * and writes it when it improves the reduction (airfoil: the element where
+ * the largest update happens). After the loop var holds the copy written with
+ * the winning value (unchanged when no element improved on the starting
+ * value); of blocks of a plan that tie, the earlier block wins. Component d
+ * travels with component d of the reduction. */
+op_arg op_arg_info_core(void *data, int dim, const char *type, size_t elem_bytes, int ref);
+#define op_arg_info(data, dim, type, ref) \
+  op_arg_info_core((void *)(data), (dim), (type), sizeof(*(data)), (ref))
 
 /* ---- the parallel loop ----------------------------------------------------- */
 
@@ -141,10 +175,47 @@ void op_fetch_data(op_dat dat, void *dest);
 void *op_fetch_data_ptr(op_dat dat);
 /* Tells the library the host copy was changed by the application. */
 void op_host_data_changed(op_dat dat);
+/* Elements low..high (inclusive) of dat into dest. */
+void op_fetch_data_idx(op_dat dat, void *dest, int low, int high);
+/* The number of elements of a set (over all processes, once there are several). */
+int op_get_size(op_set set);
+/* OP2's text and binary dumps of a dat. Text: "size dim", then one line per
+ * element, each value printed as " %+.15E" (double), " %+f" (float) or
+ * " %+d" (int). Binary: int size, int dim, then the raw values. Written to a
+ * temporary file and renamed, so a failed run leaves no half file. */
+void op_print_dat_to_txtfile(op_dat dat, const char *file);
+void op_print_dat_to_binfile(op_dat dat, const char *file);
 
-/* ---- timing and diagnostics ---------------------------------------------- */
+/* ---- output, memory, timing and diagnostics ----------------------------- */
+
+/* printf, on the one process that prints (the root, once there are several). */
+void op_printf(const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* 1 on the process that prints and writes shared files. */
+int op_is_root(void);
+
+/* OP2's allocation calls: like malloc, calloc, realloc, free, but a failure is
+ * fatal (with a message) instead of NULL. The names are parenthesised so that
+ * a macro of the same name (the library's own) leaves these declarations alone. */
+void *(op_malloc)(size_t bytes);
+void *(op_calloc)(size_t n, size_t bytes);
+void *(op_realloc)(void *p, size_t bytes);
+void (op_free)(void *p);
 
 double op_wtime(void);
+/* OP2's timer: *cpu gets the process CPU time, *et the wall-clock time, in
+ * seconds (the difference of two calls is what counts). */
+void op_timers(double *cpu, double *et);
+void op_timers_core(double *cpu, double *et);
+/* OP2's profile regions: op_profile_start("name") ... op_profile_end(), nested;
+ * op_profile_output() prints each region's calls and wall time, then the
+ * per-loop table of op_timing_output. */
+void op_profile_start(const char *name);
+void op_profile_end(void);
+void op_profile_output(void);
 /* Per loop: calls, total seconds, bytes moved and achieved GB/s. */
 void op_timing_output(void);
 /* Writes the per-loop timings as a JSON array (no trailing newline). */

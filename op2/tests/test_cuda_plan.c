@@ -390,7 +390,7 @@ static void test_tuner(void) {
 }
 
 int main(int argc, char **argv) {
-  op_init(&argc, argv, 0);
+  op_init_strip_options(&argc, argv, 0);
   const int nnode = 700, nedge = 3000;
   int *e2n = malloc(sizeof(int) * 2 * nedge);
   for (int e = 0; e < nedge; e++) {

@@ -17,7 +17,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   const char *mode = argv[1];
-  op_init(&argc, argv, 1);
+  op_init_strip_options(&argc, argv, 1);
   static int e2n[] = {0, 1, 1, 2, 2, 3};
   static int bad[] = {0, 1, 1, 7};
   static int e2e[] = {0, 1, 1, 2, 2, 0};
@@ -31,7 +31,7 @@ int main(int argc, char **argv) {
   op_dat f = op_decl_dat_temp(edges, 1, "double", "f");
   double g = 0.0;
   op_arg a;
-  op_arg_sig s = {OP_ARG_DAT, 1, OP_TYPE_DOUBLE, OP_READ, -1};
+  op_arg_sig s = {OP_ARG_DAT, 1, OP_TYPE_DOUBLE, OP_READ, -1, -1};
   op_set set = edges;
 
   if (!strcmp(mode, "dim")) {

@@ -41,7 +41,7 @@ static op_plan *build_and_check(const char *what, op_set set, int part, int narg
 }
 
 int main(int argc, char **argv) {
-  op_init(&argc, argv, 0);
+  op_init_strip_options(&argc, argv, 0);
 
   /* A random edge mesh: INC on both ends, READ on an edge dat. */
   const int nnode = 2000, nedge = 9000;

@@ -526,7 +526,7 @@ static void usage_or_error(int rc, const char *err) {
 
 int main(int argc, char **argv) {
   double t_start = op_wtime();
-  op_init(&argc, argv, 0);
+  op_init_strip_options(&argc, argv, 0);
   deck *d = deck_new("airfoil", keys, NKEYS);
   if (!d) {
     op_exit();

@@ -1069,7 +1069,7 @@ static void estimate(const deck *d, const image_spec *img, solver_estimate *e) {
 
 int main(int argc, char **argv) {
   double t_start = op_wtime();
-  op_init(&argc, argv, 0);
+  op_init_strip_options(&argc, argv, 0);
   deck *d = deck_new("euler", keys, NKEYS);
   if (!d) return 2;
   char err[2048];

@@ -758,7 +758,7 @@ static int run(const deck *d, const heat_params *pp, double t_start) {
 
 int main(int argc, char **argv) {
   const double t_start = op_wtime();
-  op_init(&argc, argv, 0);
+  op_init_strip_options(&argc, argv, 0);
   char err[256];
   int status = 2;
   deck *d = NULL;

@@ -213,7 +213,7 @@ static double error_bound(const jacobi_system *s, int is_jac, int nn, double upd
 
 int main(int argc, char **argv) {
   double t_start = op_wtime();
-  op_init(&argc, argv, 0);
+  op_init_strip_options(&argc, argv, 0);
   deck *d = deck_new("jacobi", keys, NKEYS);
   if (!d) return 2;
   char err[4096];

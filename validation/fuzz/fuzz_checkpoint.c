@@ -111,7 +111,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static op_dat q;
   if (!q) {
-    op_init(NULL, NULL, 0);
+    op_init(0, NULL, 0);
     op_set cells = op_decl_set(CELLS, "cells");
     q = op_decl_dat_temp(cells, DIM, "double", "p_q");
   }

@@ -18,7 +18,7 @@
 #include "op2.h"
 
 int main(int argc, char **argv) {
-  op_init(&argc, argv, 0);
+  op_init(argc, argv, 0);
   const int n = argc > 1 ? atoi(argv[1]) : 20;
   if (n < 2 || n > 1000000) {
     fprintf(stderr, "jacobi_example: N = %s is outside 2..1000000\n", argc > 1 ? argv[1] : "?");

@@ -166,13 +166,10 @@ void op_backend_dat_to_host(op_dat dat) {
 void op_backend_exit(void) {
   if (!G.ready) return;
   op_cuda_tune_exit(op_diags_level(), G.prop.name);
-  /* The application may read its own arrays after op_exit: bring them home. */
+  /* The dats' data is the library's own (declarations copy), freed right
+   * after this: nothing to bring back to the host. */
   for (int i = 0; i < op_num_dats(); i++) {
     op_dat d = op_dat_at(i);
-    if (!(d->where & OP_DAT_HOST_CURRENT)) {
-      op_backend_dat_to_host(d);
-      d->where |= OP_DAT_HOST_CURRENT;
-    }
     if (d->data_d) CK(cudaFree(d->data_d), d->name);
     d->data_d = NULL;
     d->where = OP_DAT_HOST_CURRENT;
@@ -262,7 +259,12 @@ static void grow(char **dev, char **host, size_t *have, size_t need, const char 
 
 /* ---- what a loop may do ------------------------------------------------------------------ */
 
-static int is_reduction(const op_arg *a) { return a->kind == OP_ARG_GBL && a->acc != OP_READ; }
+/* Has per-CUDA-block partials: a reduction, or an op_arg_info travelling with one. */
+static int is_reduction(const op_arg *a) {
+  return (a->kind == OP_ARG_GBL && a->acc != OP_READ) || a->kind == OP_ARG_INFO;
+}
+/* Has a device copy of the user's value (read, or a reduction's start). */
+static int is_global(const op_arg *a) { return a->kind == OP_ARG_GBL || a->kind == OP_ARG_INFO; }
 
 /* The staged kernel indexes indirect dats as the generator grouped them (by
  * source text); the plan groups them by dat. They must agree. */
@@ -371,12 +373,12 @@ void op_cuda_loop_begin(op_cuda_loop *C, const op_cuda_loop_desc *desc, const ch
   /* Globals (read values and reductions' starting values) in one copy. */
   size_t gbytes = 0;
   for (int i = 0; i < nargs; i++)
-    if (args[i].kind == OP_ARG_GBL) gbytes += ((size_t)args[i].size + 15) & ~(size_t)15;
+    if (is_global(&args[i])) gbytes += ((size_t)args[i].size + 15) & ~(size_t)15;
   if (gbytes) {
     grow(&G.gbl_d, &G.gbl_h, &G.gbl_bytes, gbytes, C->name);
     size_t off = 0;
     for (int i = 0; i < nargs; i++) {
-      if (args[i].kind != OP_ARG_GBL) continue;
+      if (!is_global(&args[i])) continue;
       memcpy(G.gbl_h + off, args[i].data, (size_t)args[i].size);
       C->gbl_d[i] = G.gbl_d + off;
       off += ((size_t)args[i].size + 15) & ~(size_t)15;

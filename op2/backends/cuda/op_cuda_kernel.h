@@ -69,6 +69,53 @@ __device__ void op_cuda_block_reduce(const T *red, int dim, T *out) {
   }
 }
 
+/* A warp's shuffle reduction of (value, thread) pairs for OP_MIN or OP_MAX:
+ * lane 0 ends with the best value and, of the threads that have it, the
+ * lowest (so the winner does not depend on the shape of the tree). */
+template <int ACC, typename T> __device__ __forceinline__ void op_cuda_warp_argreduce(T &v, int &who) {
+  const int lane = threadIdx.x & 31;
+  for (int s = 16; s > 0; s >>= 1) {
+    const T ov = __shfl_down_sync(0xffffffffu, v, s);
+    const int ow = __shfl_down_sync(0xffffffffu, who, s);
+    if (lane + s < 32 && ((ACC == OP_MIN ? ov < v : ov > v) || (ov == v && ow < who))) {
+      v = ov;
+      who = ow;
+    }
+  }
+}
+
+/* One component of an OP_MIN/OP_MAX reduction that op_arg_info values travel
+ * with: reduces v over the threads of the block, thread 0 writes the result
+ * to *out, and every thread gets back the index of the thread whose value won
+ * (of equal values, the lower thread's), which then writes its op_arg_info
+ * values. Every thread of the block must call it; blockDim.x is a multiple of 32. */
+template <int ACC, typename T> __device__ int op_cuda_block_argreduce(T v, T *out) {
+  __shared__ T warp_val[32];
+  __shared__ int warp_who[32];
+  __shared__ int winner;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+  int who = (int)threadIdx.x;
+  op_cuda_warp_argreduce<ACC>(v, who);
+  __syncthreads(); /* the shared values are free again (previous component) */
+  if (lane == 0) {
+    warp_val[warp] = v;
+    warp_who[warp] = who;
+  }
+  __syncthreads();
+  if (warp == 0) {
+    /* Lanes past the last warp repeat warp 0's pair, a candidate already. */
+    T w = lane < nwarps ? warp_val[lane] : warp_val[0];
+    int ww = lane < nwarps ? warp_who[lane] : warp_who[0];
+    op_cuda_warp_argreduce<ACC>(w, ww);
+    if (lane == 0) {
+      *out = w;
+      winner = ww;
+    }
+  }
+  __syncthreads();
+  return winner;
+}
+
 /* Rounds a shared-memory byte offset up to 8, as op_plan's nshared does. */
 __device__ __forceinline__ size_t op_cuda_round8(size_t bytes) { return (bytes + 7) & ~(size_t)7; }
 

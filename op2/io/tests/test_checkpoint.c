@@ -96,7 +96,7 @@ static int roundtrip(const char *dir) {
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
     op_exit();
-    op_init(NULL, NULL, 0);
+    op_init(0, NULL, 0);
     op_set good_set = op_decl_set(N, "cells");
     op_dat res = op_decl_dat_temp(good_set, 1, "float", "state/res"); /* valid on its own */
     op_set set = strcmp(cases[k].set_name, "cells") == 0
@@ -121,7 +121,7 @@ static int roundtrip(const char *dir) {
 
   /* fewer dats than the checkpoint holds: another program's checkpoint */
   op_exit();
-  op_init(NULL, NULL, 0);
+  op_init(0, NULL, 0);
   cells = op_decl_set(N, "cells");
   q = op_decl_dat_temp(cells, 4, "double", "q");
   fl = op_decl_dat_temp(cells, 1, "float", "state/res");
@@ -143,7 +143,7 @@ static int roundtrip(const char *dir) {
 
   /* a missing scalar */
   op_exit();
-  op_init(NULL, NULL, 0);
+  op_init(0, NULL, 0);
   cells = op_decl_set(N, "cells");
   q = op_decl_dat_temp(cells, 4, "double", "q");
   fl = op_decl_dat_temp(cells, 1, "float", "state/res");
@@ -292,7 +292,7 @@ static int crash(const char *dir) {
 }
 
 int main(int argc, char **argv) {
-  op_init(&argc, argv, 0);
+  op_init_strip_options(&argc, argv, 0);
   if (argc < 3) {
     fprintf(stderr, "usage: %s roundtrip|crash <outdir>\n", argv[0]);
     return 2;

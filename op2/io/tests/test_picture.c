@@ -170,7 +170,7 @@ static void mesh_cells(const char *dir) {
 }
 
 int main(int argc, char **argv) {
-  op_init(&argc, argv, 0);
+  op_init(argc, argv, 0);
   if (argc < 2) {
     fprintf(stderr, "usage: %s <outdir>\n", argv[0]);
     return 2;

@@ -31,7 +31,7 @@ static void expect_colour(const unsigned char *rgb, int w, int x, int y, const c
 }
 
 int main(int argc, char **argv) {
-  op_init(&argc, argv, 0);
+  op_init_strip_options(&argc, argv, 0);
   if (argc < 2) {
     fprintf(stderr, "usage: %s <outdir>\n", argv[0]);
     return 2;

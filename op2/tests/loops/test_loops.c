@@ -31,7 +31,7 @@ static unsigned lcg(void) {
 }
 
 int main(int argc, char **argv) {
-  op_init(&argc, argv, 1);
+  op_init_strip_options(&argc, argv, 1);
   const int nnode = 1000, nedge = 5000, npair = nnode / 2;
 
   int *e2n = malloc(sizeof(int) * 2 * nedge);

@@ -1,0 +1,79 @@
+/*
+ * op_output.c - OP2's printing calls: op_printf, and the text and binary
+ * dumps of a dat (op_print_dat_to_txtfile / op_print_dat_to_binfile), in the
+ * formats OP2 writes so that files from either library can be compared.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "op2.h"
+#include "op2_error.h"
+
+void op_printf(const char *format, ...) {
+  va_list ap;
+  va_start(ap, format);
+  vprintf(format, ap);
+  va_end(ap);
+}
+
+int op_is_root(void) { return 1; }
+
+typedef int (*dat_writer)(FILE *f, op_dat dat, const char *data);
+
+static int write_text(FILE *f, op_dat dat, const char *data) {
+  if (fprintf(f, "%d %d\n", dat->set->size, dat->dim) < 0) return -1;
+  const size_t n = (size_t)dat->set->size;
+  for (size_t e = 0; e < n; e++) {
+    for (int d = 0; d < dat->dim; d++) {
+      const size_t k = e * (size_t)dat->dim + (size_t)d;
+      int r;
+      switch (dat->type) {
+        /* + 0.0 prints a negative zero as +0, as OP2 does. */
+        case OP_TYPE_DOUBLE: r = fprintf(f, " %+2.15lE", ((const double *)data)[k] + 0.0); break;
+        case OP_TYPE_FLOAT: r = fprintf(f, " %+f", (double)((const float *)data)[k]); break;
+        default: r = fprintf(f, " %+d", ((const int *)data)[k]); break;
+      }
+      if (r < 0) return -1;
+    }
+    if (fputc('\n', f) == EOF) return -1;
+  }
+  return 0;
+}
+
+static int write_binary(FILE *f, op_dat dat, const char *data) {
+  const int head[2] = {dat->set->size, dat->dim};
+  const size_t n = (size_t)dat->set->size;
+  if (fwrite(head, sizeof head, 1, f) != 1) return -1;
+  if (n && fwrite(data, (size_t)dat->size, n, f) != n) return -1;
+  return 0;
+}
+
+/* Writes file.tmp and renames it over file: a failed run leaves any earlier
+ * file as it was. Failures are fatal, naming the file. */
+static void write_dat_file(op_dat dat, const char *file, const char *what, const char *mode,
+                           dat_writer writer) {
+  OP_CHECK(dat && file && *file, "%s: dat or file name missing", what);
+  const char *data = op_fetch_data_ptr(dat);
+  size_t n = strlen(file) + 5;
+  char *tmp = op_malloc(n);
+  snprintf(tmp, n, "%s.tmp", file);
+  FILE *f = fopen(tmp, mode);
+  if (!f) op_fatal("%s(\"%s\"): cannot create %s", what, dat->name, tmp);
+  int bad = writer(f, dat, data) != 0;
+  bad |= fclose(f) != 0;
+  if (bad || rename(tmp, file) != 0) {
+    remove(tmp);
+    op_fatal("%s(\"%s\"): cannot write %s", what, dat->name, file);
+  }
+  free(tmp);
+}
+
+void op_print_dat_to_txtfile(op_dat dat, const char *file) {
+  write_dat_file(dat, file, "op_print_dat_to_txtfile", "w", write_text);
+}
+
+void op_print_dat_to_binfile(op_dat dat, const char *file) {
+  write_dat_file(dat, file, "op_print_dat_to_binfile", "wb", write_binary);
+}
