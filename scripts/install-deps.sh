@@ -11,6 +11,10 @@ need=(
   hdf5-tools     # h5dump in tests
   libnetpbm-dev  # PPM images
   python3        # validation scripts
+  openmpi-bin          # MPI layer (op2/mpi): mpirun for the mpi tests
+  libopenmpi-dev       # MPI layer: headers and libraries
+  libptscotch-dev      # MPI layer: PT-Scotch k-way partitioning
+  libhdf5-openmpi-dev  # MPI layer: parallel HDF5 (beside the serial libhdf5-dev)
 )
 missing=()
 for p in "${need[@]}"; do

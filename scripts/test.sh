@@ -3,7 +3,9 @@
 #   release preset   every test but the benchmarks (GPU tests skip without a GPU)
 #   strict preset    the bitwise cross-backend comparisons (no FP contraction),
 #                    and valgrind memcheck runs (generic x86-64 build)
-#   debug preset     unit tests under the address and undefined-behaviour sanitizers
+#   debug preset     unit and mpi tests under the address and undefined-behaviour sanitizers
+# (the mpi tests run through mpirun on 1 to 4 processes; they exist when MPI,
+# PT-Scotch and parallel HDF5 are installed, which install-deps.sh does)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -18,5 +20,5 @@ ctest --preset release -j "$jobs" -LE "bench" || status=1
 echo "=== tests: strict (bitwise cross-backend, memcheck)"
 ctest --preset strict -j "$jobs" -L "xbackend|memcheck" || status=1
 echo "=== tests: debug (sanitizers)"
-ctest --preset debug -j "$jobs" -L unit || status=1
+ctest --preset debug -j "$jobs" -L "unit|mpi" || status=1
 exit $status

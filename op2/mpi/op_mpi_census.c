@@ -64,7 +64,7 @@ static int cmp3(const void *a, const void *b) {
 }
 
 static size_t unique3(triples *t) {
-  qsort(t->v, t->n, 3 * sizeof(int), cmp3);
+  op_mpi_qsort(t->v, t->n, 3 * sizeof(int), cmp3);
   size_t k = 0;
   for (size_t i = 0; i < t->n; i++)
     if (k == 0 || cmp3(t->v + 3 * i, t->v + 3 * (k - 1))) memmove(t->v + 3 * k++, t->v + 3 * i, 3 * sizeof(int));
@@ -73,7 +73,7 @@ static size_t unique3(triples *t) {
 
 /* Counts, per part, the distinct neighbours of (owner, importer) pairs. */
 static void count_neighbours(int *pairs, size_t n, int nparts, int *recv_from, int *send_to) {
-  qsort(pairs, n, 2 * sizeof(int), op_mpi_cmp_int2);
+  op_mpi_qsort(pairs, n, 2 * sizeof(int), op_mpi_cmp_int2);
   for (size_t i = 0; i < n; i++) {
     if (i > 0 && pairs[2 * i] == pairs[2 * i - 2] && pairs[2 * i + 1] == pairs[2 * i - 1]) continue;
     send_to[pairs[2 * i]]++;

@@ -19,9 +19,13 @@ int op_mpi_cmp_int2(const void *a, const void *b) {
   return (x[1] > y[1]) - (x[1] < y[1]);
 }
 
+void op_mpi_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *)) {
+  if (n > 1) qsort(base, n, size, cmp); /* base may be NULL when n is 0 */
+}
+
 int op_mpi_sort_unique(int *v, int n) {
   if (n <= 1) return n;
-  qsort(v, (size_t)n, sizeof *v, op_mpi_cmp_int);
+  op_mpi_qsort(v, (size_t)n, sizeof *v, op_mpi_cmp_int);
   int k = 1;
   for (int i = 1; i < n; i++)
     if (v[i] != v[k - 1]) v[k++] = v[i];

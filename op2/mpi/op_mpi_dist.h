@@ -35,6 +35,8 @@ void op_mpi_group_by_dest(int n, const int *dest, int nprocs, int *order, int *c
 void op_mpi_lookup(MPI_Comm comm, const int *starts, const int *values, int n, const int *g,
                    int *out);
 
+/* qsort, for any n (base may be NULL when n is 0). */
+void op_mpi_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 /* qsort comparators. */
 int op_mpi_cmp_int(const void *a, const void *b);
 int op_mpi_cmp_int2(const void *a, const void *b); /* pairs (int[2]), lexicographic */

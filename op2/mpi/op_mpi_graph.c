@@ -108,7 +108,7 @@ void op_mpi_graph_build(op_mpi_mesh m, op_mpi_map map, int **xadj_out, int **adj
   for (int v = 0; v < nloc; v++) {
     xadj[v] = pos;
     memmove(adj + pos, adj + bound[v], (size_t)fill[v] * sizeof(int));
-    qsort(adj + pos, (size_t)fill[v], sizeof(int), op_mpi_cmp_int);
+    op_mpi_qsort(adj + pos, (size_t)fill[v], sizeof(int), op_mpi_cmp_int);
     pos += fill[v];
   }
   xadj[nloc] = pos;

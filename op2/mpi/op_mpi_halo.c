@@ -140,7 +140,7 @@ static void build_exec_exports(op_mpi_mesh m, op_mpi_set s, int **rows) {
       }
     free(own);
   }
-  qsort(pairs, (size_t)np, 2 * sizeof(int), op_mpi_cmp_int2);
+  op_mpi_qsort(pairs, (size_t)np, 2 * sizeof(int), op_mpi_cmp_int2);
   int k = 0;
   for (int q = 0; q < np; q++)
     if (q == 0 || pairs[2 * q] != pairs[2 * k - 2] || pairs[2 * q + 1] != pairs[2 * k - 1]) {
@@ -222,7 +222,7 @@ static void build_nonexec_imports(op_mpi_mesh m, op_mpi_set t, int **rows, int *
   int nexec = t->exec_size;
   int *exec_sorted = op_mpi_alloc(int, nexec);
   memcpy(exec_sorted, t->gid + t->size, (size_t)nexec * sizeof(int));
-  qsort(exec_sorted, (size_t)nexec, sizeof(int), op_mpi_cmp_int);
+  op_mpi_qsort(exec_sorted, (size_t)nexec, sizeof(int), op_mpi_cmp_int);
   for (int i = 0; i < m->nmaps; i++) {
     op_mpi_map p = m->maps[i];
     if (p->to != t) continue;
@@ -237,7 +237,7 @@ static void build_nonexec_imports(op_mpi_mesh m, op_mpi_set t, int **rows, int *
     }
     free(own);
   }
-  qsort(pairs, (size_t)np, 2 * sizeof(int), op_mpi_cmp_int2);
+  op_mpi_qsort(pairs, (size_t)np, 2 * sizeof(int), op_mpi_cmp_int2);
   int k = 0;
   for (int q = 0; q < np; q++)
     if (q == 0 || pairs[2 * q] != pairs[2 * k - 2] || pairs[2 * q + 1] != pairs[2 * k - 1]) {
@@ -264,7 +264,7 @@ static void build_lookup(op_mpi_set s) {
   free(s->lookup);
   s->lookup = op_mpi_alloc(int, 2 * (size_t)n);
   for (int e = 0; e < n; e++) s->lookup[2 * e] = s->gid[e], s->lookup[2 * e + 1] = e;
-  qsort(s->lookup, (size_t)n, 2 * sizeof(int), op_mpi_cmp_int2);
+  op_mpi_qsort(s->lookup, (size_t)n, 2 * sizeof(int), op_mpi_cmp_int2);
   for (int e = 1; e < n; e++)
     if (s->lookup[2 * e] == s->lookup[2 * e - 2])
       op_mpi_fatal("internal error: element %d of set '%s' held twice on this process",

@@ -6,6 +6,11 @@
  * made reproducible with a Scotch context that is deterministic and seeded
  * with a fixed value, and the global random state is reset first, so that
  * the same graph on the same number of processes gives the same parts.
+ *
+ * The context also holds PT-Scotch to one thread per process: its threaded
+ * algorithms call MPI from several threads at once, which needs
+ * MPI_THREAD_MULTIPLE (without it Open MPI crashed or hung on 4 processes),
+ * and the MPI processes are the parallelism here anyway.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -44,6 +49,7 @@ void op_mpi_part_ptscotch(MPI_Comm comm, const op_mpi_part_input *in, int nparts
   OP_SCOTCH_CHECK(SCOTCH_contextOptionSetNum(&ctx, SCOTCH_OPTIONNUMDETERMINISTIC, 1));
   OP_SCOTCH_CHECK(SCOTCH_contextOptionSetNum(&ctx, SCOTCH_OPTIONNUMRANDOMFIXEDSEED, 1));
   SCOTCH_contextRandomSeed(&ctx, SCOTCH_SEED);
+  OP_SCOTCH_CHECK(SCOTCH_contextThreadSpawn(&ctx, 1, NULL)); /* one thread: see above */
   OP_SCOTCH_CHECK(SCOTCH_dgraphInit(&bound, comm));
   OP_SCOTCH_CHECK(SCOTCH_contextBindDgraph(&ctx, &graph, &bound));
 

@@ -94,7 +94,7 @@ static void derive_to(op_mpi_mesh m, op_mpi_map map, int nparts) {
   }
   int *got = NULL;
   int ngot = op_mpi_alltoallv_rows(m->comm, pairs, counts, 2 * sizeof(int), (void **)&got, NULL);
-  qsort(got, (size_t)ngot, 2 * sizeof(int), op_mpi_cmp_int2);
+  op_mpi_qsort(got, (size_t)ngot, 2 * sizeof(int), op_mpi_cmp_int2);
   t->part = op_mpi_alloc(int, t->slice_size);
   for (int i = 0; i < t->slice_size; i++)
     t->part[i] = op_mpi_block_part(t->slice_start + i, t->global_size, nparts);
