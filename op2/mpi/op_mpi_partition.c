@@ -68,38 +68,63 @@ static int mode_of(const int *v, int n) {
   return best;
 }
 
+/* Rows per batch and process when following a map: bounds the memory of
+ * the look-ups on big meshes. */
+enum { DERIVE_BATCH_ROWS = 1 << 19 };
+
+static int derive_batches(op_mpi_mesh m, int nrows) {
+  int mine = (nrows + DERIVE_BATCH_ROWS - 1) / DERIVE_BATCH_ROWS, all = 0;
+  OP_MPI_CHECK(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MAX, m->comm));
+  return all;
+}
+
 /* from-set elements take the part most of their entries are in. */
 static void derive_from(op_mpi_mesh m, op_mpi_map map) {
   op_mpi_set s = map->from;
-  int n = s->slice_size, dim = map->dim;
-  int *tp = op_mpi_alloc(int, (size_t)n * dim);
-  op_mpi_lookup(m->comm, map->to->slice_starts, map->to->part, n * dim, map->slice, tp);
+  int n = s->slice_size, dim = map->dim, nb = derive_batches(m, n);
+  int *tp = op_mpi_alloc(int, (size_t)(n < DERIVE_BATCH_ROWS ? n : DERIVE_BATCH_ROWS) * dim);
   s->part = op_mpi_alloc(int, n);
-  for (int i = 0; i < n; i++) s->part[i] = mode_of(tp + (size_t)i * dim, dim);
+  for (int b = 0; b < nb; b++) {
+    int r0 = b * DERIVE_BATCH_ROWS < n ? b * DERIVE_BATCH_ROWS : n;
+    int r1 = r0 + DERIVE_BATCH_ROWS < n ? r0 + DERIVE_BATCH_ROWS : n;
+    op_mpi_lookup(m->comm, map->to->slice_starts, map->to->part, (r1 - r0) * dim, map->slice + (size_t)r0 * dim, tp);
+    for (int i = r0; i < r1; i++) s->part[i] = mode_of(tp + (size_t)(i - r0) * dim, dim);
+  }
   free(tp);
 }
 
-/* to-set elements take the part most of the rows naming them are in. */
+/* to-set elements take the part most of the rows naming them are in: the
+ * (element, part) pairs of every row go to the element's process, in batches. */
 static void derive_to(op_mpi_mesh m, op_mpi_map map, int nparts) {
   op_mpi_set s = map->from, t = map->to;
-  int n = s->slice_size * map->dim;
-  int *dest = op_mpi_alloc(int, n), *order = op_mpi_alloc(int, n);
-  int *counts = op_mpi_alloc(int, m->nprocs);
-  for (int k = 0; k < n; k++) dest[k] = op_mpi_slice_owner(t->slice_starts, m->nprocs, map->slice[k]);
-  op_mpi_group_by_dest(n, dest, m->nprocs, order, counts);
-  int *pairs = op_mpi_alloc(int, (size_t)n * 2);
-  for (int k = 0; k < n; k++) {
-    pairs[2 * k] = map->slice[order[k]];
-    pairs[2 * k + 1] = s->part[order[k] / map->dim];
-  }
+  int dim = map->dim, nrows = s->slice_size, nb = derive_batches(m, nrows);
   int *got = NULL;
-  int ngot = op_mpi_alltoallv_rows(m->comm, pairs, counts, 2 * sizeof(int), (void **)&got, NULL);
-  op_mpi_qsort(got, (size_t)ngot, 2 * sizeof(int), op_mpi_cmp_int2);
+  size_t ngot = 0;
+  for (int b = 0; b < nb; b++) {
+    int r0 = b * DERIVE_BATCH_ROWS < nrows ? b * DERIVE_BATCH_ROWS : nrows;
+    int r1 = r0 + DERIVE_BATCH_ROWS < nrows ? r0 + DERIVE_BATCH_ROWS : nrows;
+    int n = (r1 - r0) * dim;
+    const int *rows = map->slice + (size_t)r0 * dim;
+    int *dest = op_mpi_alloc(int, n), *order = op_mpi_alloc(int, n), *counts = op_mpi_alloc(int, m->nprocs);
+    for (int k = 0; k < n; k++) dest[k] = op_mpi_slice_owner(t->slice_starts, m->nprocs, rows[k]);
+    op_mpi_group_by_dest(n, dest, m->nprocs, order, counts);
+    int *pairs = op_mpi_alloc(int, (size_t)n * 2), *recv = NULL;
+    for (int k = 0; k < n; k++) {
+      pairs[2 * k] = rows[order[k]];
+      pairs[2 * k + 1] = s->part[r0 + order[k] / dim];
+    }
+    int nrecv = op_mpi_alltoallv_rows(m->comm, pairs, counts, 2 * sizeof(int), (void **)&recv, NULL);
+    got = op_mpi_grow(int, got, 2 * (ngot + (size_t)nrecv));
+    memcpy(got + 2 * ngot, recv, 2 * (size_t)nrecv * sizeof(int));
+    ngot += (size_t)nrecv;
+    free(dest), free(order), free(counts), free(pairs), free(recv);
+  }
+  op_mpi_qsort(got, ngot, 2 * sizeof(int), op_mpi_cmp_int2);
   t->part = op_mpi_alloc(int, t->slice_size);
   for (int i = 0; i < t->slice_size; i++)
     t->part[i] = op_mpi_block_part(t->slice_start + i, t->global_size, nparts);
   /* Runs of one element; within a run, runs of one part: keep the longest. */
-  for (int k = 0; k < ngot;) {
+  for (size_t k = 0; k < ngot;) {
     int g = got[2 * k], best = -1, best_count = 0;
     while (k < ngot && got[2 * k] == g) {
       int p = got[2 * k + 1], c = 0;
@@ -108,10 +133,6 @@ static void derive_to(op_mpi_mesh m, op_mpi_map map, int nparts) {
     }
     t->part[g - t->slice_start] = best;
   }
-  free(dest);
-  free(order);
-  free(counts);
-  free(pairs);
   free(got);
 }
 
@@ -156,8 +177,8 @@ static void list_partitioners(char *buf, size_t len) {
 
 void op_mpi_partition_parts(op_mpi_mesh m, const char *lib, const char *routine, op_mpi_set set,
                             op_mpi_map map, op_mpi_dat coords, int nparts) {
-  if (m->stage != OP_MPI_DECLARED)
-    op_mpi_fatal("op_partition: the mesh is already partitioned (partition it once)");
+  if (m->stage == OP_MPI_DISTRIBUTED)
+    op_mpi_fatal("op_partition: the mesh is already distributed (partition it once)");
   const op_mpi_partitioner *pt = op_mpi_partitioner_find(lib, routine);
   if (!pt) {
     char names[256];
@@ -223,20 +244,53 @@ void op_mpi_partition_parts(op_mpi_mesh m, const char *lib, const char *routine,
   m->stage = OP_MPI_PARTITIONED;
 }
 
+/* Rows per batch and process when counting the cut. */
+enum { CUT_BATCH_ROWS = 1 << 19 };
+
 long long op_mpi_edge_cut(op_mpi_mesh m, op_mpi_map map) {
   op_mpi_set t = map->to;
   if (!t->part) op_mpi_fatal("edge cut of map '%s': set '%s' is not partitioned", map->name, t->name);
-  int *xadj = NULL, *adjncy = NULL;
-  op_mpi_graph_build(m, map, &xadj, &adjncy);
-  int narcs = xadj[t->slice_size];
-  int *np = op_mpi_alloc(int, narcs);
-  op_mpi_lookup(m->comm, t->slice_starts, t->part, narcs, adjncy, np);
+  if (!map->slice) op_mpi_fatal("edge cut of map '%s': its rows are no longer held in slices", map->name);
+  /* The cut edges are the pairs of one row in different parts: only they are
+   * listed (so memory follows the cut, not the mesh), each sent to the
+   * process holding its lower end, which counts each pair once. */
+  int dim = map->dim, nrows = map->from->slice_size;
+  int mine = (nrows + CUT_BATCH_ROWS - 1) / CUT_BATCH_ROWS, nb = 0;
+  OP_MPI_CHECK(MPI_Allreduce(&mine, &nb, 1, MPI_INT, MPI_MAX, m->comm));
+  int *held = NULL;
+  size_t nheld = 0;
+  for (int b = 0; b < nb; b++) {
+    int r0 = b * CUT_BATCH_ROWS < nrows ? b * CUT_BATCH_ROWS : nrows;
+    int r1 = r0 + CUT_BATCH_ROWS < nrows ? r0 + CUT_BATCH_ROWS : nrows;
+    int n = (r1 - r0) * dim, np = 0, cap = 1024;
+    const int *rows = map->slice + (size_t)r0 * dim;
+    int *part = op_mpi_alloc(int, n), *pairs = op_mpi_alloc(int, 2 * (size_t)cap);
+    op_mpi_lookup(m->comm, t->slice_starts, t->part, n, rows, part);
+    for (int r = 0; r < r1 - r0; r++)
+      for (int j = 0; j < dim; j++)
+        for (int k = j + 1; k < dim; k++) {
+          int u = rows[r * dim + j], v = rows[r * dim + k];
+          if (u == v || part[r * dim + j] == part[r * dim + k]) continue;
+          if (np == cap) pairs = op_mpi_grow(int, pairs, 2 * (size_t)(cap *= 2));
+          pairs[2 * np] = u < v ? u : v;
+          pairs[2 * np++ + 1] = u < v ? v : u;
+        }
+    int *dest = op_mpi_alloc(int, np), *order = op_mpi_alloc(int, np), *counts = op_mpi_alloc(int, m->nprocs);
+    for (int q = 0; q < np; q++) dest[q] = op_mpi_slice_owner(t->slice_starts, m->nprocs, pairs[2 * q]);
+    op_mpi_group_by_dest(np, dest, m->nprocs, order, counts);
+    int *sorted = op_mpi_alloc(int, 2 * (size_t)np), *got = NULL;
+    for (int q = 0; q < np; q++) sorted[2 * q] = pairs[2 * order[q]], sorted[2 * q + 1] = pairs[2 * order[q] + 1];
+    int ngot = op_mpi_alltoallv_rows(m->comm, sorted, counts, 2 * sizeof(int), (void **)&got, NULL);
+    held = op_mpi_grow(int, held, 2 * (nheld + (size_t)ngot));
+    memcpy(held + 2 * nheld, got, 2 * (size_t)ngot * sizeof(int));
+    nheld += (size_t)ngot;
+    free(part), free(pairs), free(dest), free(order), free(counts), free(sorted), free(got);
+  }
+  op_mpi_qsort(held, nheld, 2 * sizeof(int), op_mpi_cmp_int2);
   long long cut = 0, all = 0;
-  for (int v = 0; v < t->slice_size; v++)
-    for (int a = xadj[v]; a < xadj[v + 1]; a++) cut += (np[a] != t->part[v]);
+  for (size_t q = 0; q < nheld; q++)
+    cut += q == 0 || held[2 * q] != held[2 * q - 2] || held[2 * q + 1] != held[2 * q - 1];
+  free(held);
   OP_MPI_CHECK(MPI_Allreduce(&cut, &all, 1, MPI_LONG_LONG, MPI_SUM, m->comm));
-  free(xadj);
-  free(adjncy);
-  free(np);
-  return all / 2; /* every edge is two arcs */
+  return all;
 }

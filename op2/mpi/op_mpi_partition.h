@@ -70,7 +70,9 @@ void op_mpi_graph_build(op_mpi_mesh m, op_mpi_map map, int **xadj, int **adjncy)
 /* Partitions every set of m into nparts parts (nparts <= the primary set's
  * size, or a clear error): set->part of every set. set, map and coords as in
  * the table above (map and coords may be NULL where the partitioner does not
- * need them). Records the edge cut of map's graph (when map is given). */
+ * need them). Records the edge cut of map's graph (when map is given). May be
+ * called again, with another partitioner or part count, until the mesh is
+ * distributed (the partition model does so). */
 void op_mpi_partition_parts(op_mpi_mesh m, const char *lib, const char *routine, op_mpi_set set,
                             op_mpi_map map, op_mpi_dat coords, int nparts);
 
@@ -78,8 +80,8 @@ void op_mpi_partition_parts(op_mpi_mesh m, const char *lib, const char *routine,
  * blocks of consecutive global numbers (sizes differ by at most one). */
 int op_mpi_block_part(int global, int global_size, int nparts);
 
-/* Edge cut of map's graph for the parts in map->to->part: graph edges whose
- * ends lie in different parts. */
+/* Edge cut of map's graph for the parts in map->to->part: the pairs of
+ * elements that share a row of map and lie in different parts. */
 long long op_mpi_edge_cut(op_mpi_mesh m, op_mpi_map map);
 
 #ifdef __cplusplus

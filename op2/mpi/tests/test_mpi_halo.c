@@ -11,7 +11,8 @@
  *     non-execute one is named by a row the process runs; halos hold only
  *     elements owned elsewhere;
  *   - what a process imports from a neighbour is what that neighbour exports;
- *   - the partition is the same when made twice;
+ *   - the partition is the same when made twice, and its edge cut is the
+ *     number of graph edges between parts;
  *   - (block and RCB, whose parts do not depend on the process count) the
  *     sizes equal those the census counts for the whole mesh on one process.
  *
@@ -21,6 +22,7 @@
 
 #include "mpi_test_mesh.h"
 #include "op_mpi_census.h"
+#include "op_mpi_dist.h"
 #include "op_mpi_halo.h"
 #include "op_mpi_partition.h"
 
@@ -166,8 +168,9 @@ static void check_census(pair *p, const char *lib, const char *routine, int prim
   op_mpi_partition_parts(w, lib, routine, w->sets[prime_set], w->maps[prime_map],
                          coords >= 0 ? w->dats[coords] : NULL, m->nprocs);
   op_mpi_census c;
-  op_mpi_census_take(w, &c);
+  op_mpi_census_take(w, w->maps[prime_map], &c);
   TCHECK(w->edge_cut == m->edge_cut, "edge cut %lld on one process, %lld distributed", w->edge_cut, m->edge_cut);
+  TCHECK(c.edge_cut == m->edge_cut, "edge cut %lld by the census, %lld distributed", c.edge_cut, m->edge_cut);
   for (int s = 0; s < m->nsets; s++) {
     op_mpi_set set = m->sets[s];
     size_t at = (size_t)s * c.nparts + m->rank;
@@ -189,6 +192,26 @@ static void check_census(pair *p, const char *lib, const char *routine, int prim
     TCHECK(c.sent[at] == sent, "set %s: census sends %d rows, distributed %d", set->name, c.sent[at], sent);
   }
   op_mpi_census_free(&c);
+}
+
+/* The edge cut recorded, counted again from the graph PT-Scotch is given:
+ * arcs between parts, each edge being two arcs. */
+static void check_cut(op_mpi_mesh m, op_mpi_map map) {
+  int *xadj, *adj;
+  op_mpi_graph_build(m, map, &xadj, &adj);
+  int n = map->to->slice_size, narcs = xadj[n];
+  int *np = malloc(sizeof(int) * (size_t)(narcs + 1));
+  op_mpi_lookup(m->comm, map->to->slice_starts, map->to->part, narcs, adj, np);
+  long long arcs = 0;
+  for (int v = 0; v < n; v++)
+    for (int a = xadj[v]; a < xadj[v + 1]; a++) {
+      arcs += np[a] != map->to->part[v];
+      TCHECK(adj[a] != map->to->slice_start + v, "graph of %s: self loop at %d", map->name, adj[a]);
+    }
+  MPI_Allreduce(MPI_IN_PLACE, &arcs, 1, MPI_LONG_LONG, MPI_SUM, m->comm);
+  TCHECK(arcs % 2 == 0 && arcs / 2 == m->edge_cut, "edge cut %lld, the graph has %lld arcs between parts",
+         m->edge_cut, arcs);
+  free(xadj), free(adj), free(np);
 }
 
 /* Partitions a second copy and compares every set's parts. */
@@ -233,6 +256,7 @@ int main(int argc, char **argv) {
     test_grid_distribute(&g, pt, stdout);
   }
   check_repeatable(p.dist, airfoil ? a2.m : g2.m);
+  check_cut(airfoil ? a2.m : g2.m, airfoil ? a2.pecell : g2.stencil);
   check_ownership(p.dist);
   check_maps(&p);
   check_exec_complete(&p);
