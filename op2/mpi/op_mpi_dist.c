@@ -32,6 +32,29 @@ int op_mpi_sort_unique(int *v, int n) {
   return k;
 }
 
+size_t op_mpi_sort_unique_pairs(int *pairs, size_t n) {
+  op_mpi_qsort(pairs, n, 2 * sizeof(int), op_mpi_cmp_int2);
+  size_t k = 0;
+  for (size_t q = 0; q < n; q++)
+    if (k == 0 || pairs[2 * q] != pairs[2 * k - 2] || pairs[2 * q + 1] != pairs[2 * k - 1]) {
+      pairs[2 * k] = pairs[2 * q];
+      pairs[2 * k++ + 1] = pairs[2 * q + 1];
+    }
+  return k;
+}
+
+int op_mpi_batches(MPI_Comm comm, int nrows) {
+  int mine = (nrows + OP_MPI_BATCH_ROWS - 1) / OP_MPI_BATCH_ROWS, all = 0;
+  OP_MPI_CHECK(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MAX, comm));
+  return all;
+}
+
+void op_mpi_batch(int b, int nrows, int *r0, int *r1) {
+  long long lo = (long long)b * OP_MPI_BATCH_ROWS, hi = lo + OP_MPI_BATCH_ROWS;
+  *r0 = (int)(lo < nrows ? lo : nrows);
+  *r1 = (int)(hi < nrows ? hi : nrows);
+}
+
 int op_mpi_bsearch(const int *v, int n, int key) {
   int lo = 0, hi = n - 1;
   while (lo <= hi) {

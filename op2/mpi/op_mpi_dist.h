@@ -41,6 +41,17 @@ void op_mpi_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, co
 int op_mpi_cmp_int(const void *a, const void *b);
 int op_mpi_cmp_int2(const void *a, const void *b); /* pairs (int[2]), lexicographic */
 
+/* Sorts (a, b) pairs and removes repeated ones; returns the new count. */
+size_t op_mpi_sort_unique_pairs(int *pairs, size_t n);
+
+/* Rows of a big slice are handled in batches of OP_MPI_BATCH_ROWS, so that no
+ * process has more than a batch of rows in flight. op_mpi_batches is
+ * collective: every process runs the largest number any process needs;
+ * op_mpi_batch gives batch b's rows [r0, r1) (empty past the end). */
+enum { OP_MPI_BATCH_ROWS = 1 << 19 };
+int op_mpi_batches(MPI_Comm comm, int nrows);
+void op_mpi_batch(int b, int nrows, int *r0, int *r1);
+
 /* Sorts and removes duplicates; returns the new length. */
 int op_mpi_sort_unique(int *v, int n);
 /* Index of key in the ascending array v of n, or -1. */

@@ -16,16 +16,6 @@
 #include "op_mpi_dist.h"
 #include "op_mpi_partition.h"
 
-/* Rows per batch and process: bounds the memory of a batch's messages. */
-enum { GRAPH_BATCH_ROWS = 1 << 19 };
-
-/* The number of batches every process runs (the most any process needs). */
-static int batches(op_mpi_mesh m, int nrows) {
-  int mine = (nrows + GRAPH_BATCH_ROWS - 1) / GRAPH_BATCH_ROWS, all = 0;
-  OP_MPI_CHECK(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MAX, m->comm));
-  return all;
-}
-
 /* Sends, for rows [r0, r1) of the slice, one record per entry to the process
  * holding that entry: the entry first, then the row in full (the receiver
  * skips the entry itself). Returns the records received (dim + 1 ints each). */
@@ -57,14 +47,13 @@ void op_mpi_graph_build(op_mpi_mesh m, op_mpi_map map, int **xadj_out, int **adj
   if (!map->slice) op_mpi_fatal("map '%s': its rows are no longer held in slices", map->name);
   op_mpi_set to = map->to;
   int nloc = to->slice_size, lo = to->slice_start, dim = map->dim, rec = dim + 1;
-  int nrows = map->from->slice_size, nb = batches(m, nrows);
+  int nrows = map->from->slice_size, nb = op_mpi_batches(m->comm, nrows);
   long long *bound = op_mpi_zalloc(long long, nloc + 1);
 
   /* Pass 1: an upper bound on each element's neighbours. */
   for (int b = 0; b < nb; b++) {
-    int r0 = b * GRAPH_BATCH_ROWS < nrows ? b * GRAPH_BATCH_ROWS : nrows;
-    int r1 = r0 + GRAPH_BATCH_ROWS < nrows ? r0 + GRAPH_BATCH_ROWS : nrows;
-    int *recv = NULL;
+    int r0, r1, *recv = NULL;
+    op_mpi_batch(b, nrows, &r0, &r1);
     int got = send_records(m, map, r0, r1, &recv);
     for (int k = 0; k < got; k++) bound[recv[(size_t)k * rec] - lo] += dim - 1;
     free(recv);
@@ -85,9 +74,8 @@ void op_mpi_graph_build(op_mpi_mesh m, op_mpi_map map, int **xadj_out, int **adj
 
   /* Pass 2: each row's other entries, without repeats or self loops. */
   for (int b = 0; b < nb; b++) {
-    int r0 = b * GRAPH_BATCH_ROWS < nrows ? b * GRAPH_BATCH_ROWS : nrows;
-    int r1 = r0 + GRAPH_BATCH_ROWS < nrows ? r0 + GRAPH_BATCH_ROWS : nrows;
-    int *recv = NULL;
+    int r0, r1, *recv = NULL;
+    op_mpi_batch(b, nrows, &r0, &r1);
     int got = send_records(m, map, r0, r1, &recv);
     for (int k = 0; k < got; k++) {
       const int *r = recv + (size_t)k * rec;

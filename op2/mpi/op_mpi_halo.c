@@ -140,14 +140,7 @@ static void build_exec_exports(op_mpi_mesh m, op_mpi_set s, int **rows) {
       }
     free(own);
   }
-  op_mpi_qsort(pairs, (size_t)np, 2 * sizeof(int), op_mpi_cmp_int2);
-  int k = 0;
-  for (int q = 0; q < np; q++)
-    if (q == 0 || pairs[2 * q] != pairs[2 * k - 2] || pairs[2 * q + 1] != pairs[2 * k - 1]) {
-      pairs[2 * k] = pairs[2 * q];
-      pairs[2 * k++ + 1] = pairs[2 * q + 1];
-    }
-  np = k;
+  np = (int)op_mpi_sort_unique_pairs(pairs, (size_t)np);
 
   /* Core (never exported) first, then the rest, each in global order. */
   char *boundary = op_mpi_zalloc(char, n);
@@ -237,14 +230,7 @@ static void build_nonexec_imports(op_mpi_mesh m, op_mpi_set t, int **rows, int *
     }
     free(own);
   }
-  op_mpi_qsort(pairs, (size_t)np, 2 * sizeof(int), op_mpi_cmp_int2);
-  int k = 0;
-  for (int q = 0; q < np; q++)
-    if (q == 0 || pairs[2 * q] != pairs[2 * k - 2] || pairs[2 * q + 1] != pairs[2 * k - 1]) {
-      pairs[2 * k] = pairs[2 * q];
-      pairs[2 * k++ + 1] = pairs[2 * q + 1];
-    }
-  np = k;
+  np = (int)op_mpi_sort_unique_pairs(pairs, (size_t)np);
   t->nonexec_size = np;
   t->gid = op_mpi_grow(int, t->gid, t->size + nexec + np);
   for (int r = 0; r < m->nprocs; r++) nonexec_counts[r] = 0;

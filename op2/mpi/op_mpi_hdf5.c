@@ -109,6 +109,28 @@ static int type_matches(hid_t ft, op_type t) {
   return cl == H5T_FLOAT && sz == (t == OP_TYPE_DOUBLE ? 8u : 4u);
 }
 
+/* Selects rows [start, start + count) of the file dataspace fs (of rank 0,
+ * 1 or 2, cols values a row) and returns the matching memory dataspace; a
+ * process with no rows selects nothing but still takes part (collective I/O). */
+static hid_t select_rows(const char *file, const char *name, int rank, hid_t fs, int start, int count, int cols) {
+  hid_t ms;
+  if (rank == 0) {
+    ms = H5Screate(H5S_SCALAR);
+  } else {
+    hsize_t mdims[2] = {(hsize_t)(count ? count : 1), (hsize_t)cols};
+    ms = H5Screate_simple(rank, mdims, NULL);
+  }
+  if (ms < 0) H5_FAIL(file, name, "cannot create a memory dataspace");
+  if (count == 0) {
+    H5_CHECK(file, name, H5Sselect_none(fs));
+    H5_CHECK(file, name, H5Sselect_none(ms));
+  } else if (rank > 0) {
+    hsize_t off[2] = {(hsize_t)start, 0}, cnt[2] = {(hsize_t)count, (hsize_t)cols};
+    H5_CHECK(file, name, H5Sselect_hyperslab(fs, H5S_SELECT_SET, off, NULL, cnt, NULL));
+  }
+  return ms;
+}
+
 /* Reads rows [start, start + count) of dataset name, checked to be of type t
  * with rows x cols elements ([rows] allowed when cols is 1, a single element
  * when rows and cols are 1), into buf. */
@@ -127,24 +149,7 @@ static void read_rows(const char *file, hid_t f, const char *name, op_type t, lo
   if (rank == 0 ? (rows != 1 || cols != 1) : (got_rows != rows || got_cols != cols))
     H5_FAIL(file, name, "dataset is [%lld x %lld], expected [%lld x %d]", got_rows, got_cols, rows, cols);
   hid_t dxpl = collective_transfer(file);
-  hid_t ms;
-  if (rank == 0) {
-    ms = H5Screate(H5S_SCALAR);
-    if (count == 0) H5_CHECK(file, name, H5Sselect_none(fs));
-    if (count == 0) H5_CHECK(file, name, H5Sselect_none(ms));
-  } else {
-    hsize_t off[2] = {(hsize_t)start, 0}, cnt[2] = {(hsize_t)count, (hsize_t)got_cols};
-    hsize_t mdims[2] = {(hsize_t)(count ? count : 1), (hsize_t)got_cols};
-    ms = H5Screate_simple(rank, mdims, NULL);
-    if (ms < 0) H5_FAIL(file, name, "cannot create a memory dataspace");
-    if (count > 0) {
-      H5_CHECK(file, name, H5Sselect_hyperslab(fs, H5S_SELECT_SET, off, NULL, cnt, NULL));
-    } else {
-      H5_CHECK(file, name, H5Sselect_none(fs));
-      H5_CHECK(file, name, H5Sselect_none(ms));
-    }
-  }
-  if (ms < 0) H5_FAIL(file, name, "cannot create a memory dataspace");
+  hid_t ms = select_rows(file, name, rank, fs, start, count, (int)got_cols);
   char dummy[16];
   H5_CHECK(file, name, H5Dread(d, mem_type(t), ms, fs, dxpl, count ? buf : (void *)dummy));
   H5_CHECK(file, name, H5Pclose(dxpl));
@@ -276,16 +281,7 @@ static void write_dataset(const char *file, hid_t f, const char *name, op_type t
   H5_CHECK(file, name, H5Pset_create_intermediate_group(lcpl, 1));
   hid_t d = H5Dcreate2(f, name, file_type(t), fs, lcpl, H5P_DEFAULT, H5P_DEFAULT);
   if (d < 0) H5_FAIL(file, name, "cannot create the dataset (name used twice?)");
-  hsize_t off[2] = {(hsize_t)start, 0}, cnt[2] = {(hsize_t)count, (hsize_t)cols};
-  hsize_t mdims[2] = {(hsize_t)(count ? count : 1), (hsize_t)cols};
-  hid_t ms = H5Screate_simple(rank, mdims, NULL);
-  if (ms < 0) H5_FAIL(file, name, "cannot create a memory dataspace");
-  if (count > 0) {
-    H5_CHECK(file, name, H5Sselect_hyperslab(fs, H5S_SELECT_SET, off, NULL, cnt, NULL));
-  } else {
-    H5_CHECK(file, name, H5Sselect_none(fs));
-    H5_CHECK(file, name, H5Sselect_none(ms));
-  }
+  hid_t ms = select_rows(file, name, rank, fs, start, count, cols);
   hid_t dxpl = collective_transfer(file);
   char dummy[16] = {0};
   if (H5Dwrite(d, mem_type(t), ms, fs, dxpl, count ? buf : (const void *)dummy) < 0)

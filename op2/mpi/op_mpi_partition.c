@@ -68,25 +68,15 @@ static int mode_of(const int *v, int n) {
   return best;
 }
 
-/* Rows per batch and process when following a map: bounds the memory of
- * the look-ups on big meshes. */
-enum { DERIVE_BATCH_ROWS = 1 << 19 };
-
-static int derive_batches(op_mpi_mesh m, int nrows) {
-  int mine = (nrows + DERIVE_BATCH_ROWS - 1) / DERIVE_BATCH_ROWS, all = 0;
-  OP_MPI_CHECK(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MAX, m->comm));
-  return all;
-}
-
 /* from-set elements take the part most of their entries are in. */
 static void derive_from(op_mpi_mesh m, op_mpi_map map) {
   op_mpi_set s = map->from;
-  int n = s->slice_size, dim = map->dim, nb = derive_batches(m, n);
-  int *tp = op_mpi_alloc(int, (size_t)(n < DERIVE_BATCH_ROWS ? n : DERIVE_BATCH_ROWS) * dim);
+  int n = s->slice_size, dim = map->dim, nb = op_mpi_batches(m->comm, n);
+  int *tp = op_mpi_alloc(int, (size_t)(n < OP_MPI_BATCH_ROWS ? n : OP_MPI_BATCH_ROWS) * dim);
   s->part = op_mpi_alloc(int, n);
   for (int b = 0; b < nb; b++) {
-    int r0 = b * DERIVE_BATCH_ROWS < n ? b * DERIVE_BATCH_ROWS : n;
-    int r1 = r0 + DERIVE_BATCH_ROWS < n ? r0 + DERIVE_BATCH_ROWS : n;
+    int r0, r1;
+    op_mpi_batch(b, n, &r0, &r1);
     op_mpi_lookup(m->comm, map->to->slice_starts, map->to->part, (r1 - r0) * dim, map->slice + (size_t)r0 * dim, tp);
     for (int i = r0; i < r1; i++) s->part[i] = mode_of(tp + (size_t)(i - r0) * dim, dim);
   }
@@ -97,12 +87,12 @@ static void derive_from(op_mpi_mesh m, op_mpi_map map) {
  * (element, part) pairs of every row go to the element's process, in batches. */
 static void derive_to(op_mpi_mesh m, op_mpi_map map, int nparts) {
   op_mpi_set s = map->from, t = map->to;
-  int dim = map->dim, nrows = s->slice_size, nb = derive_batches(m, nrows);
+  int dim = map->dim, nrows = s->slice_size, nb = op_mpi_batches(m->comm, nrows);
   int *got = NULL;
   size_t ngot = 0;
   for (int b = 0; b < nb; b++) {
-    int r0 = b * DERIVE_BATCH_ROWS < nrows ? b * DERIVE_BATCH_ROWS : nrows;
-    int r1 = r0 + DERIVE_BATCH_ROWS < nrows ? r0 + DERIVE_BATCH_ROWS : nrows;
+    int r0, r1;
+    op_mpi_batch(b, nrows, &r0, &r1);
     int n = (r1 - r0) * dim;
     const int *rows = map->slice + (size_t)r0 * dim;
     int *dest = op_mpi_alloc(int, n), *order = op_mpi_alloc(int, n), *counts = op_mpi_alloc(int, m->nprocs);
@@ -244,9 +234,6 @@ void op_mpi_partition_parts(op_mpi_mesh m, const char *lib, const char *routine,
   m->stage = OP_MPI_PARTITIONED;
 }
 
-/* Rows per batch and process when counting the cut. */
-enum { CUT_BATCH_ROWS = 1 << 19 };
-
 long long op_mpi_edge_cut(op_mpi_mesh m, op_mpi_map map) {
   op_mpi_set t = map->to;
   if (!t->part) op_mpi_fatal("edge cut of map '%s': set '%s' is not partitioned", map->name, t->name);
@@ -254,14 +241,12 @@ long long op_mpi_edge_cut(op_mpi_mesh m, op_mpi_map map) {
   /* The cut edges are the pairs of one row in different parts: only they are
    * listed (so memory follows the cut, not the mesh), each sent to the
    * process holding its lower end, which counts each pair once. */
-  int dim = map->dim, nrows = map->from->slice_size;
-  int mine = (nrows + CUT_BATCH_ROWS - 1) / CUT_BATCH_ROWS, nb = 0;
-  OP_MPI_CHECK(MPI_Allreduce(&mine, &nb, 1, MPI_INT, MPI_MAX, m->comm));
+  int dim = map->dim, nrows = map->from->slice_size, nb = op_mpi_batches(m->comm, nrows);
   int *held = NULL;
   size_t nheld = 0;
   for (int b = 0; b < nb; b++) {
-    int r0 = b * CUT_BATCH_ROWS < nrows ? b * CUT_BATCH_ROWS : nrows;
-    int r1 = r0 + CUT_BATCH_ROWS < nrows ? r0 + CUT_BATCH_ROWS : nrows;
+    int r0, r1;
+    op_mpi_batch(b, nrows, &r0, &r1);
     int n = (r1 - r0) * dim, np = 0, cap = 1024;
     const int *rows = map->slice + (size_t)r0 * dim;
     int *part = op_mpi_alloc(int, n), *pairs = op_mpi_alloc(int, 2 * (size_t)cap);
@@ -286,10 +271,7 @@ long long op_mpi_edge_cut(op_mpi_mesh m, op_mpi_map map) {
     nheld += (size_t)ngot;
     free(part), free(pairs), free(dest), free(order), free(counts), free(sorted), free(got);
   }
-  op_mpi_qsort(held, nheld, 2 * sizeof(int), op_mpi_cmp_int2);
-  long long cut = 0, all = 0;
-  for (size_t q = 0; q < nheld; q++)
-    cut += q == 0 || held[2 * q] != held[2 * q - 2] || held[2 * q + 1] != held[2 * q - 1];
+  long long cut = (long long)op_mpi_sort_unique_pairs(held, nheld), all = 0;
   free(held);
   OP_MPI_CHECK(MPI_Allreduce(&cut, &all, 1, MPI_LONG_LONG, MPI_SUM, m->comm));
   return all;
