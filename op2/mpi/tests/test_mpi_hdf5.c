@@ -4,7 +4,7 @@
  * Reads the airfoil mesh in slices, distributes it, computes on it (node
  * degrees: an increment through a map; cell centres' x sums: a read through a
  * map), then writes
- *   OUT     every set, map and dat (op_mpi_dump_hdf5),
+ *   OUT     every set, map and dat (op_mpi_dump_hdf5), with each cell's owner,
  *   RESULT  the two computed dats (op_mpi_write_hdf5).
  * ctest compares OUT's mesh objects with the input file, and RESULT between
  * process counts, with h5diff: both must match exactly, whatever the process
@@ -33,7 +33,9 @@ int main(int argc, char **argv) {
   test_airfoil_read(&w, MPI_COMM_SELF, argv[2]);
   op_mpi_dat deg = op_mpi_decl_dat(a.m, a.nodes, 1, OP_TYPE_INT, NULL, "deg");
   op_mpi_dat xsum = op_mpi_decl_dat(a.m, a.cells, 1, OP_TYPE_DOUBLE, NULL, "xsum");
+  op_mpi_dat owner = op_mpi_decl_dat(a.m, a.cells, 1, OP_TYPE_INT, NULL, "owner");
   test_airfoil_distribute(&a, argv[1], NULL);
+  for (int c = 0; c < a.cells->size; c++) ((int *)owner->data)[c] = a.m->rank; /* the partition, for OUT */
 
   /* deg[n] += 1 per edge end (runs the edges' execute halo). */
   op_mpi_arg ea[1] = {{deg, a.pedge, OP_INC}};
