@@ -19,8 +19,9 @@
  *                write through a map)
  *   comm(p)    = sum over halo exchanges of latency x max(messages in, out)
  *                + bytes x max(rows in, rows out) / bandwidth
- *   reduce     = ceil(log2 P) x latency + P x 8 bytes / bandwidth per reduction
- *                (every process gathers every partial: op_mpi_reduce.h)
+ *   reduce     = 2 ceil(log2 P) x latency + P x 8 bytes / bandwidth per reduction
+ *                (two gathers: the partials' counts, then every process's
+ *                partial to every process: op_mpi_reduce.h)
  *   efficiency = serial time / (P x (max over parts of compute + comm, + reduce))
  * The counts are exact; the times are a model, and the report says so.
  */
@@ -199,7 +200,7 @@ static prediction predict(const app_model *app, op_mpi_mesh m, const op_mpi_cens
     }
     if (comp + comm > worst) worst = comp + comm, r.t_comp = comp, r.t_comm = comm;
   }
-  r.t_red = app->reductions * (ceil(log2((double)P)) * lat + P * 8.0 / bw);
+  r.t_red = app->reductions * (2.0 * ceil(log2((double)P)) * lat + P * 8.0 / bw);
   r.efficiency = r.t_serial / (P * (worst + r.t_red));
   /* Halo and messages of the primary set (where the exchanged dats live). */
   size_t base = (size_t)set_index(m, app->ex[0].set) * P;
