@@ -27,7 +27,7 @@ static int ascii_to_hdf5(const char *in, const char *out) {
   char err[1024];
   if (airfoil_mesh_read_ascii(in, &m, err, sizeof err) != 0) {
     fprintf(stderr, "airfoil_convert: %s\n", err);
-    return 1;
+    return 2;
   }
   op_init(NULL, NULL, 0);
   op_set nodes = op_decl_set(m.nnode, "nodes");
@@ -45,7 +45,7 @@ static int ascii_to_hdf5(const char *in, const char *out) {
   if (rc != 0) fprintf(stderr, "airfoil_convert: %s\n", err);
   op_exit();
   airfoil_mesh_free(&m);
-  return rc != 0;
+  return rc != 0 ? 2 : 0;
 }
 
 static void copy_ints(int *dst, const op_map map) {
@@ -65,6 +65,15 @@ static int hdf5_to_ascii(const char *in, const char *out) {
   op_map pcell = op_decl_map_hdf5(cells, nodes, 4, in, "pcell");
   op_dat p_bound = op_decl_dat_hdf5(bedges, 1, "int", in, "p_bound");
   op_dat p_x = op_decl_dat_hdf5(nodes, 2, "double", in, "p_x");
+  char err[1024];
+  airfoil_mesh view = {nodes->size,  cells->size,  edges->size,   bedges->size,
+                       (double *)p_x->data, pcell->map, pedge->map, pecell->map,
+                       pbedge->map, pbecell->map, (int *)p_bound->data};
+  if (airfoil_mesh_check(&view, in, err, sizeof err) != 0) {
+    fprintf(stderr, "airfoil_convert: %s\n", err);
+    op_exit();
+    return 2;
+  }
 
   airfoil_mesh m;
   m.nnode = nodes->size;
@@ -80,7 +89,7 @@ static int hdf5_to_ascii(const char *in, const char *out) {
   m.bound = malloc(sizeof(int) * (size_t)m.nbedge);
   if (!m.x || !m.cell || !m.edge || !m.ecell || !m.bedge || !m.becell || !m.bound) {
     fprintf(stderr, "airfoil_convert: out of memory\n");
-    return 1;
+    return 2;
   }
   op_fetch_data(p_x, m.x);
   op_fetch_data(p_bound, m.bound);
@@ -89,12 +98,11 @@ static int hdf5_to_ascii(const char *in, const char *out) {
   copy_ints(m.ecell, pecell);
   copy_ints(m.bedge, pbedge);
   copy_ints(m.becell, pbecell);
-  char err[1024];
   int rc = airfoil_mesh_write_ascii(out, &m, err, sizeof err);
   if (rc != 0) fprintf(stderr, "airfoil_convert: %s\n", err);
   airfoil_mesh_free(&m);
   op_exit();
-  return rc != 0;
+  return rc != 0 ? 2 : 0;
 }
 
 int main(int argc, char **argv) {

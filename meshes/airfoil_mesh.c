@@ -29,20 +29,6 @@ __attribute__((format(printf, 3, 4))) static void set_err(char *err, size_t errl
     va_end(ap);
 }
 
-void airfoil_mesh_free(airfoil_mesh *m)
-{
-    if (!m)
-        return;
-    free(m->x);
-    free(m->cell);
-    free(m->edge);
-    free(m->ecell);
-    free(m->bedge);
-    free(m->becell);
-    free(m->bound);
-    memset(m, 0, sizeof *m);
-}
-
 /* Steps 1-3: the 199 spline knots (X, Y), the mapped aerofoil surface. */
 static int surface_knots(double *X, double *Y, char *err, size_t errlen)
 {

@@ -32,9 +32,21 @@ void airfoil_mesh_round_coordinates(airfoil_mesh *m);
  * line, one space between numbers. On failure the partial file is removed. */
 int airfoil_mesh_write_ascii(const char *path, const airfoil_mesh *m, char *err, size_t errlen);
 
-/* Reads and validates an ASCII mesh file. Errors name the file and the 1-based line.
- * *m is overwritten; on failure it is left empty. */
+/* Reads and validates an ASCII mesh file: the format (errors name the file and the 1-based
+ * line), then the mesh itself (airfoil_mesh_check). *m is overwritten; on failure it is left
+ * empty. */
 int airfoil_mesh_read_ascii(const char *path, airfoil_mesh *m, char *err, size_t errlen);
+
+/* The format part alone: counts, numbers, fields, indices in range, flags. For tools and
+ * tests that want a file's numbers whatever they describe. */
+int airfoil_mesh_parse_ascii(const char *path, airfoil_mesh *m, char *err, size_t errlen);
+
+/* Checks that m is a mesh the scheme can run on, however it was read (ASCII or HDF5): indices
+ * and flags, finite coordinates, every cell a counter-clockwise quadrilateral closed by
+ * exactly four edges whose corners match its sides, and every edge oriented against its cells
+ * (its normal out of c1 into c2, out of the domain for a boundary edge). source names the
+ * file in the message. Returns 0, or -1 with the first fault in err. */
+int airfoil_mesh_check(const airfoil_mesh *m, const char *source, char *err, size_t errlen);
 
 /* Frees the arrays and zeroes *m; safe on an empty mesh. */
 void airfoil_mesh_free(airfoil_mesh *m);

@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L /* fileno, fstat */
 #endif
 #include "airfoil_mesh.h"
+#include "op_text.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -141,6 +142,20 @@ int airfoil_mesh_write_ascii(const char *path, const airfoil_mesh *m, char *err,
 
 /* ---------------------------------------------------------------------------------------- */
 /* Reading                                                                                  */
+
+void airfoil_mesh_free(airfoil_mesh *m)
+{
+    if (!m)
+        return;
+    free(m->x);
+    free(m->cell);
+    free(m->edge);
+    free(m->ecell);
+    free(m->bedge);
+    free(m->becell);
+    free(m->bound);
+    memset(m, 0, sizeof *m);
+}
 
 enum { MAX_FIELDS = 4 };
 
@@ -375,30 +390,97 @@ static int get_ints(parser *ps, int nf, const long *limit, const char *const *ro
     return 0;
 }
 
-/* Loads a whole file, NUL-terminated. The buffer starts at the file's size when that is
- * known and grows for anything else (a pipe). */
-static char *load_file(const char *path, size_t *size, char *err, size_t errlen)
+/* A record line is a few numbers: no line of a mesh file is longer than this. Blank lines
+ * after the last record are allowed up to MESH_MAX_TRAILING bytes. */
+#define MESH_MAX_LINE 4096
+#define MESH_MAX_TRAILING (1u << 20)
+
+/* The most bytes a file with this header may hold: one line per record. A header that does
+ * not parse allows one buffer: the parser then says what is wrong with it. */
+static unsigned long long max_file_bytes(const char *head, size_t n)
+{
+    char line[256];
+    size_t k = n < sizeof line - 1 ? n : sizeof line - 1;
+    memcpy(line, head, k);
+    line[k] = '\0';
+    long long c[4];
+    if (sscanf(line, "%lld %lld %lld %lld", &c[0], &c[1], &c[2], &c[3]) != 4)
+        return 1u << 16;
+    unsigned long long lines = 1;
+    for (int q = 0; q < 4; q++) {
+        if (c[q] < 0 || c[q] > INT_MAX)
+            return 1u << 16;
+        lines += (unsigned long long)c[q];
+    }
+    return lines * MESH_MAX_LINE + MESH_MAX_TRAILING;
+}
+
+/* Loads a whole file, NUL-terminated, refusing on the way what is not a mesh file: a
+ * directory, a NUL byte, a line longer than MESH_MAX_LINE, more bytes than the header's
+ * records can take (so /dev/zero, a binary or an endless pipe fail at once). The buffer starts
+ * at the file's size when that is known and grows for anything else (a pipe). */
+static char *load_file(const char *path, const char *shown, size_t *size, char *err,
+                       size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        set_err(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+        set_err(err, errlen, "%s: cannot open the mesh file: %s", shown, strerror(errno));
         return NULL;
     }
     size_t cap = 1 << 16, len = 0;
     struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size < SIZE_MAX / 2)
+    int regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        set_err(err, errlen, "%s: is a directory, not a mesh file", shown);
+        fclose(f);
+        return NULL;
+    }
+    if (regular && (uintmax_t)st.st_size < SIZE_MAX / 2)
         cap = (size_t)st.st_size + 2;
+    if (cap < (1 << 16))
+        cap = 1 << 16;
+    unsigned long long limit = 0; /* known once the header line is in */
+    size_t line_start = 0;        /* offset of the current line's start */
+    long line = 1;
     char *buf = malloc(cap);
     for (;;) {
         if (!buf) {
             set_err(err, errlen, "%s:%d: out of memory reading '%s' (%zu bytes)", __FILE__,
-                    __LINE__, path, cap);
+                    __LINE__, shown, cap);
             fclose(f);
             return NULL;
         }
-        len += fread(buf + len, 1, cap - 1 - len, f);
-        if (len < cap - 1)
+        size_t want = cap - 1 - len;
+        if (limit && len + want > limit + 1)
+            want = limit + 1 - len; /* one byte past the limit tells */
+        size_t got = fread(buf + len, 1, want, f);
+        /* The new bytes: no NUL, no overlong line. */
+        const char *why = NULL;
+        if (memchr(buf + len, '\0', got))
+            why = "the file holds a NUL byte (binary data: is this a mesh file?)";
+        for (size_t k = len; !why && k < len + got; k++) {
+            if (buf[k] == '\n') {
+                if (!limit && line == 1)
+                    limit = max_file_bytes(buf, k);
+                line_start = k + 1;
+                line++;
+            } else if (k - line_start >= MESH_MAX_LINE) {
+                why = "line longer than 4096 bytes (is this a mesh file?)";
+            }
+        }
+        len += got;
+        if (!why && limit && len > limit)
+            why = "more bytes than the header's records can take (a line per record)";
+        if (why) {
+            set_err(err, errlen, "%s:%ld: %s", shown, line, why);
+            free(buf);
+            fclose(f);
+            return NULL;
+        }
+        if (got < want || (limit && len == limit + 1))
             break;
+        if (len < cap - 1)
+            continue;
         char *bigger = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
         if (!bigger)
             free(buf);
@@ -406,7 +488,7 @@ static char *load_file(const char *path, size_t *size, char *err, size_t errlen)
         cap *= 2;
     }
     if (ferror(f)) {
-        set_err(err, errlen, "error reading '%s': %s", path, strerror(errno ? errno : EIO));
+        set_err(err, errlen, "error reading '%s': %s", shown, strerror(errno ? errno : EIO));
         free(buf);
         fclose(f);
         return NULL;
@@ -531,12 +613,25 @@ static int parse_mesh(parser *ps, size_t size, airfoil_mesh *m)
 
 int airfoil_mesh_read_ascii(const char *path, airfoil_mesh *m, char *err, size_t errlen)
 {
+    if (airfoil_mesh_parse_ascii(path, m, err, errlen) != 0)
+        return -1;
+    if (airfoil_mesh_check(m, path, err, errlen) != 0) {
+        airfoil_mesh_free(m);
+        return -1;
+    }
+    return 0;
+}
+
+int airfoil_mesh_parse_ascii(const char *path, airfoil_mesh *m, char *err, size_t errlen)
+{
     memset(m, 0, sizeof *m);
     size_t size;
-    char *buf = load_file(path, &size, err, errlen);
+    char shown[OP_TEXT_SHOWN];
+    op_text_shown(shown, sizeof shown, path);
+    char *buf = load_file(path, shown, &size, err, errlen);
     if (!buf)
         return -1;
-    parser ps = {path, buf, buf + size, 0, err, errlen};
+    parser ps = {shown, buf, buf + size, 0, err, errlen};
     int rc = parse_mesh(&ps, size, m);
     free(buf);
     if (rc != 0)

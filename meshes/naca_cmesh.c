@@ -87,7 +87,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "naca_cmesh: generating the C-mesh with I=%d, J=%d\n", ni, nj);
     if (airfoil_mesh_generate(ni, nj, &m, err, sizeof err) != 0) {
         fprintf(stderr, "naca_cmesh: %s\n", err);
-        return 1;
+        return 2; /* docs/errors.md: 1 is for failed validation */
     }
     double t1 = now();
     fprintf(stderr, "naca_cmesh: %d nodes, %d cells, %d edges, %d boundary edges (%.2f s)\n",
@@ -98,7 +98,7 @@ int main(int argc, char **argv)
     if (!tmp) {
         fprintf(stderr, "naca_cmesh: %s:%d: out of memory\n", __FILE__, __LINE__);
         airfoil_mesh_free(&m);
-        return 1;
+        return 2;
     }
     memcpy(tmp, out, len);
     memcpy(tmp + len, ".tmp", 5);
@@ -108,14 +108,14 @@ int main(int argc, char **argv)
     if (rc != 0) {
         fprintf(stderr, "naca_cmesh: %s\n", err);
         free(tmp);
-        return 1;
+        return 2;
     }
     if (rename(tmp, out) != 0) {
         fprintf(stderr, "naca_cmesh: cannot rename '%s' to '%s': %s\n", tmp, out,
                 strerror(errno));
         remove(tmp);
         free(tmp);
-        return 1;
+        return 2;
     }
     free(tmp);
     struct stat st;

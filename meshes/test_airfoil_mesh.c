@@ -1,5 +1,5 @@
 /* Tests of the airfoil mesh generator, its spline and the ASCII reader and writer.
- * Usage: test_airfoil_mesh spline|small|roundtrip|malformed|standard [SCRATCH_DIR]
+ * Usage: test_airfoil_mesh spline|small|roundtrip|malformed|inconsistent|standard [SCRATCH_DIR]
  *        test_airfoil_mesh readfile FILE I J */
 #include "airfoil_mesh.h"
 #include "cubic_spline.h"
@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int failures;
 
@@ -354,7 +355,8 @@ static int test_roundtrip(const char *dir)
         die(__FILE__, __LINE__, "cannot write the numbers file");
     airfoil_mesh r;
     char err[512];
-    if (airfoil_mesh_read_ascii(path, &r, err, sizeof err) != 0)
+    /* These numbers describe no mesh: the format reader alone. */
+    if (airfoil_mesh_parse_ascii(path, &r, err, sizeof err) != 0)
         die(__FILE__, __LINE__, err);
     for (int k = 0; k < (int)NNUM; k++) {
         double want = strtod(nums[k], NULL);
@@ -508,6 +510,47 @@ static int test_malformed(const char *dir)
     expect_error(bad, &t, t.n, bedge1 + 1, "0 1 0 0", "", bedge1 + 1, "flag");
     /* Extra data at the end. */
     expect_error(bad, &t, t.n, 0, NULL, "\n1 2 3 4\n", t.n + 2, "unexpected data");
+    /* Not a mesh file at all: refused on the first buffer, whatever its size. */
+    CHECK(airfoil_mesh_read_ascii("/dev/zero", &m, err, sizeof err) != 0 &&
+              strstr(err, "/dev/zero:1: the file holds a NUL byte"),
+          "/dev/zero: '%s'", err);
+    CHECK(airfoil_mesh_read_ascii(dir, &m, err, sizeof err) != 0 && strstr(err, "is a directory"),
+          "a directory: '%s'", err);
+    f = fopen(bad, "w");
+    if (!f)
+        die(__FILE__, __LINE__, "cannot write");
+    fprintf(f, "%s\n", t.line[0]);
+    for (int k = 0; k < 5000; k++)
+        fputc('1', f);
+    if (fclose(f) != 0)
+        die(__FILE__, __LINE__, "cannot write");
+    expect_error(bad, &t, 1, 0, NULL, "55555555555555555555555555555555555555555555555555", 1,
+                 "bad header"); /* a header and a long number: still the header's fault */
+    f = fopen(bad, "w");
+    if (!f)
+        die(__FILE__, __LINE__, "cannot write");
+    fprintf(f, "%s\n", t.line[0]);
+    for (int k = 0; k < 5000; k++)
+        fputc(' ', f);
+    fputc('\n', f);
+    if (fclose(f) != 0)
+        die(__FILE__, __LINE__, "cannot write");
+    CHECK(airfoil_mesh_read_ascii(bad, &m, err, sizeof err) != 0 &&
+              strstr(err, ":2: line longer than 4096 bytes"),
+          "a 5000-byte line: '%s'", err);
+    /* More bytes than the header's records can take: the header says 30 records. */
+    f = fopen(bad, "w");
+    if (!f)
+        die(__FILE__, __LINE__, "cannot write");
+    for (int k = 0; k < t.n; k++)
+        fprintf(f, "%s\n", t.line[k]);
+    for (int k = 0; k < 300000; k++)
+        fputs("         \n", f);
+    if (fclose(f) != 0)
+        die(__FILE__, __LINE__, "cannot write");
+    CHECK(airfoil_mesh_read_ascii(bad, &m, err, sizeof err) != 0 &&
+              strstr(err, "more bytes than the header's records can take"),
+          "3 MB of blank lines after a small mesh: '%s'", err);
     /* A file that is not there. */
     snprintf(line, sizeof line, "%s/no_such_mesh.dat", dir);
     CHECK(airfoil_mesh_read_ascii(line, &m, err, sizeof err) != 0 && strstr(err, line),
@@ -527,6 +570,102 @@ static int test_malformed(const char *dir)
 }
 
 /* ---------------------------------------------------------------------------------------- */
+
+/* ---------------------------------------------------------------------------------------- */
+/* Meshes indexed correctly but not consistent: each is refused, and the message names the
+ * fault. */
+
+static void swap_int(int *a, int *b)
+{
+    int t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* Copies of the rounded I=8, J=6 mesh, one fault each. */
+static void expect_inconsistent(const char *what, void (*spoil)(airfoil_mesh *), const char *want)
+{
+    airfoil_mesh m;
+    generate(8, 6, &m);
+    airfoil_mesh_round_coordinates(&m);
+    char err[512] = "";
+    CHECK(airfoil_mesh_check(&m, "mesh.dat", err, sizeof err) == 0, "the good mesh: %s", err);
+    spoil(&m);
+    int rc = airfoil_mesh_check(&m, "mesh.dat", err, sizeof err);
+    CHECK(rc != 0, "%s: accepted", what);
+    CHECK(rc == 0 || (strstr(err, "mesh.dat: ") == err && strstr(err, want)),
+          "%s: message '%s' lacks '%s'", what, err, want);
+    if (rc != 0)
+        printf("ok (%s): %s\n", what, err);
+    airfoil_mesh_free(&m);
+}
+
+/* An interior edge away from the wake and the boundary. */
+enum { SOME_EDGE = 100, SOME_CELL = 70 };
+
+static void edge_nodes_swapped(airfoil_mesh *m) { swap_int(&m->edge[2 * SOME_EDGE], &m->edge[2 * SOME_EDGE + 1]); }
+static void edge_cells_swapped(airfoil_mesh *m) { swap_int(&m->ecell[2 * SOME_EDGE], &m->ecell[2 * SOME_EDGE + 1]); }
+static void bedge_nodes_swapped(airfoil_mesh *m) { swap_int(&m->bedge[2 * 30], &m->bedge[2 * 30 + 1]); }
+static void cell_clockwise(airfoil_mesh *m)
+{
+    swap_int(&m->cell[4 * SOME_CELL + 1], &m->cell[4 * SOME_CELL + 3]);
+}
+static void cell_other_nodes(airfoil_mesh *m)
+{
+    /* Valid node numbers, still counter-clockwise: the cell moved by one column. */
+    for (int q = 0; q < 4; q++)
+        m->cell[4 * SOME_CELL + q] += 1;
+}
+static void edge_other_cell(airfoil_mesh *m)
+{
+    m->ecell[2 * SOME_EDGE + 1] = m->ecell[2 * SOME_EDGE + 1] == 0 ? 1 : 0;
+}
+static void bedge_is_interior(airfoil_mesh *m)
+{
+    /* A boundary edge that repeats an interior edge: its cell now has five sides. */
+    m->bedge[2 * 30] = m->edge[2 * SOME_EDGE];
+    m->bedge[2 * 30 + 1] = m->edge[2 * SOME_EDGE + 1];
+    m->becell[30] = m->ecell[2 * SOME_EDGE];
+}
+static void flag_seven(airfoil_mesh *m) { m->bound[5] = 7; }
+static void coordinate_nan(airfoil_mesh *m) { m->x[2 * 40 + 1] = NAN; }
+static void node_moved(airfoil_mesh *m)
+{
+    /* A node pulled through its neighbours: the cells around it fold over. */
+    int n = m->cell[4 * SOME_CELL];
+    m->x[2 * n] += 50.0;
+}
+
+static int test_inconsistent(const char *dir)
+{
+    expect_inconsistent("interior edge n1/n2 swapped", edge_nodes_swapped, "does not point out of c1");
+    expect_inconsistent("interior edge c1/c2 swapped", edge_cells_swapped, "does not point out of c1");
+    expect_inconsistent("boundary edge n1/n2 swapped", bedge_nodes_swapped, "points into the cell");
+    expect_inconsistent("cell clockwise", cell_clockwise, "is not positive");
+    expect_inconsistent("cell with other node numbers", cell_other_nodes, "do not match its edges");
+    expect_inconsistent("edge naming the wrong cell", edge_other_cell, "is a side of");
+    expect_inconsistent("boundary edge on an interior side", bedge_is_interior, "is a side of 5 edges");
+    expect_inconsistent("boundary flag 7", flag_seven, "boundary flag 7");
+    expect_inconsistent("a coordinate NaN", coordinate_nan, "not a finite number");
+    expect_inconsistent("a node moved", node_moved, "cell");
+
+    /* Through the reader: the swapped edge in a file is refused with the file's name. */
+    char path[1024], err[512];
+    snprintf(path, sizeof path, "%s/inconsistent.dat", dir);
+    airfoil_mesh m;
+    generate(8, 6, &m);
+    edge_nodes_swapped(&m);
+    if (airfoil_mesh_write_ascii(path, &m, err, sizeof err) != 0)
+        die(__FILE__, __LINE__, err);
+    airfoil_mesh_free(&m);
+    CHECK(airfoil_mesh_read_ascii(path, &m, err, sizeof err) != 0 && strstr(err, path) &&
+              strstr(err, "edge 100") && m.x == NULL,
+          "the reader accepted a swapped edge: '%s'", err);
+    CHECK(airfoil_mesh_parse_ascii(path, &m, err, sizeof err) == 0, "format: %s", err);
+    airfoil_mesh_free(&m);
+    remove(path);
+    return failures;
+}
 
 /* Half thickness of the spec's NACA0012 surface at chord position x in [0, 1]. */
 static double naca_half_thickness(double x)
@@ -581,6 +720,17 @@ static int test_standard(const char *dir)
         die(__FILE__, __LINE__, err);
     CHECK(same_mesh(&m, &r), "standard mesh: read differs from rounded");
     check_mesh(&r, ni, nj, 1e-9);
+    /* The consistency check the reader runs, timed on its own (docs/meshes.md). */
+    double best = 1e30;
+    for (int k = 0; k < 5; k++) {
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        CHECK(airfoil_mesh_check(&r, path, err, sizeof err) == 0, "standard mesh: %s", err);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double t = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+        best = t < best ? t : best;
+    }
+    printf("airfoil_mesh_check on the standard mesh: %.1f ms (best of 5)\n", 1e3 * best);
     FILE *f = fopen(path, "r");
     char head[3][128] = {"", "", ""};
     if (!f)
@@ -623,7 +773,7 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr,
-                "usage: %s spline|small|roundtrip|malformed|standard [SCRATCH_DIR]\n"
+                "usage: %s spline|small|roundtrip|malformed|inconsistent|standard [SCRATCH_DIR]\n"
                 "       %s readfile FILE I J\n",
                 argv[0], argv[0]);
         return 2;
@@ -638,6 +788,8 @@ int main(int argc, char **argv)
         rc = test_roundtrip(dir);
     else if (!strcmp(argv[1], "malformed"))
         rc = test_malformed(dir);
+    else if (!strcmp(argv[1], "inconsistent"))
+        rc = test_inconsistent(dir);
     else if (!strcmp(argv[1], "standard"))
         rc = test_standard(dir);
     else if (!strcmp(argv[1], "readfile") && argc == 5)

@@ -11,6 +11,10 @@ need=(
   hdf5-tools     # h5dump in tests
   libnetpbm-dev  # PPM images
   python3        # validation scripts
+  clang          # fuzzers of the readers (validation/fuzz, debug preset)
+  libclang-rt-14-dev  # libFuzzer and the sanitizer runtimes for clang
+  python3-matplotlib  # plots of scripts/bench.sh
+  git            # scripts/regress.sh (the base is a commit)
   openmpi-bin          # MPI layer (op2/mpi): mpirun for the mpi tests
   libopenmpi-dev       # MPI layer: headers and libraries
   libptscotch-dev      # MPI layer: PT-Scotch k-way partitioning

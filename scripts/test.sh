@@ -2,8 +2,10 @@
 # Installs what is missing, builds, and runs the test suite:
 #   release preset   every test but the benchmarks (GPU tests skip without a GPU)
 #   strict preset    the bitwise cross-backend comparisons (no FP contraction),
-#                    and valgrind memcheck runs (generic x86-64 build)
-#   debug preset     unit and mpi tests under the address and undefined-behaviour sanitizers
+#                    the tests that hold only there (label strict), and valgrind
+#                    memcheck runs (generic x86-64 build)
+#   debug preset     unit and mpi tests under the address and undefined-behaviour
+#                    sanitizers, and a bounded run of each fuzzer of the readers (label fuzz)
 # (the mpi tests run through mpirun on 1 to 4 processes; they exist when MPI,
 # PT-Scotch and parallel HDF5 are installed, which install-deps.sh does)
 set -euo pipefail
@@ -17,8 +19,8 @@ for preset in release strict debug; do
 done
 echo "=== tests: release"
 ctest --preset release -j "$jobs" -LE "bench" || status=1
-echo "=== tests: strict (bitwise cross-backend, memcheck)"
-ctest --preset strict -j "$jobs" -L "xbackend|memcheck" || status=1
-echo "=== tests: debug (sanitizers)"
-ctest --preset debug -j "$jobs" -L "unit|mpi" || status=1
+echo "=== tests: strict (bitwise cross-backend, strict-only, memcheck)"
+ctest --preset strict -j "$jobs" -L "xbackend|strict|memcheck" || status=1
+echo "=== tests: debug (sanitizers, mpi, fuzzers)"
+ctest --preset debug -j "$jobs" -L "unit|mpi|fuzz" || status=1
 exit $status

@@ -16,6 +16,12 @@
 #define OP_PRINTF(a, b)
 #endif
 
+/* Exit statuses (docs/errors.md): 1 is kept for a run whose validation
+ * failed; anything that stops a run before it has results (bad input, a bad
+ * option, a file that cannot be read or written, out of memory, misuse of the
+ * library) exits with 2. */
+#define OP_EXIT_ERROR 2
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -14,7 +14,7 @@ void op_fatal_at(const char *file, int line, const char *func, const char *fmt, 
   vfprintf(stderr, fmt, ap);
   va_end(ap);
   fprintf(stderr, "\n  (detected in %s at %s:%d)\n", func, file, line);
-  exit(1);
+  exit(OP_EXIT_ERROR);
 }
 
 void op_warn_at(const char *file, int line, const char *func, const char *fmt, ...) {

@@ -1,6 +1,7 @@
 /*
  * op_plan.c - construction and caching of execution plans (seed 000 section 3).
  */
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,14 +45,17 @@ static void find_indirect_dats(op_plan *p, int nargs, const op_arg *args) {
   }
 }
 
+/* Any partition size in [1, INT_MAX] is valid: a block holds at most the
+ * whole set, and every product below is formed in 64 bits. */
 static void make_blocks(op_plan *p) {
-  int size = p->set_size, ps = p->part_size;
-  p->nblocks = size == 0 ? 0 : (size - 1) / ps + 1;
-  p->offset = op_malloc(sizeof(int) * (size_t)(p->nblocks + 1));
-  p->nelems = op_malloc(sizeof(int) * (size_t)(p->nblocks + 1));
+  const long long size = p->set_size, ps = p->part_size;
+  p->nblocks = size == 0 ? 0 : (int)((size - 1) / ps + 1);
+  p->offset = op_malloc(sizeof(int) * ((size_t)p->nblocks + 1));
+  p->nelems = op_malloc(sizeof(int) * ((size_t)p->nblocks + 1));
   for (int b = 0; b < p->nblocks; b++) {
-    p->offset[b] = b * ps;
-    p->nelems[b] = (b + 1) * ps <= size ? ps : size - b * ps;
+    const long long start = (long long)b * ps;
+    p->offset[b] = (int)start;
+    p->nelems[b] = (int)(start + ps <= size ? ps : size - start);
   }
 }
 
@@ -143,16 +147,25 @@ static void colour_blocks(op_plan *p, const op_arg *args, int nargs) {
  * local index into its block's list. */
 static void renumber(op_plan *p, const op_arg *args, int nargs) {
   int nb = p->nblocks, ni = p->ninds;
-  p->ind_offs = op_calloc((size_t)(ni * nb) + 1, sizeof(int));
-  p->ind_sizes = op_calloc((size_t)(ni * nb) + 1, sizeof(int));
+  p->ind_offs = op_calloc((size_t)ni * (size_t)nb + 1, sizeof(int));
+  p->ind_sizes = op_calloc((size_t)ni * (size_t)nb + 1, sizeof(int));
   p->ind_maps = op_calloc((size_t)(ni ? ni : 1), sizeof(int *));
   p->loc_maps = op_calloc((size_t)(nargs ? nargs : 1), sizeof(int *));
   for (int i = 0; i < nargs; i++)
     if (p->inds[i] >= 0) p->loc_maps[i] = op_malloc(sizeof(int) * (size_t)(p->set_size + 1));
 
-  int maxlist = 0;
-  for (int i = 0; i < nargs; i++) maxlist += p->part_size;
-  int *list = op_malloc(sizeof(int) * (size_t)(maxlist + 1));
+  /* One block's targets of one indirect dat: its arguments through maps
+   * times the block's elements (at most the partition size, and never more
+   * than the set). */
+  size_t maxlist = 0, block_max = 0;
+  for (int b = 0; b < nb; b++)
+    if ((size_t)p->nelems[b] > block_max) block_max = (size_t)p->nelems[b];
+  for (int k = 0; k < ni; k++) {
+    size_t args_k = 0;
+    for (int i = 0; i < nargs; i++) args_k += p->inds[i] == k;
+    if (args_k * block_max > maxlist) maxlist = args_k * block_max;
+  }
+  int *list = op_malloc(sizeof(int) * (maxlist + 1));
   for (int k = 0; k < ni; k++) {
     op_dat d = op_g.dats[p->ind_dat[k]];
     int *local = op_malloc(sizeof(int) * (size_t)(d->set->size + 1)); /* global -> local */
@@ -167,6 +180,10 @@ static void renumber(op_plan *p, const op_arg *args, int nargs) {
       int nu = 0;
       for (int j = 0; j < nl; j++)
         if (nu == 0 || list[j] != list[nu - 1]) list[nu++] = list[j];
+      if (total + (size_t)nu > (size_t)INT_MAX)
+        op_fatal("plan for loop \"%s\": the blocks' lists of indirect elements exceed %d "
+                 "entries (a smaller partition size, or fewer arguments per loop)",
+                 p->loop_name, INT_MAX);
       if (total + (size_t)nu > cap) {
         while (total + (size_t)nu > cap) cap *= 2;
         all = op_realloc(all, sizeof(int) * cap);
@@ -370,6 +387,13 @@ op_plan *op_plan_build(const char *loop_name, op_set set, int part_size, int nar
   OP_CHECK(part_size > 0, "plan for loop \"%s\": partition size must be positive, got %d",
            loop_name, part_size);
   double t0 = op_wtime();
+  /* A plan for a very large set takes a while: say so before it starts. */
+  const int big = set->size >= OP_PLAN_BIG_SET;
+  if (big) {
+    printf("OP2: building the plan of loop \"%s\" over %d elements of set \"%s\"...\n",
+           loop_name, set->size, set->name ? set->name : "?");
+    fflush(stdout);
+  }
   op_plan *p = op_calloc(1, sizeof(*p));
   p->loop_name = op_strdup(loop_name);
   p->set = set;
@@ -399,6 +423,10 @@ op_plan *op_plan_build(const char *loop_name, op_set set, int part_size, int nar
   check_chunk_safety(p, args, nargs);
   count_bytes(p, args, nargs);
   p->build_seconds = op_wtime() - t0;
+  if (big) {
+    printf("OP2: plan of loop \"%s\" built in %.1f s\n", loop_name, p->build_seconds);
+    fflush(stdout);
+  }
   return p;
 }
 

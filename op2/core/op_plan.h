@@ -21,6 +21,10 @@
 extern "C" {
 #endif
 
+/* Building the plan of a loop over a set this large prints a line before and
+ * after (it takes seconds): a long set-up shows progress. */
+#define OP_PLAN_BIG_SET (1 << 25)
+
 typedef struct op_plan {
   /* ---- what the plan was built for (the cache key) ---- */
   char *loop_name;

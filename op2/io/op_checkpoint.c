@@ -7,6 +7,7 @@
 
 #include "op_checkpoint.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,7 +137,7 @@ int op_checkpoint_write(const char *file, const op_dat *dats, int ndats,
 
 /* ---- reading ---------------------------------------------------------------------------- */
 
-static int check_format(const op_io_ctx *c, hid_t f) {
+static int check_format(const op_io_ctx *c, hid_t f, int ndats) {
   op_io_ctx cg = *c;
   cg.what = "group";
   cg.object = "/" CKPT_GROUP;
@@ -160,6 +161,18 @@ static int check_format(const op_io_ctx *c, hid_t f) {
   if (rc == OP_IO_OK && version != CKPT_VERSION)
     rc = OP_IO_ERR(&cg, OP_IO_EFORMAT, "checkpoint version %g, this library reads %d", version,
                    CKPT_VERSION);
+  /* The number of dats written must be the number restored: a checkpoint of
+   * another program (or another version of this one) is not resumed from. */
+  if (rc == OP_IO_OK && ndats >= 0) {
+    op_io_ctx ca = *c;
+    ca.what = "attribute";
+    ca.object = "/" CKPT_GROUP "/ndats";
+    double stored = -1;
+    rc = op_h5_get_attr_double(c, g, "/" CKPT_GROUP, "ndats", &stored);
+    if (rc == OP_IO_OK && stored != (double)ndats)
+      rc = OP_IO_ERR(&ca, OP_IO_EFORMAT, "the checkpoint holds %g dat(s), this run restores %d",
+                     stored, ndats);
+  }
   return close_group(&cg, g, rc);
 }
 
@@ -170,12 +183,23 @@ static int check_set_attr(const op_io_ctx *c, hid_t f, op_dat dat) {
   hid_t d = H5Dopen2(f, dat->name, H5P_DEFAULT);
   if (d < 0)
     return OP_IO_ERR(&cd, OP_IO_EFORMAT, "cannot open the dataset");
-  char set[256];
-  int found = 0;
+  char set[256], type[64];
+  int found = 0, found_type = 0;
   int rc = op_h5_get_attr_str(&cd, d, dat->name, "set", set, sizeof set, &found);
   if (rc == OP_IO_OK && found && dat->set->name && strcmp(set, dat->set->name) != 0)
     rc = OP_IO_ERR(&cd, OP_IO_ESHAPE, "was written for set '%s', dat is on set '%s'", set,
                    dat->set->name);
+  /* The attributes the writer puts beside the data must agree with it. */
+  double dim = 0;
+  if (rc == OP_IO_OK)
+    rc = op_h5_get_attr_double(&cd, d, dat->name, "dim", &dim);
+  if (rc == OP_IO_OK && dim != (double)dat->dim)
+    rc = OP_IO_ERR(&cd, OP_IO_ESHAPE, "attribute 'dim' is %g, the dat has dim %d", dim, dat->dim);
+  if (rc == OP_IO_OK)
+    rc = op_h5_get_attr_str(&cd, d, dat->name, "type", type, sizeof type, &found_type);
+  if (rc == OP_IO_OK && (!found_type || strcmp(type, op_io_type_name(dat->type)) != 0))
+    rc = OP_IO_ERR(&cd, OP_IO_ETYPE, "attribute 'type' is '%s', the dat holds %s",
+                   found_type ? type : "missing", op_io_type_name(dat->type));
   if (H5Dclose(d) < 0 && rc == OP_IO_OK)
     rc = OP_IO_ERR(&cd, OP_IO_EIO, "cannot close the dataset");
   return rc;
@@ -226,7 +250,7 @@ int op_checkpoint_read(const char *file, op_dat *dats, int ndats,
   if (!bufs || !vals)
     rc = OP_IO_ERR(&c, OP_IO_ENOMEM, "out of memory");
   if (rc == OP_IO_OK)
-    rc = check_format(&c, f);
+    rc = check_format(&c, f, ndats);
   /* Read everything into scratch memory first. */
   for (int i = 0; rc == OP_IO_OK && i < ndats; ++i) {
     op_dat d = dats[i];
@@ -271,8 +295,21 @@ int op_checkpoint_exists(const char *file) {
   hid_t f;
   if (op_h5_open_read(&c, &f) != OP_IO_OK)
     return 0;
-  int ok = check_format(&c, f) == OP_IO_OK;
+  int ok = check_format(&c, f, -1) == OP_IO_OK;
   if (op_h5_close(&c, f) != OP_IO_OK)
     ok = 0;
   return ok;
+}
+
+int op_checkpoint_int(const char *file, const char *name, double value, long long lo,
+                      long long hi, long long *out, char *err, size_t errlen) {
+  op_io_ctx c = op_h5_ctx(err, errlen, file);
+  c.what = "scalar";
+  c.object = name;
+  /* lo and hi are within +-2^53 in practice: the comparisons are exact. */
+  if (!(value >= (double)lo && value <= (double)hi) || value != floor(value))
+    return OP_IO_ERR(&c, OP_IO_ERANGE, "value %.17g is not an integer in [%lld, %lld]", value,
+                     lo, hi);
+  *out = (long long)value;
+  return OP_IO_OK;
 }

@@ -36,11 +36,20 @@ int op_checkpoint_write(const char *file, const op_dat *dats, int ndats,
 /* Restores every dat bitwise (then op_host_data_changed) and the scalars.
  * Everything is validated and read before anything is changed: a missing
  * dataset or scalar, a shape other than [set size, dim], another element
- * type, another set name, or a file that is not an OP2 checkpoint leaves the
- * dats and scalars untouched. */
+ * type, another set name, "dim" or "type" attributes that disagree with the
+ * dat, a count of dats ("ndats") other than ndats, or a file that is not an
+ * OP2 checkpoint leaves the dats and scalars untouched. The scalars come back
+ * as stored: range-check them (op_checkpoint_int) before use. */
 int op_checkpoint_read(const char *file, op_dat *dats, int ndats,
                        const char *const *scalar_names, double *scalars, int nscalars,
                        char *err, size_t errlen);
+
+/* Checks a scalar read back from a checkpoint: an integer in [lo, hi]
+ * (NaN, infinities, fractions and values outside are refused). Returns
+ * OP_IO_OK with the value in *out, or OP_IO_ERANGE with a message naming the
+ * file and the scalar. */
+int op_checkpoint_int(const char *file, const char *name, double value, long long lo,
+                      long long hi, long long *out, char *err, size_t errlen);
 
 /* 1 when file exists and is an OP2 checkpoint, else 0 (never prints). */
 int op_checkpoint_exists(const char *file);

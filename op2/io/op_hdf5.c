@@ -7,6 +7,7 @@
 
 #include "op_hdf5_impl.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -253,11 +254,23 @@ int op_h5_query(const op_io_ctx *c0, hid_t f, const char *name, op_hdf5_info *in
     if (rank < 0 || rank > H5S_MAX_RANK || H5Sget_simple_extent_dims(s, dims, NULL) < 0) {
       rc = OP_IO_ERR(&c, OP_IO_EFORMAT, "cannot read the dataset's shape");
     } else {
+      /* Sizes come from the file: an OP2 set, and a row of a dat or map,
+       * hold at most INT_MAX elements. Checked before any product is formed. */
       info->rank = rank;
-      info->rows = rank == 0 ? 1 : (long long)dims[0];
+      info->rows = 1;
       info->cols = 1;
-      for (int i = 1; i < rank; ++i)
-        info->cols *= (long long)dims[i];
+      for (int i = 0; i < rank && rc == OP_IO_OK; ++i) {
+        long long cap = i == 0 || info->cols == 0 ? INT_MAX : INT_MAX / info->cols;
+        if (dims[i] > (hsize_t)cap)
+          rc = OP_IO_ERR(&c, OP_IO_ESHAPE,
+                         "dimension %d of the dataset is %llu: more than OP2 can hold (%d "
+                         "elements per set, %d values per element)",
+                         i, (unsigned long long)dims[i], INT_MAX, INT_MAX);
+        else if (i == 0)
+          info->rows = (long long)dims[0];
+        else
+          info->cols *= (long long)dims[i];
+      }
       describe_type(t, info);
     }
   }

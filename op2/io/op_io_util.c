@@ -8,7 +8,9 @@
 
 #include "op_io_util.h"
 
+#include "op2_error.h"
 #include "op2_registry.h"
+#include "op_text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -79,22 +81,26 @@ int op_io_fail(const op_io_ctx *c, int code, const char *src, int line, const ch
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
 
-  char where[512];
+  /* Names come from outside (a file name, an object in a file): shown safe. */
+  char where[2 * OP_TEXT_SHOWN + 64], file[OP_TEXT_SHOWN], object[OP_TEXT_SHOWN];
   int n = snprintf(where, sizeof where, "%s '%s'", c->kind ? c->kind : "file",
-                   c->file ? c->file : "(none)");
+                   op_text_shown(file, sizeof file, c->file ? c->file : "(none)"));
   if (n >= 0 && (size_t)n < sizeof where && c->what && c->object)
-    snprintf(where + n, sizeof where - (size_t)n, ", %s '%s'", c->what, c->object);
+    snprintf(where + n, sizeof where - (size_t)n, ", %s '%s'", c->what,
+             op_text_shown(object, sizeof object, c->object));
 
-  snprintf(c->err, c->errlen, "op2-io: %s: %s%s%s%s [%s:%d %s()]", where, msg,
-           d.found ? " (HDF5: " : "", d.found ? d.desc : "", d.found ? ")" : "",
-           src_basename(src), line, func);
+  op_text_format(c->err, c->errlen, "op2-io: %s: %s%s%s%s [%s:%d %s()]", where, msg,
+                 d.found ? " (HDF5: " : "", d.found ? d.desc : "", d.found ? ")" : "",
+                 src_basename(src), line, func);
   return code;
 }
 
 void op_io_die(const char *msg) {
-  fprintf(stderr, "%s\n", msg);
+  char shown[OP_IO_ERRLEN + 64];
+  fflush(stdout);
+  fprintf(stderr, "%s\n", op_text_shown(shown, sizeof shown, msg));
   fflush(stderr);
-  exit(1);
+  exit(OP_EXIT_ERROR);
 }
 
 /* ---- types ----------------------------------------------------------------------- */

@@ -32,7 +32,8 @@ int op_io_fail(const op_io_ctx *c, int code, const char *src, int line, const ch
 #define OP_IO_ERR(ctx, code, ...) \
   op_io_fail((ctx), (code), __FILE__, __LINE__, __func__, __VA_ARGS__)
 
-/* Prints msg to stderr (prefixed with what) and exits with status 1. */
+/* Prints msg to stderr and exits with status 2 (OP_EXIT_ERROR: the file
+ * could not be read or written as asked; docs/errors.md). */
 void op_io_die(const char *msg) __attribute__((noreturn));
 
 /* ---- element types -------------------------------------------------------- */

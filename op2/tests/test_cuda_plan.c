@@ -283,11 +283,52 @@ static void test_tuner(void) {
          "the tune file did not bring back the choice");
   c = op_cuda_tune_choose("loopA", &ind, 256);
   EXPECT(!memcmp(&c, &best, sizeof c), "a loaded choice was not used");
+  /* A bad line is ignored with a warning naming the file and line; the good
+   * lines around it are used. Numbers that wrap (4294967328 read as 32,
+   * 99999999999 as 1215752191), NaN or negative times are bad lines. */
+  static const char *const bad_lines[] = {
+      "loopB staged 128",                   /* a field missing */
+      "loopB staged 4294967328 256",        /* block wraps to 32 with %d */
+      "loopB staged 128 99999999999",       /* partition wraps with %d */
+      "loopB staged 128 2147483647",        /* partition beyond 2^24 */
+      "loopB staged 128 -256",
+      "loopB atomic 64 0 nan",
+      "loopB atomic 64 0 -1.5",
+      "loopB atomic 64 0 inf",
+      "loopB atomic 64 0 1e999",
+      "loopB atomic 64 0 1.5 trial extra",
+      "loopB staged 0x80 256",
+      "loopB staged 128 256 0 trial",       /* a trial needs a time */
+      "loop\x1b[2JB atomic 64 0",          /* not a loop name */
+      "loopB warp 64 0",
+      "loopB atomic 64 128",                /* only staged has a partition */
+  };
+  for (size_t k = 0; k < sizeof bad_lines / sizeof *bad_lines; k++) {
+    op_cuda_tune_reset();
+    FILE *f = fopen(path, "w");
+    fprintf(f, "# comment\nloopZ atomic 64 0 1.0\n%s\nloopY colour 128 0\n", bad_lines[k]);
+    fclose(f);
+    int ignored = op_cuda_tune_load(path, err, sizeof err);
+    EXPECT(ignored == 1 && strstr(err, "test_cuda_plan.tune:3:") && strstr(err, "line ignored") &&
+               !strchr(err, '\x1b'),
+           "bad tune line '%s': %d ignored (%s)", bad_lines[k], ignored, err);
+    EXPECT(!op_cuda_tune_settled("loopB", NULL), "bad tune line '%s' was used", bad_lines[k]);
+    EXPECT(op_cuda_tune_settled("loopZ", NULL) && op_cuda_tune_settled("loopY", NULL),
+           "good lines around '%s' were not used", bad_lines[k]);
+  }
+  /* A line longer than a tune file's (or binary data) ends the reading with
+   * a warning; what came before is used. */
+  op_cuda_tune_reset();
   FILE *f = fopen(path, "w");
-  fprintf(f, "loopB staged 128\n");
+  fprintf(f, "loopZ atomic 64 0 1.0\n");
+  for (int k = 0; k < 2000; k++) fputc('x', f);
+  fprintf(f, "\nloopY colour 128 0\n");
   fclose(f);
-  EXPECT(op_cuda_tune_load(path, err, sizeof err) < 0 && strstr(err, ":1:"),
-         "a bad tune file line was accepted (%s)", err);
+  EXPECT(op_cuda_tune_load(path, err, sizeof err) == 1 && strstr(err, ":2: line longer") &&
+             op_cuda_tune_settled("loopZ", NULL) && !op_cuda_tune_settled("loopY", NULL),
+         "a 2000-byte tune line: %s", err);
+  EXPECT(op_cuda_tune_load("/dev/zero", err, sizeof err) == 1 && strstr(err, "NUL"),
+         "/dev/zero as a tune file: %s", err);
   remove(path);
 
   /* Tuning carried over runs: each "run" makes a few calls of the loop, saves
@@ -325,7 +366,8 @@ static void test_tuner(void) {
   f = fopen(path, "w");
   fprintf(f, "loopH atomic 64 0 1.5 maybe\n");
   fclose(f);
-  EXPECT(op_cuda_tune_load(path, err, sizeof err) < 0 && strstr(err, ":1:"),
+  EXPECT(op_cuda_tune_load(path, err, sizeof err) == 1 && strstr(err, ":1:") &&
+             !op_cuda_tune_settled("loopH", NULL),
          "a line with an unknown tag was accepted (%s)", err);
   remove(path);
 

@@ -63,7 +63,10 @@ int main(int argc, char **argv) {
       op_arg_dat(r, 0, pedge, 1, "double", OP_INC),
       op_arg_dat(r, 1, pedge, 1, "double", OP_INC),
   };
-  int parts[] = {1, 7, 64, 256, 1024, 100000};
+  /* Any partition size is valid, up to INT_MAX: one block then, and no
+   * arithmetic on the partition size may overflow (a tune file can ask for
+   * 2147483647; five arguments times that once became a 16 EB allocation). */
+  int parts[] = {1, 7, 64, 256, 1024, 100000, 1 << 30, 2147483647};
   for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
     op_plan *p = build_and_check("random edges", edges, parts[i], 5, rand_args);
     EXPECT(p->ninds == 2, "random edges: %d indirect dats, expected 2", p->ninds);
@@ -114,6 +117,10 @@ int main(int argc, char **argv) {
   EXPECT(star->max_thrcol == 100, "star: %d element colours in a block of 100, expected 100",
          star->max_thrcol);
   EXPECT(star->gcolors == nstar, "star: %d global colours, expected %d", star->gcolors, nstar);
+  op_plan_free(star);
+  star = build_and_check("star (one block)", sedges, 2147483647, 2, star_args);
+  EXPECT(star->nblocks == 1 && star->max_thrcol == nstar, "star, part 2^31-1: %d blocks",
+         star->nblocks);
   op_plan_free(star);
   star = build_and_check("star (block colours)", sedges, 2, 2, star_args);
   EXPECT(star->ncolors == nstar / 2, "star: %d block colours, expected %d", star->ncolors,

@@ -20,8 +20,11 @@
 #include "op_hdf5.h"
 #include "op_xdmf.h"
 #include "result_json.h"
-#include "solver_result.h"
+#include "op_text.h"
 #include "solver_interrupt.h"
+#include "solver_limits.h"
+#include "solver_output.h"
+#include "solver_result.h"
 #include "solver_verdict.h"
 
 /* The constants the kernels read (op_decl_const). The reference code assigns
@@ -46,6 +49,7 @@ static const deck_key keys[] = {
      "write the state to output_dir/checkpoint.h5 every N iterations (0: never)"},
     {"restart", DECK_STRING, "", 0, 0, NULL,
      "resume from this checkpoint file (written by checkpoint_every)"},
+    SOLVER_LIMIT_KEYS,
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 
@@ -66,42 +70,66 @@ static int ends_with(const char *s, const char *suffix) {
   return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+static void bad_input(const char *fmt, const char *detail) {
+  char shown[OP_TEXT_SHOWN + 1024];
+  fprintf(stderr, "airfoil: ");
+  fprintf(stderr, fmt, op_text_shown(shown, sizeof shown, detail));
+  fputc('\n', stderr);
+  exit(2);
+}
+
+static void fail_io(const char *what, const char *path) {
+  char shown[OP_TEXT_SHOWN];
+  fprintf(stderr, "airfoil: cannot %s %s: %s\n", what, op_text_shown(shown, sizeof shown, path),
+          strerror(errno));
+  exit(2);
+}
+
 /* Reads the ASCII mesh, generating it first when it is missing and allowed. */
 static void load_ascii_mesh(const deck *d, airfoil_mesh *m) {
   const char *path = deck_string(d, "mesh");
   char err[1024];
   if (!file_exists(path)) {
-    if (!deck_bool(d, "generate_mesh")) {
-      fprintf(stderr, "airfoil: mesh file %s does not exist (set generate_mesh = yes to make it)\n",
-              path);
-      exit(2);
-    }
+    if (!deck_bool(d, "generate_mesh"))
+      bad_input("mesh file %s does not exist (set generate_mesh = yes to make it)", path);
     int ni = deck_int(d, "mesh_i"), nj = deck_int(d, "mesh_j");
-    printf("generating the NACA0012 C-mesh I=%d J=%d into %s\n", ni, nj, path);
+    char shown[OP_TEXT_SHOWN];
+    printf("generating the NACA0012 C-mesh I=%d J=%d into %s\n", ni, nj,
+           op_text_shown(shown, sizeof shown, path));
+    fflush(stdout);
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
+    if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir)
+      bad_input("mesh file name too long: %s", path);
     char *slash = strrchr(dir, '/');
     if (slash) {
       *slash = '\0';
-      if (make_dirs(dir) != 0) {
-        fprintf(stderr, "airfoil: cannot create directory %s: %s\n", dir, strerror(errno));
-        exit(2);
-      }
+      if (make_dirs(dir) != 0) fail_io("create the mesh's directory", dir);
     }
+    /* Written beside and renamed: a run killed while writing never leaves a
+     * half mesh under the name the next run reads. */
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
     airfoil_mesh g;
     if (airfoil_mesh_generate(ni, nj, &g, err, sizeof err) != 0 ||
-        airfoil_mesh_write_ascii(path, &g, err, sizeof err) != 0) {
-      fprintf(stderr, "airfoil: %s\n", err);
-      exit(2);
-    }
+        airfoil_mesh_write_ascii(tmp, &g, err, sizeof err) != 0)
+      bad_input("%s", err);
     airfoil_mesh_free(&g);
+    if (rename(tmp, path) != 0) fail_io("rename into place", tmp);
   }
   /* Always read back from the file: the six-decimal rounding of the
-   * coordinates is part of the standard mesh. */
-  if (airfoil_mesh_read_ascii(path, m, err, sizeof err) != 0) {
-    fprintf(stderr, "airfoil: %s\n", err);
-    exit(2);
+   * coordinates is part of the standard mesh. A large one takes seconds:
+   * say so (the standard mesh, 73 MB, takes 0.2 s). */
+  struct stat st;
+  const int big = stat(path, &st) == 0 && st.st_size > (256 << 20);
+  double t0 = op_wtime();
+  if (big) {
+    char shown[OP_TEXT_SHOWN];
+    printf("airfoil: reading and checking the mesh %s (%.1f GB)...\n",
+           op_text_shown(shown, sizeof shown, path), (double)st.st_size / 1e9);
+    fflush(stdout);
   }
+  if (airfoil_mesh_read_ascii(path, m, err, sizeof err) != 0) bad_input("%s", err);
+  if (big) printf("airfoil: mesh read in %.1f s\n", op_wtime() - t0);
 }
 
 typedef struct {
@@ -137,6 +165,13 @@ static void declare_from_hdf5(const char *file, airfoil_mesh_op2 *o) {
   o->pcell = op_decl_map_hdf5(o->cells, o->nodes, 4, file, "pcell");
   o->p_bound = op_decl_dat_hdf5(o->bedges, 1, "int", file, "p_bound");
   o->p_x = op_decl_dat_hdf5(o->nodes, 2, "double", file, "p_x");
+  /* The same checks as the ASCII reader's, on the data as declared. */
+  airfoil_mesh view = {o->nodes->size, o->cells->size, o->edges->size, o->bedges->size,
+                       op_fetch_data_ptr(o->p_x),    o->pcell->map,  o->pedge->map,
+                       o->pecell->map,               o->pbedge->map, o->pbecell->map,
+                       op_fetch_data_ptr(o->p_bound)};
+  char err[1024];
+  if (airfoil_mesh_check(&view, file, err, sizeof err) != 0) bad_input("%s", err);
 }
 
 static void set_constants(void) {
@@ -199,82 +234,131 @@ static double iterate(const airfoil_mesh_op2 *o) {
   return rms;
 }
 
+/* Bytes of q.h5: the node coordinates, the cells' nodes and q, and HDF5's own
+ * structures (a few KB). */
+static double solution_bytes(const airfoil_mesh_op2 *o) {
+  return 16.0 * o->nodes->size + 48.0 * o->cells->size + 16384.0;
+}
+
 /* Writes the mesh and q (OP2 layout) with an XDMF description beside it. */
-static void write_solution(const char *outdir, const airfoil_mesh_op2 *o) {
-  char path[4096], tmp[4200], err[1024];
-  snprintf(path, sizeof path, "%s/q.h5", outdir);
+static void write_solution(const solver_output *out, const airfoil_mesh_op2 *o) {
+  char path[4300], tmp[4400], err[1024];
+  snprintf(path, sizeof path, "%s/q.h5", out->staging);
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  remove(tmp);
+  if (solver_output_reserve(out, solution_bytes(o), "q.h5", err, sizeof err) != 0)
+    bad_input("%s", err);
   if (op_hdf5_write_set(tmp, o->nodes, err, sizeof err) != 0 ||
       op_hdf5_write_set(tmp, o->cells, err, sizeof err) != 0 ||
       op_hdf5_write_map(tmp, o->pcell, err, sizeof err) != 0 ||
       op_hdf5_write_dat(tmp, o->p_x, err, sizeof err) != 0 ||
-      op_hdf5_write_dat(tmp, o->p_q, err, sizeof err) != 0) {
-    fprintf(stderr, "airfoil: %s\n", err);
-    exit(2);
-  }
-  if (rename(tmp, path) != 0) {
-    fprintf(stderr, "airfoil: cannot rename %s to %s: %s\n", tmp, path, strerror(errno));
-    exit(2);
-  }
+      op_hdf5_write_dat(tmp, o->p_q, err, sizeof err) != 0)
+    bad_input("%s", err);
+  if (rename(tmp, path) != 0) fail_io("rename into place", path);
   op_dat cell_dats[1] = {o->p_q};
   op_xdmf_mesh xm = {o->pcell, o->p_x, cell_dats, 1, NULL, 0, NULL};
-  if (op_xdmf_write(path, &xm, err, sizeof err) != 0) {
-    fprintf(stderr, "airfoil: %s\n", err);
-    exit(2);
+  if (op_xdmf_write(path, &xm, err, sizeof err) != 0) bad_input("%s", err);
+}
+
+/* The history beside a checkpoint: its rows up to the checkpoint's
+ * iteration, so that a run resumed from it (even one whose own outputs went
+ * to failed/) continues the history of the run that wrote it. */
+static void checkpoint_history_name(const char *checkpoint, char *buf, size_t len) {
+  size_t n = strlen(checkpoint);
+  if (n > 3 && strcmp(checkpoint + n - 3, ".h5") == 0) n -= 3;
+  snprintf(buf, len, "%.*s_history.csv", (int)n, checkpoint);
+}
+
+/* Copies the file named by ctx into f (write_file_atomically's filler). */
+static void copy_file(FILE *f, void *ctx) {
+  FILE *in = fopen((const char *)ctx, "r");
+  if (!in) {
+    fprintf(stderr, "airfoil: cannot read %s: %s\n", (const char *)ctx, strerror(errno));
+    return;
   }
+  char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, in)) > 0 && fwrite(buf, 1, n, f) == n) continue;
+  fclose(in); /* opened for reading */
 }
 
 /* The state between iterations is q alone (qold, adt and res are rebuilt by
- * the next iteration), plus the iteration count. */
-static void write_checkpoint(const char *outdir, const airfoil_mesh_op2 *o, int iteration) {
-  char path[4096], err[1024];
-  snprintf(path, sizeof path, "%s/checkpoint.h5", outdir);
+ * the next iteration), plus the iteration count. The checkpoint and its
+ * history go straight into output_dir: they outlive a run that fails. */
+static void write_checkpoint(solver_output *out, const airfoil_mesh_op2 *o, int iteration,
+                             FILE *history, const char *history_path) {
+  char path[4300], hpath[4400], err[2048];
+  if (!solver_output_direct(out, "checkpoint.h5", path, sizeof path, err, sizeof err))
+    bad_input("%s", err);
+  checkpoint_history_name(path, hpath, sizeof hpath);
+  if (!solver_output_direct(out, hpath + strlen(out->dir) + 1, hpath, sizeof hpath, err,
+                            sizeof err))
+    bad_input("%s", err);
+  if (solver_output_reserve(out, 32.0 * o->cells->size + 16384.0 + 40.0 * iteration,
+                            "the checkpoint", err, sizeof err) != 0)
+    bad_input("%s", err);
+  /* History first: killed between the two, the history reaches further than
+   * the checkpoint, and a restart keeps the rows up to the checkpoint. */
+  if (fflush(history) != 0) fail_io("write", history_path);
+  if (write_file_atomically(hpath, copy_file, (void *)history_path, err, sizeof err) != 0)
+    bad_input("%s", err);
   const char *names[1] = {"iteration"};
   double values[1] = {(double)iteration};
   op_dat dats[1] = {o->p_q};
-  if (op_checkpoint_write(path, dats, 1, names, values, 1, err, sizeof err) != 0) {
-    fprintf(stderr, "airfoil: %s\n", err);
-    exit(2);
-  }
+  if (op_checkpoint_write(path, dats, 1, names, values, 1, err, sizeof err) != 0)
+    bad_input("%s", err);
 }
 
-static int read_checkpoint(const char *path, const airfoil_mesh_op2 *o) {
-  char err[1024];
+/* The iteration a checkpoint was written after: an integer from 0 to one
+ * below the iterations asked for (else there is nothing left to run). */
+static int read_checkpoint(const char *path, const airfoil_mesh_op2 *o, int iterations) {
+  char err[2048];
   const char *names[1] = {"iteration"};
-  double values[1];
+  double values[1] = {0.0};
   op_dat dats[1] = {o->p_q};
-  if (op_checkpoint_read(path, dats, 1, names, values, 1, err, sizeof err) != 0) {
+  long long it = 0;
+  if (op_checkpoint_read(path, dats, 1, names, values, 1, err, sizeof err) != 0 ||
+      op_checkpoint_int(path, "iteration", values[0], 0, (long long)iterations - 1, &it, err,
+                        sizeof err) != 0) {
     fprintf(stderr, "airfoil: restart: %s\n", err);
+    if (values[0] >= iterations && values[0] < 2147483648.0 && values[0] == floor(values[0]))
+      fprintf(stderr, "airfoil: restart: the checkpoint is at iteration %.0f, not below "
+                      "iterations = %d: nothing is left to run (raise iterations)\n",
+              values[0], iterations);
     exit(2);
   }
-  return (int)values[0];
+  return (int)it;
 }
 
-/* Keeps the rows of an earlier history up to `iteration` (a killed run may
- * have written rows past its last checkpoint) and reopens it for appending. */
-static FILE *resume_history(const char *path, int iteration) {
-  FILE *in = fopen(path, "r");
-  char tmp[4200];
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *out = fopen(tmp, "w");
+/* Starts the (staged) history with the rows of the run that wrote the
+ * checkpoint, 1 to its iteration in order; returns the stream to append to. */
+static FILE *resume_history(const char *path, const char *checkpoint, int iteration) {
+  char from[4400];
+  checkpoint_history_name(checkpoint, from, sizeof from);
+  FILE *out = fopen(path, "w");
   if (!out) return NULL;
   fprintf(out, "iteration,rms\n");
-  if (in) {
-    char line[256];
-    while (fgets(line, sizeof line, in)) {
+  op_text_reader r;
+  char err[1024];
+  int last = 0;
+  if (op_text_open(&r, from, "history", 256, 0, err, sizeof err) == 0) {
+    char *line;
+    size_t len;
+    while (last < iteration && op_text_next(&r, &line, &len, err, sizeof err) == 1) {
       int it;
-      if (sscanf(line, "%d,", &it) == 1 && it <= iteration) fputs(line, out);
+      if (sscanf(line, "%d,", &it) == 1 && it == last + 1) {
+        fprintf(out, "%s\n", line);
+        last = it;
+      }
     }
-    fclose(in);
+    op_text_close(&r);
   }
-  if (fclose(out) != 0 || rename(tmp, path) != 0) return NULL;
-  return fopen(path, "a");
-}
-
-static void fail_io(const char *what, const char *path) {
-  fprintf(stderr, "airfoil: cannot %s %s: %s\n", what, path, strerror(errno));
-  exit(2);
+  if (last != iteration) {
+    char shown[OP_TEXT_SHOWN];
+    printf("airfoil: note: %s holds the history to iteration %d, not %d: history.csv has "
+           "what there is\n",
+           op_text_shown(shown, sizeof shown, from), last, iteration);
+  }
+  return out;
 }
 
 typedef struct {
@@ -297,24 +381,96 @@ static void fill_result(FILE *f, void *vctx) {
   solver_result_end(&w, c->verdicts);
 }
 
+/* The mesh's counts before it is read, for the estimates: from the HDF5 set
+ * sizes, the ASCII header, or the generator's formulas. 0 when unknown (the
+ * reader then reports what is wrong with the file). */
+static long long mesh_cells(const deck *d, const char *path, long long *nodes, double *file_bytes) {
+  struct stat st;
+  *nodes = 0;
+  *file_bytes = stat(path, &st) == 0 ? (double)st.st_size : 0.0;
+  if (ends_with(path, ".h5")) {
+    int c = 0, n = 0;
+    if (op_hdf5_read_set_size(path, "cells", &c, NULL, 0) != 0 ||
+        op_hdf5_read_set_size(path, "nodes", &n, NULL, 0) != 0)
+      return 0;
+    *nodes = n;
+    return c;
+  }
+  if (!file_exists(path)) {
+    long long ni = deck_int(d, "mesh_i"), nj = deck_int(d, "mesh_j");
+    *nodes = (3 * ni + 1) * (nj + 1);
+    *file_bytes = 100.0 * 3 * ni * nj; /* written, then read back */
+    return 3 * ni * nj;
+  }
+  op_text_reader r;
+  char *line, err[256];
+  size_t len;
+  long long c = 0, n = 0;
+  if (op_text_open(&r, path, "mesh", 4096, 0, err, sizeof err) == 0) {
+    if (op_text_next(&r, &line, &len, err, sizeof err) == 1 && sscanf(line, "%lld %lld", &n, &c) == 2 &&
+        n > 0 && c > 0)
+      *nodes = n;
+    else
+      c = 0;
+    op_text_close(&r);
+  }
+  return c;
+}
+
+/* Memory: about 190 bytes per cell measured (peak RSS of the standard run,
+ * 132 MB for 720000 cells, docs/airfoil.md), taken as 250 for a margin, plus
+ * the ASCII file held while it is parsed. Outputs: q.h5, the history, the
+ * checkpoints and result.json. */
+static void estimate(const deck *d, solver_estimate *e) {
+  long long nodes = 0;
+  double file_bytes = 0.0;
+  const char *path = deck_string(d, "mesh");
+  long long cells = mesh_cells(d, path, &nodes, &file_bytes);
+  const int iterations = deck_int(d, "iterations");
+  e->memory_bytes = 250.0 * (double)cells + (ends_with(path, ".h5") ? 0.0 : file_bytes);
+  snprintf(e->memory_detail, sizeof e->memory_detail, "%lld cells at about 250 bytes each%s",
+           cells, ends_with(path, ".h5") ? "" : ", and the mesh file while it is read");
+  double q = deck_bool(d, "write_solution") ? 16.0 * nodes + 48.0 * cells + 16384.0 : 0.0;
+  double history = 40.0 * iterations;
+  double ckpt = deck_int(d, "checkpoint_every") > 0 ? 32.0 * cells + 16384.0 + history : 0.0;
+  e->output_bytes = q + history + ckpt + 65536.0;
+  snprintf(e->output_detail, sizeof e->output_detail,
+           "q.h5 %.0f MB, history.csv %.0f MB, checkpoint %.0f MB", q / 1e6, history / 1e6,
+           ckpt / 1e6);
+}
+
+static void usage_or_error(int rc, const char *err) {
+  if (rc == DECK_HELP)
+    printf("\nOP2 options:\n%s", op_usage_text());
+  else
+    fprintf(stderr, "airfoil: %s\n", err);
+}
+
 int main(int argc, char **argv) {
   double t_start = op_wtime();
   op_init(&argc, argv, 0);
   deck *d = deck_new("airfoil", keys, NKEYS);
-  if (!d) return 2;
-  char err[2048];
-  int rc = deck_parse_args(d, argc, argv, err, sizeof err);
-  if (rc == DECK_HELP) {
-    printf("\nOP2 options:\n%s", op_usage_text());
-    return 0;
-  }
-  if (rc == DECK_ERROR) {
-    fprintf(stderr, "airfoil: %s\n", err);
+  if (!d) {
+    op_exit();
     return 2;
   }
+  char err[2048];
+  int rc = deck_parse_args(d, argc, argv, err, sizeof err);
+  if (rc != DECK_OK) {
+    /* Everything freed: the sanitizer build checks leaks at exit, and a
+     * report would replace what was printed. */
+    usage_or_error(rc, err);
+    deck_free(d);
+    op_exit();
+    return rc == DECK_HELP ? 0 : 2;
+  }
 
-  const char *outdir = deck_string(d, "output_dir");
-  if (make_dirs(outdir) != 0) fail_io("create directory", outdir);
+  solver_output out;
+  solver_estimate need;
+  if (solver_output_open(&out, "airfoil", deck_string(d, "output_dir"), err, sizeof err) != 0)
+    bad_input("%s", err);
+  estimate(d, &need);
+  if (solver_limits_check(d, &out, &need, err, sizeof err) != 0) bad_input("%s", err);
 
   airfoil_mesh mesh;
   memset(&mesh, 0, sizeof mesh);
@@ -342,26 +498,28 @@ int main(int argc, char **argv) {
          op_part_size());
   if (op_diags_level() > 0) op_diagnostic_output();
 
+  const int niter = deck_int(d, "iterations"), every = deck_int(d, "print_every");
+  const int ckpt_every = deck_int(d, "checkpoint_every");
   int first_iter = 1;
   const char *restart = deck_string(d, "restart");
   if (restart[0]) {
-    first_iter = read_checkpoint(restart, &o) + 1;
-    printf("restarting from %s after iteration %d\n", restart, first_iter - 1);
+    first_iter = read_checkpoint(restart, &o, niter) + 1;
+    char shown[OP_TEXT_SHOWN];
+    printf("restarting from %s after iteration %d\n", op_text_shown(shown, sizeof shown, restart),
+           first_iter - 1);
   }
 
-  char history_path[4096];
-  snprintf(history_path, sizeof history_path, "%s/history.csv", outdir);
+  char history_path[4400];
+  snprintf(history_path, sizeof history_path, "%s/history.csv", out.staging);
   FILE *history;
   if (first_iter > 1) {
-    history = resume_history(history_path, first_iter - 1);
+    history = resume_history(history_path, restart, first_iter - 1);
   } else {
     history = fopen(history_path, "w");
     if (history) fprintf(history, "iteration,rms\n");
   }
   if (!history) fail_io("open", history_path);
 
-  const int niter = deck_int(d, "iterations"), every = deck_int(d, "print_every");
-  const int ckpt_every = deck_int(d, "checkpoint_every");
   printf("%10s  %s\n", "iteration", "rms");
   double t0 = op_wtime(), rms = 0.0;
   int done = first_iter - 1;
@@ -375,18 +533,17 @@ int main(int argc, char **argv) {
       fflush(stdout);
       fflush(history);
     }
-    if (ckpt_every > 0 && iter % ckpt_every == 0) {
-      fflush(history);
-      write_checkpoint(outdir, &o, iter);
-    }
     if (!isfinite(rms)) {
+      /* Before any checkpoint: a diverged state is never one to resume from. */
       fprintf(stderr, "airfoil: the rms residual is not finite at iteration %d; stopping\n", iter);
       break;
     }
+    if (ckpt_every > 0 && iter % ckpt_every == 0)
+      write_checkpoint(&out, &o, iter, history, history_path);
     if (solver_interrupted() && iter < niter) {
       /* Stopped from outside: keep what is done, resumable where checkpoints are on. */
-      fflush(history);
-      if (ckpt_every > 0 && iter % ckpt_every != 0) write_checkpoint(outdir, &o, iter);
+      if (ckpt_every > 0 && iter % ckpt_every != 0)
+        write_checkpoint(&out, &o, iter, history, history_path);
       printf("%10d  %10.5e  (stopped here)\n", iter, rms);
       break;
     }
@@ -394,7 +551,7 @@ int main(int argc, char **argv) {
   double wall_iterations = op_wtime() - t0;
   if (fclose(history) != 0) fail_io("write", history_path);
 
-  if (deck_bool(d, "write_solution")) write_solution(outdir, &o);
+  if (deck_bool(d, "write_solution")) write_solution(&out, &o);
 
   solver_verdicts verdicts;
   solver_verdicts_init(&verdicts);
@@ -415,13 +572,13 @@ int main(int argc, char **argv) {
   solver_verdicts_print(&verdicts, stdout);
 
   result_ctx ctx = {d, done, rms, wall_iterations, op_wtime() - t_start, &verdicts, ncell};
-  if (solver_result_write(outdir, fill_result, &ctx, err, sizeof err) != 0) {
-    fprintf(stderr, "airfoil: %s\n", err);
-    return 2;
-  }
-  printf("results in %s (history.csv, %sresult.json)\n", outdir,
-         deck_bool(d, "write_solution") ? "q.h5, q.xmf, " : "");
+  if (solver_result_write(out.staging, fill_result, &ctx, err, sizeof err) != 0)
+    bad_input("%s", err);
   const int status = solver_exit_status(&verdicts);
+  if (solver_output_finish(&out, status == 0, err, sizeof err) != 0) bad_input("%s", err);
+  solver_output_report(&out, status == 0,
+                       deck_bool(d, "write_solution") ? "history.csv, q.h5, q.xmf, result.json"
+                                                      : "history.csv, result.json");
   op_exit();
   airfoil_mesh_free(&mesh);
   deck_free(d);

@@ -6,6 +6,7 @@
 #endif
 
 #include "deck.h"
+#include "op_text.h"
 #include "result_json.h"
 
 #include <errno.h>
@@ -40,13 +41,14 @@ struct deck {
 
 static void msg(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* Messages quote what the user wrote, which may be anything: the whole
+ * message goes through op_text_shown (control bytes escaped, an overlong
+ * value shortened in the middle). */
 static void msg(char *err, size_t errlen, const char *fmt, ...)
 {
-  if (err == NULL || errlen == 0)
-    return;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
+  op_text_vformat(err, errlen, fmt, ap);
   va_end(ap);
 }
 
@@ -484,6 +486,46 @@ int deck_set(deck *d, const char *key, const char *value, const char *origin, ch
   return set_index(d, idx, value, origin, origin, err, errlen);
 }
 
+/* A value in quotes, starting at v (the opening quote) and ending before
+ * end: in double quotes \" and \\ stand for " and \ (any other backslash is
+ * kept, so Windows-style paths need no doubling); single quotes take the text
+ * literally. After the closing quote only blanks may follow, and a comment
+ * when comments are allowed (a deck line, not a command-line argument).
+ * Returns 0 with the allocated value in *value, or -1 with the message. */
+static int quoted_value(const char *v, const char *end, int comments, char **value,
+                        const char *where, const char *key, char *err, size_t errlen)
+{
+  char quote = *v++;
+  char *out = malloc((size_t)(end - v) + 1);
+  if (out == NULL) {
+    msg(err, errlen, "%s: out of memory", where);
+    return -1;
+  }
+  size_t n = 0;
+  while (v < end && *v != quote) {
+    if (quote == '"' && *v == '\\' && v + 1 < end && (v[1] == '"' || v[1] == '\\'))
+      v++;
+    out[n++] = *v++;
+  }
+  out[n] = '\0';
+  if (v == end) {
+    msg(err, errlen, "%s: key '%s': unterminated quoted value", where, key);
+    free(out);
+    return -1;
+  }
+  v++;
+  while (v < end && (*v == ' ' || *v == '\t'))
+    v++;
+  if (v < end && !(comments && *v == '#')) {
+    msg(err, errlen, "%s: key '%s': unexpected text after the closing quote: '%.*s'", where,
+        key, (int)(end - v), v);
+    free(out);
+    return -1;
+  }
+  *value = out;
+  return 0;
+}
+
 /* Splits one deck line into key and value (both allocated).
  * Returns 1 for a key/value line, 0 for a blank or comment line, -1 on error. */
 static int split_line(const deck *d, const char *line, const char *where, char **key,
@@ -531,40 +573,10 @@ static int split_line(const deck *d, const char *line, const char *where, char *
   while (v < end && (*v == ' ' || *v == '\t'))
     v++;
   if (v < end && (*v == '"' || *v == '\'')) {
-    char quote = *v++;
-    char *out = malloc((size_t)(end - v) + 1);
-    if (out == NULL) {
-      msg(err, errlen, "%s: out of memory", where);
+    int rc = quoted_value(v, end, 1, value, where, *key, err, errlen);
+    if (rc != 0)
       free(*key);
-      return -1;
-    }
-    size_t n = 0;
-    while (v < end && *v != quote) {
-      /* In double quotes \" and \\ stand for " and \; any other backslash is
-       * kept, so Windows-style paths need no doubling. */
-      if (quote == '"' && *v == '\\' && v + 1 < end && (v[1] == '"' || v[1] == '\\'))
-        v++;
-      out[n++] = *v++;
-    }
-    out[n] = '\0';
-    if (v == end) {
-      msg(err, errlen, "%s: key '%s': unterminated quoted value", where, *key);
-      free(out);
-      free(*key);
-      return -1;
-    }
-    v++;
-    while (v < end && (*v == ' ' || *v == '\t'))
-      v++;
-    if (v < end && *v != '#') {
-      msg(err, errlen, "%s: key '%s': unexpected text after the closing quote: '%.*s'", where,
-          *key, (int)(end - v), v);
-      free(out);
-      free(*key);
-      return -1;
-    }
-    *value = out;
-    return 1;
+    return rc == 0 ? 1 : -1;
   }
   const char *ve = v;
   while (ve < end && *ve != '#')
@@ -584,40 +596,34 @@ static int split_line(const deck *d, const char *line, const char *where, char *
   return 1;
 }
 
+/* A deck is a short text file: a line longer than this, or a file larger,
+ * is not a deck (/dev/zero, a binary, a mesh given by mistake). */
+#define DECK_MAX_LINE 16384
+#define DECK_MAX_BYTES (1u << 20)
+
 int deck_read_file(deck *d, const char *path, char *err, size_t errlen)
 {
-  FILE *f = fopen(path, "r");
-  if (f == NULL) {
-    msg(err, errlen, "%s: cannot open the deck: %s", path, strerror(errno));
+  op_text_reader r;
+  if (op_text_open(&r, path, "deck", DECK_MAX_LINE, DECK_MAX_BYTES, err, errlen) != 0)
     return -1;
-  }
   int *set_at = calloc((size_t)(d->nkeys > 0 ? d->nkeys : 1), sizeof *set_at);
   char *path_copy = dup_string(path);
   if (set_at == NULL || path_copy == NULL) {
-    msg(err, errlen, "%s: out of memory", path);
+    msg(err, errlen, "%s: out of memory", r.shown);
     free(set_at);
     free(path_copy);
-    fclose(f);
+    op_text_close(&r);
     return -1;
   }
-  char *line = NULL;
-  size_t cap = 0;
-  long lineno = 0;
-  int rc = 0;
-  ssize_t len;
-  errno = 0;
-  while ((len = getline(&line, &cap, f)) >= 0) {
-    lineno++;
-    char where[4200];
-    snprintf(where, sizeof where, "%s:%ld", path, lineno);
-    if ((size_t)len != strlen(line)) {
-      msg(err, errlen, "%s: the line holds a NUL byte (is this a text file?)", where);
-      rc = -1;
-      break;
-    }
+  int rc = 0, got;
+  char *line;
+  size_t len;
+  while ((got = op_text_next(&r, &line, &len, err, errlen)) == 1) {
+    char where[OP_TEXT_SHOWN + 32];
+    snprintf(where, sizeof where, "%s:%ld", r.shown, r.line);
     char *key = NULL, *value = NULL;
     const char *text = line;
-    if (lineno == 1 && strncmp(text, "\xEF\xBB\xBF", 3) == 0)
+    if (r.line == 1 && strncmp(text, "\xEF\xBB\xBF", 3) == 0)
       text += 3; /* a UTF-8 byte-order mark, as some editors write */
     int kind = split_line(d, text, where, &key, &value, err, errlen);
     if (kind < 0) {
@@ -635,23 +641,17 @@ int deck_read_file(deck *d, const char *path, char *err, size_t errlen)
       rc = -1;
     } else {
       rc = set_index(d, idx, value, where, where, err, errlen);
-      set_at[idx] = (int)lineno;
+      set_at[idx] = (int)r.line;
     }
     free(key);
     free(value);
     if (rc != 0)
       break;
   }
-  if (rc == 0 && ferror(f)) {
-    msg(err, errlen, "%s: cannot read the deck: %s", path, strerror(errno ? errno : EIO));
-    rc = -1;
-  }
-  free(line);
+  if (got < 0)
+    rc = -1; /* the reader's message is in err */
   free(set_at);
-  if (fclose(f) != 0 && rc == 0) {
-    msg(err, errlen, "%s: cannot close the deck: %s", path, strerror(errno));
-    rc = -1;
-  }
+  op_text_close(&r);
   if (rc == 0) {
     free(d->path);
     d->path = path_copy;
@@ -790,9 +790,23 @@ int deck_parse_args(deck *d, int argc, char **argv, char *err, size_t errlen)
     if (idx < 0) {
       unknown_key(d, prefix, o[j].key[0] ? o[j].key : "", err, errlen);
       rc = DECK_ERROR;
-    } else if (set_index(d, idx, o[j].value, origin, prefix, err, errlen) != 0) {
-      rc = DECK_ERROR;
+      break;
     }
+    /* A value in quotes means what it means in a deck: output_dir='""' is the
+     * empty string, not a directory named "". */
+    const char *value = o[j].value;
+    char *unquoted = NULL;
+    if (value[0] == '"' || value[0] == '\'') {
+      if (quoted_value(value, value + strlen(value), 0, &unquoted, prefix, o[j].key, err,
+                       errlen) != 0) {
+        rc = DECK_ERROR;
+        break;
+      }
+      value = unquoted;
+    }
+    if (set_index(d, idx, value, origin, prefix, err, errlen) != 0)
+      rc = DECK_ERROR;
+    free(unquoted);
   }
   free_overrides(o, argc > 0 ? argc : 1);
   return rc;

@@ -10,14 +10,51 @@
 #include <unistd.h>
 
 static volatile sig_atomic_t received;
+static volatile sig_atomic_t graceful; /* solver_interrupt_install has run */
+static void (*volatile at_kill)(void);
 static char message[256];
 static size_t message_len;
 
+/* Ends the process as the signal would, after the cleanup registered with
+ * solver_interrupt_on_kill (async-signal-safe by contract). */
+static void die_of(int sig) {
+  void (*fn)(void) = at_kill;
+  if (fn) fn();
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
 static void on_signal(int sig) {
+  if (received) { /* the second one: stop at once */
+    die_of(sig);
+    return;
+  }
   received = sig;
   /* write(2) is async-signal-safe; the text was made in advance. */
   ssize_t w = write(STDERR_FILENO, message, message_len);
   (void)w;
+}
+
+static void set_handler(int sig, void (*fn)(int)) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = fn;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  if (sigaction(sig, &sa, NULL) != 0) perror("solver_interrupt: sigaction");
+}
+
+void solver_interrupt_on_kill(void (*fn)(void)) {
+  at_kill = fn;
+  if (!graceful) {
+    set_handler(SIGINT, die_of);
+    set_handler(SIGTERM, die_of);
+  }
+  set_handler(SIGHUP, die_of);
+  set_handler(SIGPIPE, die_of); /* the output went away (a closed pipe) */
+  /* A file grown past the size limit (ulimit -f): an error the write
+   * reports (EFBIG), not a kill that would leave the outputs behind. */
+  signal(SIGXFSZ, SIG_IGN);
 }
 
 void solver_interrupt_install(const char *solver) {
@@ -26,14 +63,9 @@ void solver_interrupt_install(const char *solver) {
            "(send it again to stop at once)\n",
            solver);
   message_len = strlen(message);
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  /* The first signal is ours; the next one gets the default action. */
-  sa.sa_flags = SA_RESETHAND | SA_RESTART;
-  if (sigaction(SIGINT, &sa, NULL) != 0 || sigaction(SIGTERM, &sa, NULL) != 0)
-    perror("solver_interrupt_install: sigaction");
+  graceful = 1;
+  set_handler(SIGINT, on_signal);
+  set_handler(SIGTERM, on_signal);
 }
 
 int solver_interrupted(void) { return (int)received; }

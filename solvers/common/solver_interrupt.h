@@ -7,12 +7,21 @@
  * results as they stand (fields, history, result.json, with a failed verdict
  * "not_interrupted" that says where it stopped) and exits with 128 + the
  * signal number, as a shell reports a program killed by it. A second signal
- * ends the program at once (the handler is reset to the default action).
+ * ends the program at once, as the default action does, after the cleanup
+ * registered with solver_interrupt_on_kill (the run's unfinished outputs).
  */
 #ifndef SOLVER_INTERRUPT_H
 #define SOLVER_INTERRUPT_H
 
 #include "solver_verdict.h"
+
+/* fn runs (in the signal handler: it must be async-signal-safe) before the
+ * process dies of SIGINT, SIGTERM, SIGHUP or SIGPIPE: at once for SIGHUP and
+ * SIGPIPE, and for SIGINT and SIGTERM before solver_interrupt_install or at
+ * their second arrival after it. SIGXFSZ is ignored from then on: a file
+ * grown past ulimit -f fails its write (EFBIG) and the run stops with an
+ * error instead of dying. */
+void solver_interrupt_on_kill(void (*fn)(void));
 
 /* Installs the handlers for SIGINT and SIGTERM; `solver` names the program
  * in the message printed when a signal arrives. */

@@ -166,19 +166,30 @@ int euler_exact_valid(const euler_problem *pb, double t) {
   return pb->diaphragm + s[0] * t >= lo && pb->diaphragm + s[4] * t <= hi;
 }
 
-int euler_exact_density(const euler_problem *pb, double t, double xa, double xb, double ya,
-                        double yb, double *rho) {
+/* Folds the conserved state q into the running range [lo, hi]. */
+static void widen_range(const double q[4], double lo[4], double hi[4]) {
+  if (!lo) return;
+  for (int k = 0; k < 4; k++) {
+    if (q[k] < lo[k]) lo[k] = q[k];
+    if (q[k] > hi[k]) hi[k] = q[k];
+  }
+}
+
+int euler_exact_average(const euler_problem *pb, double t, double xa, double xb, double ya,
+                        double yb, double q[4], double lo[4], double hi[4]) {
+  const double g = pb->gamma;
+  double c[4], w[4];
+  for (int k = 0; k < 4; k++) q[k] = 0.0;
   if (pb->kind == EULER_PROBLEM_VORTEX) {
     const double hx = 0.5 * (xb - xa), hy = 0.5 * (yb - ya);
     const double mx = 0.5 * (xa + xb), my = 0.5 * (ya + yb);
-    double sum = 0.0;
     for (int i = 0; i < 3; i++)
       for (int j = 0; j < 3; j++) {
-        double w[4];
         vortex_state(pb, t, mx + hx * GAUSS_X[i], my + hy * GAUSS_X[j], w);
-        sum += 0.25 * GAUSS_W[i] * GAUSS_W[j] * w[0];
+        euler_prim_to_cons(w, g, c);
+        widen_range(c, lo, hi);
+        for (int k = 0; k < 4; k++) q[k] += 0.25 * GAUSS_W[i] * GAUSS_W[j] * c[k];
       }
-    *rho = sum;
     return 0;
   }
   if (pb->kind != EULER_PROBLEM_RIEMANN1D) return -1;
@@ -186,15 +197,21 @@ int euler_exact_density(const euler_problem *pb, double t, double xa, double xb,
   if (riemann1d_solve(pb, &sol) < 0) return -1;
   enum { SUB = 16 };
   const double a = pb->direction == 0 ? xa : ya, b = pb->direction == 0 ? xb : yb;
-  double sum = 0.0;
   for (int k = 0; k < SUB; k++) {
     const double x = a + (b - a) * (k + 0.5) / SUB;
-    riemann_state w;
+    riemann_state r;
     double S = t > 0.0 ? (x - pb->diaphragm) / t : (x < pb->diaphragm ? -INFINITY : INFINITY);
-    if (riemann_sample(&sol, S, &w) < 0) return -1;
-    sum += w.rho;
+    if (riemann_sample(&sol, S, &r) < 0) return -1;
+    /* (rho, u_n, p) -> (rho, u, v, p) with u_n along the direction */
+    w[0] = r.rho;
+    w[1 + pb->direction] = r.u;
+    w[2 - pb->direction] = 0.0;
+    w[3] = r.p;
+    euler_prim_to_cons(w, g, c);
+    widen_range(c, lo, hi);
+    for (int m = 0; m < 4; m++) q[m] += c[m];
   }
-  *rho = sum / SUB;
+  for (int m = 0; m < 4; m++) q[m] /= SUB;
   return 0;
 }
 

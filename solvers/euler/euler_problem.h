@@ -66,13 +66,15 @@ int euler_has_exact(const euler_problem *pb);
  * time t, so the exact solution of the unbounded problem still holds. The
  * vortex: always 1. Others: 0. */
 int euler_exact_valid(const euler_problem *pb, double t);
-/* The exact density averaged over the cell at time t: 3 x 3 Gauss for the
- * vortex (the initial field advected with (u0, v0), periodic), 16-point
- * midpoint sampling along the direction for the 1D Riemann problem. Returns
- * 0, or -1 when the problem has no exact solution or the Riemann solve
- * fails. */
-int euler_exact_density(const euler_problem *pb, double t, double xa, double xb, double ya,
-                        double yb, double *rho);
+/* The exact conserved state (rho, rho u, rho v, E) averaged over the cell at
+ * time t: 3 x 3 Gauss for the vortex (the initial field advected with
+ * (u0, v0), periodic), 16-point midpoint sampling along the direction for the
+ * 1D Riemann problem. When lo and hi are not NULL, the samples also widen the
+ * range [lo[k], hi[k]] of each component (the range of the exact solution,
+ * once every cell has been sampled). Returns 0, or -1 when the problem has no
+ * exact solution or the Riemann solve fails. */
+int euler_exact_average(const euler_problem *pb, double t, double xa, double xb, double ya,
+                        double yb, double q[4], double lo[4], double hi[4]);
 
 /* The exact Riemann problem's star state as text, for the log. */
 int euler_riemann1d_describe(const euler_problem *pb, char *buf, size_t len);

@@ -17,14 +17,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "deck.h"
 #include "jacobi_system.h"
 #include "op2.h"
 #include "op_hdf5.h"
 #include "result_json.h"
-#include "solver_result.h"
+#include "op_text.h"
 #include "solver_interrupt.h"
+#include "solver_limits.h"
+#include "solver_output.h"
+#include "solver_result.h"
 #include "solver_verdict.h"
 
 static const deck_key keys[] = {
@@ -49,14 +53,59 @@ static const deck_key keys[] = {
     {"output_dir", DECK_STRING, "outputs/jacobi", 0, 0, NULL,
      "directory for history.csv, u.h5 and result.json"},
     {"write_solution", DECK_BOOL, "yes", 0, 0, NULL, "write the final u to output_dir/u.h5"},
+    SOLVER_LIMIT_KEYS,
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 
 enum { PROBLEM_JAC, PROBLEM_DENSE, PROBLEM_MTX };
 
 static void fail_io(const char *what, const char *path) {
-  fprintf(stderr, "jacobi: cannot %s %s: %s\n", what, path, strerror(errno));
+  char shown[OP_TEXT_SHOWN];
+  fprintf(stderr, "jacobi: cannot %s %s: %s\n", what, op_text_shown(shown, sizeof shown, path),
+          strerror(errno));
   exit(2);
+}
+
+static void fail(const char *err) {
+  fprintf(stderr, "jacobi: %s\n", err);
+  exit(2);
+}
+
+/* Bytes of a history row "%d,%.17g,%.17g,%.17g": at most about 90. */
+#define HISTORY_ROW 90.0
+
+/* What a run needs, from the sizes in the deck (measured: the peak RSS of
+ * jac NN = 2001, 4e6 unknowns and 2e7 edges, is 480 MB, 24 bytes per edge;
+ * dense Ndim = 2000, 18 bytes per edge; docs/jacobi.md): 25 bytes per edge and
+ * 50 per unknown. A Matrix Market file: its entries take at least 6 bytes
+ * each in the file and about 60 in memory while read and sorted, so 10 times
+ * the file's size. Outputs: the history (max_iters rows at most), u.h5. */
+static void estimate(const deck *d, int problem, solver_estimate *e) {
+  double n = 0.0, nedge = 0.0, file = 0.0;
+  if (problem == PROBLEM_JAC) {
+    double m = deck_int(d, "nn") - 1.0;
+    n = m * m;
+    nedge = n + 4.0 * m * (m - 1.0);
+  } else if (problem == PROBLEM_DENSE) {
+    n = deck_int(d, "ndim");
+    nedge = n * n;
+  } else {
+    struct stat st;
+    if (stat(deck_string(d, "matrix"), &st) == 0) file = (double)st.st_size;
+    n = file / 6.0;
+  }
+  e->memory_bytes = problem == PROBLEM_MTX ? 10.0 * file : 25.0 * nedge + 50.0 * n;
+  if (problem == PROBLEM_MTX)
+    snprintf(e->memory_detail, sizeof e->memory_detail, "a Matrix Market file of %.0f bytes, "
+             "about 10 bytes in memory per byte", file);
+  else
+    snprintf(e->memory_detail, sizeof e->memory_detail,
+             "%.0f unknowns and %.0f edges, about 25 bytes per edge", n, nedge);
+  double history = HISTORY_ROW * deck_int(d, "max_iters");
+  double u = deck_bool(d, "write_solution") ? 8.0 * n + 16384.0 : 0.0;
+  e->output_bytes = history + u + 65536.0;
+  snprintf(e->output_detail, sizeof e->output_detail,
+           "history.csv up to %.0f MB for max_iters rows, u.h5 %.0f MB", history / 1e6, u / 1e6);
 }
 
 typedef struct {
@@ -192,6 +241,15 @@ int main(int argc, char **argv) {
   const int nn = deck_int(d, "nn");
   const int is_jac = problem == PROBLEM_JAC;
 
+  solver_output out;
+  solver_estimate need;
+  if (solver_output_open(&out, "jacobi", outdir, err, sizeof err) != 0) fail(err);
+  estimate(d, problem, &need);
+  if (solver_limits_check(d, &out, &need, err, sizeof err) != 0) fail(err);
+
+  solver_progress setup;
+  solver_progress_begin(&setup, "jacobi", "building the system");
+  jacobi_set_progress(solver_progress_callback, &setup);
   jacobi_system s;
   if (is_jac) {
     if (strcmp(deck_origin(d, "rhs"), "default") != 0)
@@ -204,13 +262,9 @@ int main(int argc, char **argv) {
   } else {
     rc = jacobi_build_mtx(deck_string(d, "matrix"), rhs, seed, &s, err, sizeof err);
   }
-  if (rc != 0) {
-    fprintf(stderr, "jacobi: %s\n", err);
-    deck_free(d);
-    op_exit();
-    return 2;
-  }
-  if (make_dirs(outdir) != 0) fail_io("create directory", outdir);
+  jacobi_set_progress(NULL, NULL);
+  if (rc != 0) fail(err);
+  solver_progress_end(&setup);
 
   op_set nodes = op_decl_set(s.n, "nodes");
   op_set edges = op_decl_set(s.nedge, "edges");
@@ -229,8 +283,8 @@ int main(int argc, char **argv) {
            s.offdiag_row + 1, s.offdiag_ratio);
   if (op_diags_level() > 0) op_diagnostic_output();
 
-  char history_path[4096];
-  snprintf(history_path, sizeof history_path, "%s/history.csv", outdir);
+  char history_path[4400];
+  snprintf(history_path, sizeof history_path, "%s/history.csv", out.staging);
   FILE *history = fopen(history_path, "w");
   if (!history) fail_io("open", history_path);
   fprintf(history, "iteration,update_norm,u_max,u_rms\n");
@@ -271,6 +325,9 @@ int main(int argc, char **argv) {
       printf("%8d  %10.5e\n", iter, st.norm);
       fflush(stdout);
     }
+    /* A disk that fills up stops the run when it happens, not at the end. */
+    if ((iter % every == 0 || last) && (fflush(history) != 0 || ferror(history)))
+      fail_io("write", history_path);
     if (last) break;
   }
   fflush(stdout);
@@ -290,15 +347,13 @@ int main(int argc, char **argv) {
   }
 
   if (deck_bool(d, "write_solution")) {
-    char upath[4096], tmp[4200];
-    snprintf(upath, sizeof upath, "%s/u.h5", outdir);
+    char upath[4400], tmp[4500];
+    snprintf(upath, sizeof upath, "%s/u.h5", out.staging);
     snprintf(tmp, sizeof tmp, "%s.tmp", upath);
-    remove(tmp);
-    if (op_hdf5_write_set(tmp, nodes, err, sizeof err) != 0 ||
-        op_hdf5_write_dat(tmp, p_u, err, sizeof err) != 0) {
-      fprintf(stderr, "jacobi: %s\n", err);
-      return 2;
-    }
+    if (solver_output_reserve(&out, 8.0 * s.n + 16384.0, "u.h5", err, sizeof err) != 0 ||
+        op_hdf5_write_set(tmp, nodes, err, sizeof err) != 0 ||
+        op_hdf5_write_dat(tmp, p_u, err, sizeof err) != 0)
+      fail(err);
     if (rename(tmp, upath) != 0) fail_io("rename into place", upath);
   }
 
@@ -344,13 +399,12 @@ int main(int argc, char **argv) {
                     fixed,      tol,       st,           resid,   bnorm,
                     max_error,  bound,     wall_setup,   wall_iterations,
                     op_wtime() - t_start,  &verdicts};
-  if (solver_result_write(outdir, fill_result, &res, err, sizeof err) != 0) {
-    fprintf(stderr, "jacobi: %s\n", err);
-    return 2;
-  }
-  printf("results in %s (history.csv, %sresult.json)\n", outdir,
-         deck_bool(d, "write_solution") ? "u.h5, " : "");
+  if (solver_result_write(out.staging, fill_result, &res, err, sizeof err) != 0) fail(err);
   const int status = solver_exit_status(&verdicts);
+  if (solver_output_finish(&out, status == 0, err, sizeof err) != 0) fail(err);
+  solver_output_report(&out, status == 0, deck_bool(d, "write_solution")
+                                              ? "history.csv, u.h5, result.json"
+                                              : "history.csv, result.json");
   op_exit();
   jacobi_system_free(&s);
   deck_free(d);

@@ -15,25 +15,29 @@
 #include <sys/types.h>
 
 #include "jacobi_system.h"
+#include "op_text.h"
 
 #define MAX_TOKENS 8
 
+/* Matrix Market lines are at most 1024 characters (the format's own limit);
+ * allow some slack. Before the size line the file holds only the banner and
+ * comments: 16 MiB of them at most. After it, each announced entry or value
+ * may take a line. */
+#define MTX_MAX_LINE 4096
+#define MTX_MAX_PREAMBLE (16ull << 20)
+
 /* A line of the file, cut into whitespace-separated tokens (in place). */
 typedef struct {
-  FILE *f;
-  const char *path;
-  char *buf;
-  size_t cap;
+  op_text_reader in;
+  const char *path;         /* the file name, safe to print (in.shown) */
+  char *buf;                /* the current line */
   long line;                /* number of the line in buf */
   char text[96];            /* the start of the line, for messages */
   int ntok;
   char *tok[MAX_TOKENS + 1];
+  char err[1024];           /* the reader's own message (a line too long, binary data) */
+  unsigned long long skipped; /* bytes of comment and blank lines read */
 } line_reader;
-
-static void chomp(char *s) {
-  size_t n = strlen(s);
-  while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r')) s[--n] = '\0';
-}
 
 static void tokenize(line_reader *r) {
   r->ntok = 0;
@@ -49,15 +53,23 @@ static void tokenize(line_reader *r) {
   if (r->ntok > MAX_TOKENS + 1) r->ntok = MAX_TOKENS + 1;
 }
 
-/* Reads the next line; returns 1, 0 at end of file, -1 on a read error. */
+static int open_reader(line_reader *r, const char *path, const char *what, char *err,
+                       size_t errlen) {
+  memset(r, 0, sizeof *r);
+  if (op_text_open(&r->in, path, what, MTX_MAX_LINE, MTX_MAX_PREAMBLE, err, errlen) != 0)
+    return -1;
+  r->path = r->in.shown;
+  return 0;
+}
+
+/* Reads the next line; returns 1, 0 at end of file, -1 on an error (the
+ * reader's message in r->err). */
 static int read_raw(line_reader *r) {
-  errno = 0;
-  ssize_t len = getline(&r->buf, &r->cap, r->f);
-  if (len < 0) return ferror(r->f) ? -1 : 0;
-  r->line++;
-  chomp(r->buf);
-  snprintf(r->text, sizeof r->text, "%s", r->buf);
-  if (strlen(r->buf) >= sizeof r->text - 1) strcpy(r->text + sizeof r->text - 5, "...");
+  size_t len;
+  int rc = op_text_next(&r->in, &r->buf, &len, r->err, sizeof r->err);
+  if (rc <= 0) return rc;
+  r->line = r->in.line;
+  op_text_shown(r->text, sizeof r->text, r->buf);
   return 1;
 }
 
@@ -72,15 +84,35 @@ static int is_comment(const char *s, const char *marks) {
   return *s && strchr(marks, *s) != NULL;
 }
 
+/* Comment and blank lines allowed in all: a stream of them (yes %) ends. */
+#define MTX_MAX_SKIPPED (16ull << 20)
+
 /* The next line that is neither blank nor a comment, tokenized. */
 static int read_data_line(line_reader *r, const char *comment_marks) {
   for (;;) {
     int rc = read_raw(r);
     if (rc <= 0) return rc;
-    if (is_blank(r->buf) || is_comment(r->buf, comment_marks)) continue;
+    if (is_blank(r->buf) || is_comment(r->buf, comment_marks)) {
+      r->skipped += strlen(r->buf) + 1;
+      if (r->skipped > MTX_MAX_SKIPPED) {
+        snprintf(r->err, sizeof r->err,
+                 "%s:%ld: more than %llu bytes of comments and blank lines: not a Matrix Market "
+                 "file",
+                 r->path, r->line, MTX_MAX_SKIPPED);
+        return -1;
+      }
+      continue;
+    }
     tokenize(r);
     return 1;
   }
+}
+
+/* The message for a line that is not there: the reader's own when it failed
+ * (got < 0), else fmt (which starts with "%s:%ld: " for the file and line). */
+static int missing(const line_reader *r, int got, char *err, size_t errlen, const char *what) {
+  if (got < 0) return jacobi_fail(err, errlen, "%s", r->err);
+  return jacobi_fail(err, errlen, "%s:%ld: %s", r->path, r->line + (r->line == 0), what);
 }
 
 static int parse_long(const char *s, long *v) {
@@ -179,7 +211,7 @@ static int read_entries(line_reader *r, jacobi_coo *m, long announced, long size
   if (grow(m, &cap, announced < (1L << 20) ? announced + 1 : (1L << 20), err, errlen)) return -1;
   for (;;) {
     int rc = read_data_line(r, "%");
-    if (rc < 0) return jacobi_fail(err, errlen, "%s:%ld: read error: %s", p, r->line + 1, strerror(errno));
+    if (rc < 0) return jacobi_fail(err, errlen, "%s", r->err);
     if (rc == 0) break;
     if (count == announced)
       return jacobi_fail(err, errlen, "%s:%ld: more entries than the %ld announced on line %ld", p,
@@ -208,6 +240,7 @@ static int read_entries(line_reader *r, jacobi_coo *m, long announced, long size
       return jacobi_fail(err, errlen, "%s:%ld: more than %d stored coefficients: too large", p, r->line,
                   INT_MAX);
     if (grow(m, &cap, need, err, errlen)) return -1;
+    if (count % 65536 == 0 && announced > 0) jacobi_progress((double)count / (double)announced);
     add_entry(m, (int)(i - 1), (int)(j - 1), v, r->line);
     if (m->symmetric && i != j) add_entry(m, (int)(j - 1), (int)(i - 1), v, r->line);
     count++;
@@ -222,18 +255,18 @@ static int read_entries(line_reader *r, jacobi_coo *m, long announced, long size
 int jacobi_mtx_read(const char *path, jacobi_coo *m, char *err, size_t errlen) {
   memset(m, 0, sizeof *m);
   line_reader r;
-  memset(&r, 0, sizeof r);
-  r.path = path;
-  r.f = fopen(path, "r");
-  if (!r.f) return jacobi_fail(err, errlen, "%s: cannot open the matrix file: %s", path, strerror(errno));
+  if (open_reader(&r, path, "matrix file", err, errlen) != 0) return -1;
+  const char *p = r.path;
   int rc = -1;
   int got = read_raw(&r);
   if (got <= 0) {
-    jacobi_fail(err, errlen, "%s:1: empty file (expected the banner %s)", path, banner_help);
+    char what[200];
+    snprintf(what, sizeof what, "empty file (expected the banner %s)", banner_help);
+    missing(&r, got, err, errlen, what);
     goto done;
   }
   if (!is_banner(&r)) {
-    jacobi_fail(err, errlen, "%s:1: not a Matrix Market file: the first line must be %s", path,
+    jacobi_fail(err, errlen, "%s:1: not a Matrix Market file: the first line must be %s", p,
          banner_help);
     goto done;
   }
@@ -241,36 +274,42 @@ int jacobi_mtx_read(const char *path, jacobi_coo *m, char *err, size_t errlen) {
 
   got = read_data_line(&r, "%");
   if (got <= 0) {
-    jacobi_fail(err, errlen, "%s:%ld: the file ends before the size line 'rows columns entries'", path,
-         r.line);
+    missing(&r, got, err, errlen, "the file ends before the size line 'rows columns entries'");
     goto done;
   }
   long rows, cols, nnz;
   if (r.ntok != 3 || parse_long(r.tok[0], &rows) || parse_long(r.tok[1], &cols) ||
       parse_long(r.tok[2], &nnz)) {
-    jacobi_fail(err, errlen, "%s:%ld: bad size line '%s' (expected 'rows columns entries')", path,
+    jacobi_fail(err, errlen, "%s:%ld: bad size line '%s' (expected 'rows columns entries')", p,
          r.line, r.text);
     goto done;
   }
   if (rows < 1 || cols < 1 || nnz < 0) {
-    jacobi_fail(err, errlen, "%s:%ld: bad size line '%s': sizes must be positive", path, r.line, r.text);
+    jacobi_fail(err, errlen, "%s:%ld: bad size line '%s': sizes must be positive", p, r.line, r.text);
     goto done;
   }
   if (rows != cols) {
-    jacobi_fail(err, errlen, "%s:%ld: the matrix is %ld x %ld: Jacobi needs a square matrix", path,
+    jacobi_fail(err, errlen, "%s:%ld: the matrix is %ld x %ld: Jacobi needs a square matrix", p,
          r.line, rows, cols);
     goto done;
   }
   if (rows > INT_MAX / 2) {
-    jacobi_fail(err, errlen, "%s:%ld: %ld rows: too large", path, r.line, rows);
+    jacobi_fail(err, errlen, "%s:%ld: %ld rows: too large", p, r.line, rows);
     goto done;
   }
+  if (nnz > INT_MAX) {
+    jacobi_fail(err, errlen, "%s:%ld: %ld entries: more than the %d an OP2 set can hold", p, r.line,
+                nnz, INT_MAX);
+    goto done;
+  }
+  /* From here on, a line per announced entry. */
+  op_text_set_max_bytes(&r.in, MTX_MAX_PREAMBLE + MTX_MAX_SKIPPED +
+                                   ((unsigned long long)nnz + 1) * MTX_MAX_LINE);
   m->n = (int)rows;
   if (read_entries(&r, m, nnz, r.line, err, errlen) != 0) goto done;
   rc = 0;
 done:
-  free(r.buf);
-  fclose(r.f);
+  op_text_close(&r.in);
   if (rc != 0) jacobi_coo_free(m);
   return rc;
 }
@@ -296,9 +335,7 @@ static int read_array_vector(line_reader *r, int n, double *v, char *err, size_t
                 "'%%%%MatrixMarket matrix array real general' (found '%s')",
                 p, r->text);
   int got = read_data_line(r, "%");
-  if (got <= 0)
-    return jacobi_fail(err, errlen, "%s:%ld: the file ends before the size line 'rows columns'", p,
-                r->line);
+  if (got <= 0) return missing(r, got, err, errlen, "the file ends before the size line 'rows columns'");
   long rows, cols;
   if (r->ntok != 2 || parse_long(r->tok[0], &rows) || parse_long(r->tok[1], &cols))
     return jacobi_fail(err, errlen, "%s:%ld: bad size line '%s' (expected 'rows columns')", p, r->line,
@@ -308,7 +345,8 @@ static int read_array_vector(line_reader *r, int n, double *v, char *err, size_t
                 r->line, rows, cols, n);
   for (int i = 0; i < n; i++) {
     got = read_data_line(r, "%");
-    if (got <= 0)
+    if (got < 0) return missing(r, got, err, errlen, "");
+    if (got == 0)
       return jacobi_fail(err, errlen, "%s:%ld: the file ends after %d of the %d values", p, r->line, i,
                   n);
     if (r->ntok != 1)
@@ -317,6 +355,7 @@ static int read_array_vector(line_reader *r, int n, double *v, char *err, size_t
     if (parse_value(r, r->tok[0], &v[i], err, errlen) != 0) return -1;
   }
   got = read_data_line(r, "%");
+  if (got < 0) return missing(r, got, err, errlen, "");
   if (got > 0)
     return jacobi_fail(err, errlen, "%s:%ld: more values than the %d announced", p, r->line, n);
   return 0;
@@ -324,12 +363,11 @@ static int read_array_vector(line_reader *r, int n, double *v, char *err, size_t
 
 int jacobi_vector_read(const char *path, int n, double *v, char *err, size_t errlen) {
   line_reader r;
-  memset(&r, 0, sizeof r);
-  r.path = path;
-  r.f = fopen(path, "r");
-  if (!r.f)
-    return jacobi_fail(err, errlen, "%s: cannot open the right-hand side file: %s", path,
-                strerror(errno));
+  if (open_reader(&r, path, "right-hand side file", err, errlen) != 0) return -1;
+  /* A line per value, and the comments. */
+  op_text_set_max_bytes(&r.in, MTX_MAX_PREAMBLE + MTX_MAX_SKIPPED +
+                                   ((unsigned long long)n + 2) * MTX_MAX_LINE);
+  const char *p = r.path;
   int rc = -1;
   int got = read_raw(&r);
   if (got > 0 && is_banner(&r)) {
@@ -340,19 +378,19 @@ int jacobi_vector_read(const char *path, int n, double *v, char *err, size_t err
   int count = 0;
   for (;;) {
     if (got < 0) {
-      jacobi_fail(err, errlen, "%s:%ld: read error: %s", path, r.line + 1, strerror(errno));
+      missing(&r, got, err, errlen, "");
       goto done;
     }
     if (got == 0) break;
     if (!is_blank(r.buf) && !is_comment(r.buf, "%#")) {
       tokenize(&r);
       if (r.ntok != 1) {
-        jacobi_fail(err, errlen, "%s:%ld: expected one value per line, found '%s'", path, r.line,
+        jacobi_fail(err, errlen, "%s:%ld: expected one value per line, found '%s'", p, r.line,
              r.text);
         goto done;
       }
       if (count == n) {
-        jacobi_fail(err, errlen, "%s:%ld: more than the %d values the matrix needs (one per row)", path,
+        jacobi_fail(err, errlen, "%s:%ld: more than the %d values the matrix needs (one per row)", p,
              r.line, n);
         goto done;
       }
@@ -362,12 +400,11 @@ int jacobi_vector_read(const char *path, int n, double *v, char *err, size_t err
     got = read_raw(&r);
   }
   if (count < n) {
-    jacobi_fail(err, errlen, "%s:%ld: %d values, but the matrix has %d rows", path, r.line, count, n);
+    jacobi_fail(err, errlen, "%s:%ld: %d values, but the matrix has %d rows", p, r.line, count, n);
     goto done;
   }
   rc = 0;
 done:
-  free(r.buf);
-  fclose(r.f);
+  op_text_close(&r.in);
   return rc;
 }

@@ -11,13 +11,28 @@
 #include <string.h>
 
 #include "jacobi_system.h"
+#include "op_text.h"
 
 int jacobi_fail(char *err, size_t errlen, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
+  op_text_vformat(err, errlen, fmt, ap); /* messages quote the files: made safe to print */
   va_end(ap);
   return -1;
+}
+
+/* ---- progress ------------------------------------------------------------------- */
+
+static void (*progress_fn)(double, void *);
+static void *progress_ctx;
+
+void jacobi_set_progress(void (*fn)(double fraction, void *ctx), void *ctx) {
+  progress_fn = fn;
+  progress_ctx = ctx;
+}
+
+void jacobi_progress(double fraction) {
+  if (progress_fn) progress_fn(fraction, progress_ctx);
 }
 
 /* ---- the generator --------------------------------------------------------------- */
@@ -109,6 +124,7 @@ int jacobi_build_jac(int nn, jacobi_system *s, char *err, size_t errlen) {
   if (alloc_system(s, n, nedge, err, errlen) != 0) return -1;
   long e = 0;
   for (int i = 1; i <= m; i++) {
+    if (i % 64 == 0) jacobi_progress((double)i / m);
     for (int j = 1; j <= m; j++) {
       const int node = (i - 1) * m + (j - 1);
       /* Neighbours in increasing node order, the self edge in its place. */
@@ -180,6 +196,7 @@ int jacobi_build_dense(int ndim, uint64_t seed, const char *rhs, jacobi_system *
   jacobi_lcg g;
   jacobi_lcg_seed(&g, seed);
   for (int i = 0; i < n; i++) {
+    if (i % 64 == 0) jacobi_progress((double)i / n);
     double offsum = 0.0;
     for (int j = 0; j < n; j++) {
       if (j == i) continue;

@@ -78,6 +78,12 @@ int jacobi_build_mtx(const char *path, const char *rhs, uint64_t seed, jacobi_sy
 
 void jacobi_system_free(jacobi_system *s);
 
+/* The builders call fn(fraction done, ctx) now and then, so that a long
+ * set-up can show progress (NULL: no calls). */
+void jacobi_set_progress(void (*fn)(double fraction, void *ctx), void *ctx);
+/* What the builders call. */
+void jacobi_progress(double fraction);
+
 /* Writes a message into err (printf-style) and returns -1: the error path of
  * the readers and builders. */
 int jacobi_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

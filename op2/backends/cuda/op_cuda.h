@@ -146,6 +146,11 @@ void op_cuda_tune_exit(int diags, const char *device_name);
 /* For tests: every candidate the tuner would try for these traits. */
 int op_cuda_tune_candidates(const op_cuda_traits *t, int default_part, op_cuda_config *out, int max);
 int op_cuda_tune_save(const char *path, const char *device_name, char *err, size_t errlen);
+/* Loads a tune file (docs/cuda.md). A line that does not parse (numbers out
+ * of range, a negative or NaN time, an unknown strategy or tag) is ignored
+ * with a warning naming the file and line. Returns the number of lines
+ * ignored (the last one's message in err), 0 when the file does not exist, or
+ * -1 when it cannot be read. */
 int op_cuda_tune_load(const char *path, char *err, size_t errlen);
 void op_cuda_tune_reset(void);
 /* The settled choice for a loop (1), or 0 while it is still being tuned / unknown. */

@@ -17,12 +17,14 @@
  * Plain C with no CUDA call, so that the unit tests run it without a GPU.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "op2_error.h"
 #include "op_cuda.h"
+#include "op_text.h"
 
 #define TRIALS 2
 #define MAX_CANDIDATES 48
@@ -477,35 +479,124 @@ int op_cuda_tune_save(const char *path, const char *device_name, char *err, size
   return 0;
 }
 
-int op_cuda_tune_load(const char *path, char *err, size_t errlen) {
-  FILE *f = fopen(path, "r");
-  if (!f) return 1; /* nothing saved yet */
-  char line[1024];
-  int lineno = 0;
-  while (fgets(line, sizeof line, f)) {
-    lineno++;
-    char *hash = strchr(line, '#');
-    if (hash) *hash = '\0';
-    char name[256], strat[64], tag[16];
-    int block, part, got;
-    double ms = 0.0;
-    got = sscanf(line, "%255s %63s %d %d %lf %15s", name, strat, &block, &part, &ms, tag);
-    if (got <= 0) continue;
-    op_cuda_config c;
-    c.strategy = got >= 2 ? op_cuda_strategy_from_name(strat) : -1;
-    c.block = block;
-    c.part = part;
-    const int trial = got == 6 && !strcmp(tag, "trial");
-    if (got < 4 || (got == 6 && !trial) || (trial && !(ms > 0.0)) || c.strategy < 0 ||
-        block < 32 || block > 1024 || block % 32 || part < 0 ||
-        (c.strategy == OP_CUDA_STAGED) != (part > 0)) {
-      snprintf(err, errlen,
-               "%s:%d: expected \"loop strategy block part [ms [trial]]\" with a known "
-               "strategy, a block size that is a multiple of 32, a partition size for staged "
-               "(only), and a time for a trial line",
-               path, lineno);
-      fclose(f);
+/* A tune file is small: one line per loop. */
+#define TUNE_MAX_LINE 1024
+#define TUNE_MAX_BYTES (1u << 20)
+#define TUNE_MAX_PART (1 << 24)
+
+/* A decimal integer in [lo, hi], the whole token (no sign games, no wrap:
+ * "4294967328" is out of range, not 32). */
+static int token_int(const char *t, long lo, long hi, int *out) {
+  char *end;
+  errno = 0;
+  long v = strtol(t, &end, 10);
+  if (end == t || *end || errno == ERANGE || v < lo || v > hi) return -1;
+  *out = (int)v;
+  return 0;
+}
+
+static int valid_loop_name(const char *t) {
+  if (!*t || strlen(t) > 255) return 0;
+  for (; *t; t++)
+    if (!((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') || (*t >= '0' && *t <= '9') ||
+          *t == '_' || *t == '.' || *t == '-'))
+      return 0;
+  return 1;
+}
+
+/* One line "loop strategy block part [ms [trial]]" (comment removed); 0 for
+ * a blank line, 1 with the fields, -1 with the reason in why. */
+static int parse_tune_line(char *line, char **name, op_cuda_config *c, double *ms, int *trial,
+                           char *why, size_t whylen) {
+  char *hash = strchr(line, '#');
+  if (hash) *hash = '\0';
+  char *tok[7];
+  int n = 0;
+  for (char *p = strtok(line, " \t\r"); p; p = strtok(NULL, " \t\r")) {
+    if (n == 6) {
+      snprintf(why, whylen, "more than six fields");
       return -1;
+    }
+    tok[n++] = p;
+  }
+  if (n == 0) return 0;
+  if (n < 4) {
+    snprintf(why, whylen, "%d field(s), expected \"loop strategy block part [ms [trial]]\"", n);
+    return -1;
+  }
+  if (!valid_loop_name(tok[0])) {
+    snprintf(why, whylen, "loop name is not a name (letters, digits, _ . -, at most 255)");
+    return -1;
+  }
+  *name = tok[0];
+  c->strategy = op_cuda_strategy_from_name(tok[1]);
+  if (c->strategy < 0) {
+    snprintf(why, whylen, "unknown strategy (plain, coalesced, staged, atomic, colour)");
+    return -1;
+  }
+  if (token_int(tok[2], 32, 1024, &c->block) != 0 || c->block % 32) {
+    snprintf(why, whylen, "the block size must be a multiple of 32 in [32, 1024]");
+    return -1;
+  }
+  int staged = c->strategy == OP_CUDA_STAGED;
+  if (token_int(tok[3], staged ? 1 : 0, staged ? TUNE_MAX_PART : 0, &c->part) != 0) {
+    if (staged)
+      snprintf(why, whylen, "the partition size of staged must be an integer in [1, %d]",
+               TUNE_MAX_PART);
+    else
+      snprintf(why, whylen, "the partition size must be 0 (only staged takes one)");
+    return -1;
+  }
+  *ms = 0.0;
+  *trial = 0;
+  if (n >= 5) {
+    char *end;
+    errno = 0;
+    *ms = strtod(tok[4], &end);
+    if (end == tok[4] || *end || errno == ERANGE || !isfinite(*ms) || *ms < 0.0) {
+      snprintf(why, whylen, "the time must be a finite number of milliseconds, not negative");
+      return -1;
+    }
+  }
+  if (n == 6) {
+    if (strcmp(tok[5], "trial") != 0) {
+      snprintf(why, whylen, "unknown tag (only \"trial\")");
+      return -1;
+    }
+    if (!(*ms > 0.0)) {
+      snprintf(why, whylen, "a trial line needs a positive time");
+      return -1;
+    }
+    *trial = 1;
+  }
+  return 1;
+}
+
+int op_cuda_tune_load(const char *path, char *err, size_t errlen) {
+  if (err && errlen) err[0] = '\0';
+  FILE *probe = fopen(path, "r");
+  if (!probe) return 0; /* nothing saved yet */
+  fclose(probe);
+  op_text_reader r;
+  if (op_text_open(&r, path, "tune file", TUNE_MAX_LINE, TUNE_MAX_BYTES, err, errlen) != 0)
+    return -1;
+  int ignored = 0, got;
+  char *line;
+  size_t len;
+  while ((got = op_text_next(&r, &line, &len, err, errlen)) == 1) {
+    char *name = NULL, why[160];
+    op_cuda_config c;
+    double ms;
+    int trial;
+    int k = parse_tune_line(line, &name, &c, &ms, &trial, why, sizeof why);
+    if (k == 0) continue;
+    if (k < 0) {
+      /* As docs/cuda.md says: a bad line is ignored with a warning; the loop
+       * it names (if any) is tuned. */
+      op_text_format(err, errlen, "%s:%ld: %s; line ignored", r.shown, r.line, why);
+      op_warn("tune file %s", err);
+      ignored++;
+      continue;
     }
     tune_entry *e = find(name, 1);
     if (trial) {
@@ -520,8 +611,13 @@ int op_cuda_tune_load(const char *path, char *err, size_t errlen) {
     e->source = SRC_FILE;
     e->chosen = c;
   }
-  fclose(f);
-  return 0;
+  op_text_close(&r);
+  if (got < 0) {
+    /* Too long a line, binary data, too big a file: what was read is used. */
+    op_warn("tune file %s; the rest of the file is ignored", err);
+    ignored++;
+  }
+  return ignored;
 }
 
 void op_cuda_tune_init(void) {

@@ -11,14 +11,44 @@
 #include "op2_error.h"
 #include "op2_loop.h"
 #include "op2_state.h"
+#include "op_text.h"
 
 static int requested_threads;
 
 const char *op_backend_name(void) { return "openmp"; }
 int op_num_threads(void) { return omp_get_max_threads(); }
 
+/* OMP_NUM_THREADS as OpenMP reads it: positive integers, comma-separated
+ * (one per nesting level), blanks around them allowed. */
+static int valid_thread_list(const char *s) {
+  int numbers = 0;
+  for (;;) {
+    while (*s == ' ' || *s == '\t') s++;
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || v < 1 || v > 1000000) return 0;
+    numbers++;
+    s = end;
+    while (*s == ' ' || *s == '\t') s++;
+    if (*s == '\0') return numbers > 0;
+    if (*s++ != ',') return 0;
+  }
+}
+
 void op_backend_init(void) {
-  if (requested_threads > 0) omp_set_num_threads(requested_threads);
+  if (requested_threads > 0) {
+    omp_set_num_threads(requested_threads);
+    return;
+  }
+  /* The OpenMP runtime only warns about a bad value and runs on all cores:
+   * a typo in a job script would go unnoticed. */
+  const char *env = getenv("OMP_NUM_THREADS");
+  if (env && *env && !valid_thread_list(env)) {
+    char shown[64];
+    op_fatal("environment variable OMP_NUM_THREADS=\"%s\" is not a positive integer (or a "
+             "comma-separated list of them): set it right, unset it, or give --op-threads=N",
+             op_text_shown(shown, sizeof shown, env));
+  }
 }
 void op_backend_exit(void) {}
 int op_backend_default_part_size(void) { return OP_CPU_PART_SIZE; }

@@ -102,20 +102,43 @@ static int roundtrip(const char *dir) {
     op_set set = strcmp(cases[k].set_name, "cells") == 0
                      ? good_set
                      : op_decl_set(cases[k].set_size, cases[k].set_name);
+    op_dat flags = op_decl_dat_temp(good_set, 2, "int", "flags"); /* valid on its own */
     op_dat bad = op_decl_dat_temp(set, cases[k].dim, cases[k].type, cases[k].name);
     memset(res->data, 0x5a, (size_t)N * sizeof(float));
     memset(bad->data, 0x5a, (size_t)set->size * (size_t)bad->size);
     double keep[2] = {-1, -1};
-    op_dat list[2] = {res, bad};
+    op_dat list[3] = {res, flags, bad};
     char want[64];
     snprintf(want, sizeof want, "'%s'", cases[k].name);
-    rc = op_checkpoint_read(file, list, 2, snames, keep, 2, err, sizeof err);
+    rc = op_checkpoint_read(file, list, 3, snames, keep, 2, err, sizeof err);
     CHECK_ERR(rc, cases[k].expect, err, "ckpt_rt.h5", want);
     CHECK(strstr(err, cases[k].word) != NULL);
     unsigned char pat[N * sizeof(float)];
     memset(pat, 0x5a, sizeof pat);
     CHECK(memcmp(res->data, pat, sizeof pat) == 0); /* untouched */
     CHECK(keep[0] == -1 && keep[1] == -1);
+  }
+
+  /* fewer dats than the checkpoint holds: another program's checkpoint */
+  op_exit();
+  op_init(NULL, NULL, 0);
+  cells = op_decl_set(N, "cells");
+  q = op_decl_dat_temp(cells, 4, "double", "q");
+  fl = op_decl_dat_temp(cells, 1, "float", "state/res");
+  op_dat two[2] = {q, fl};
+  double keep2[2] = {-1, -1};
+  rc = op_checkpoint_read(file, two, 2, snames, keep2, 2, err, sizeof err);
+  CHECK_ERR(rc, OP_IO_EFORMAT, err, "ndats", "holds 3 dat(s), this run restores 2");
+  CHECK(keep2[0] == -1);
+
+  /* scalars are range-checked by the caller: integers in [lo, hi] only */
+  long long v = -1;
+  CHECK(op_checkpoint_int(file, "iteration", 41.0, 0, 99, &v, err, sizeof err) == OP_IO_OK &&
+        v == 41);
+  const double bad_values[] = {NAN, INFINITY, -INFINITY, 1e300, 2147483647.0, -5.0, 5.7, 100.0};
+  for (size_t k = 0; k < sizeof bad_values / sizeof bad_values[0]; ++k) {
+    rc = op_checkpoint_int(file, "iteration", bad_values[k], 0, 99, &v, err, sizeof err);
+    CHECK_ERR(rc, OP_IO_ERANGE, err, "scalar 'iteration'", "is not an integer in [0, 99]");
   }
 
   /* a missing scalar */

@@ -355,10 +355,10 @@ static int errors(const char *dir) {
   rc = op_hdf5_read_dataset(good, "vel/inner", "double", 1, 1, d, err, sizeof err);
   CHECK_ERR(rc, OP_IO_EFORMAT, err, "err_good.h5", "vel/inner");
 
-  /* the OP2-style functions exit(1) with the same kind of message */
+  /* the OP2-style functions exit(2) (bad input: docs/errors.md) with the same kind of message */
   const char *ef = io_path(dir, "err_child_stderr.txt");
   int st = run_child(child_decl_missing, good, ef);
-  CHECK(st == 1);
+  CHECK(st == 2);
   char *msg = io_slurp(ef);
   CHECK(msg && strstr(msg, "err_good.h5") && strstr(msg, "no_such_dat") &&
         strstr(msg, "op_decl_dat_hdf5"));
@@ -366,7 +366,7 @@ static int errors(const char *dir) {
     printf("  child said: %s", msg);
   free(msg);
   st = run_child(child_decl_map_range, mf, ef);
-  CHECK(st == 1);
+  CHECK(st == 2);
   msg = io_slurp(ef);
   CHECK(msg && strstr(msg, "err_map.h5") && strstr(msg, "badmap"));
   if (msg)

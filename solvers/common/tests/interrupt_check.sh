@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # A solver stopped by SIGINT in the middle of a long run must keep what it
-# has computed: exit 130 (128 + SIGINT), its result files written, and a
-# failed verdict "not_interrupted" in result.json.
+# has computed: exit 130 (128 + SIGINT), its result files written, as a run
+# that did not pass, into OUTDIR/failed (solver_output.h), with a failed
+# verdict "not_interrupted" in result.json, and nothing left half-written.
 #
 #   interrupt_check.sh DELAY OUTDIR FILE... -- SOLVER ARGS...
 #
 # Sends SIGINT after DELAY seconds (the run must last longer), with
 # output_dir=OUTDIR appended to the solver's arguments; then checks each FILE
-# (relative to OUTDIR) exists. Exit 0 when all holds, 1 otherwise.
+# (relative to OUTDIR: failed/NAME for the run's results) exists. Then the
+# same run stopped at once (SIGHUP) must leave no trace in OUTDIR. Exit 0
+# when all holds, 1 otherwise.
 set -u
 delay=$1 dir=$2
 shift 2
@@ -25,11 +28,33 @@ if [ $rc -ne 130 ]; then
   echo "FAIL: exit status $rc, expected 130 (stopped by SIGINT, results written)"; status=1
 fi
 grep -q "signal received: finishing" "$dir.log" || { echo "FAIL: no message about the signal"; status=1; }
-for f in result.json "${files[@]}"; do
+grep -q "its results .* are in $dir/failed" "$dir.log" || { echo "FAIL: no message saying where the results are"; status=1; }
+for f in failed/result.json "${files[@]}"; do
   [ -s "$dir/$f" ] || { echo "FAIL: $dir/$f was not written"; status=1; }
 done
-if [ -s "$dir/result.json" ] && ! grep -q '"not_interrupted"' "$dir/result.json"; then
+if [ -s "$dir/failed/result.json" ] && ! grep -q '"not_interrupted"' "$dir/failed/result.json"; then
   echo "FAIL: result.json has no not_interrupted verdict"; status=1
 fi
-[ $status -eq 0 ] && echo "interrupted run kept its results"
+left=$(find "$dir" -name '.run-*' -o -name '*.tmp')
+[ -z "$left" ] || { echo "FAIL: left behind: $left"; status=1; }
+
+# A signal that stops the run at once (SIGHUP: the terminal went away; the
+# same path as a second SIGINT) leaves no trace: its unfinished outputs go.
+before=$(cd "$dir" && find . -type f | sort | xargs -r md5sum)
+"$@" "output_dir=$dir" >"$dir.log2" 2>&1 &
+pid=$!
+sleep "$delay"
+kill -HUP $pid
+wait $pid
+rc=$?
+if [ $rc -ne 129 ]; then
+  echo "FAIL: stopped by SIGHUP: exit status $rc, expected 129"; status=1
+fi
+left=$(find "$dir" -name '.run-*' -o -name '*.tmp')
+[ -z "$left" ] || { echo "FAIL: left behind by a run stopped at once: $left"; status=1; }
+after=$(cd "$dir" && find . -type f | sort | xargs -r md5sum)
+if [ "$before" != "$after" ]; then
+  echo "FAIL: a run stopped at once changed OUTDIR"; diff <(echo "$before") <(echo "$after"); status=1
+fi
+[ $status -eq 0 ] && echo "interrupted run kept its results; a run stopped at once left no trace"
 exit $status

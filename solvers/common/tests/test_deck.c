@@ -54,9 +54,11 @@ static void write_text(const char *path, const char *text)
 static void expect_file_error(const char *path, const char *text, ...)
 {
   char err[1024] = "";
-  write_text(path, text);
+  if (text != NULL)
+    write_text(path, text);
   deck *d = new_deck();
   int rc = deck_read_file(d, path, err, sizeof err);
+  CHECK(strchr(err, '\x1b') == NULL); /* nothing raw reaches a terminal */
   CHECK(rc == -1);
   va_list ap;
   va_start(ap, text);
@@ -506,6 +508,70 @@ static void case_getter_misuse(void)
   expect_abort(1, "deck_int: test has no key 'no_such_key'");
 }
 
+
+/* Hostile input: no raw control byte reaches the message, no read grows
+ * without bound, quoted command-line values mean what they mean in a deck. */
+static void case_hostile(void)
+{
+  char err[1024] = "";
+  /* /dev/zero: NUL bytes and no line end; refused at the first line. */
+  deck *d = new_deck();
+  CHECK(deck_read_file(d, "/dev/zero", err, sizeof err) == -1);
+  CHECK_HAS(err, "/dev/zero:1:", "NUL byte");
+  deck_free(d);
+  /* A line longer than any deck's, and a directory. */
+  FILE *f = fopen("hostile_long.in", "w");
+  CHECK(f != NULL);
+  if (f) {
+    for (int k = 0; k < 20000; k++)
+      fputc('x', f);
+    fputc('\n', f);
+    CHECK(fclose(f) == 0);
+  }
+  expect_file_error("hostile_long.in", NULL, "hostile_long.in:1", "line longer than", NULL);
+  d = new_deck();
+  CHECK(deck_read_file(d, ".", err, sizeof err) == -1);
+  CHECK_HAS(err, "is a directory");
+  deck_free(d);
+  /* Terminal escapes and broken UTF-8 in a garbage deck come back escaped. */
+  expect_file_error("hostile_bin.in", "\x1b[2J\x1b]0;owned\x07 = 1\n", "hostile_bin.in:1",
+                    "\\x1b[2J", "\\x07", NULL);
+  expect_file_error("hostile_bin2.in", "steps = \xff\xfe" "12\n", "key 'steps'", "\\xff\\xfe12", NULL);
+  /* A 100 KB argument is shortened in the message, keeping both ends. */
+  size_t n = 100000;
+  char *big = malloc(n + 8);
+  CHECK(big != NULL);
+  if (big) {
+    memcpy(big, "steps=", 6);
+    memset(big + 6, '7', n);
+    memcpy(big + n, "END", 4);
+    char *a1[] = {"prog", big, NULL};
+    d = new_deck();
+    CHECK(deck_parse_args(d, 2, a1, err, sizeof err) == DECK_ERROR);
+    CHECK(strlen(err) < sizeof err - 1);
+    CHECK_HAS(err, "argument 1", "key 'steps'", "END'", "...");
+    deck_free(d);
+    free(big);
+  }
+  /* output='""' is the empty string (not a directory named ""), and quotes
+   * on the command line follow the deck's rules. */
+  char *a2[] = {"prog", "output=\"\"", "--limiter", "'vanleer'", NULL};
+  d = new_deck();
+  CHECK(deck_parse_args(d, 4, a2, err, sizeof err) == DECK_OK);
+  CHECK(strcmp(deck_string(d, "output"), "") == 0);
+  CHECK(strcmp(deck_string(d, "limiter"), "vanleer") == 0);
+  deck_free(d);
+  char *a3[] = {"prog", "output=\"a \\\"b\\\" c\"", NULL};
+  d = new_deck();
+  CHECK(deck_parse_args(d, 2, a3, err, sizeof err) == DECK_OK);
+  CHECK(strcmp(deck_string(d, "output"), "a \"b\" c") == 0);
+  deck_free(d);
+  char *a4[] = {"prog", "output=\"open", NULL};
+  expect_args_error(2, a4, "argument 1", "key 'output'", "unterminated quoted value", NULL);
+  char *a5[] = {"prog", "output=\"a\"b", NULL};
+  expect_args_error(2, a5, "argument 1", "unexpected text after the closing quote", NULL);
+}
+
 typedef struct {
   const char *name;
   void (*run)(void);
@@ -529,6 +595,7 @@ static const test_case cases[] = {
   {"bad_table", case_bad_table},
   {"json", case_json},
   {"getter_misuse", case_getter_misuse},
+  {"hostile", case_hostile},
 };
 
 int main(int argc, char **argv)

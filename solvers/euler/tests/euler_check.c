@@ -10,12 +10,16 @@
  *       A is a run along x (nx x ny), B the same run along y (ny x nx): cell
  *       (i, j) of A must equal cell (j, i) of B bitwise, with the momentum
  *       components swapped.
- *   euler_check decreasing KEY R1.json R2.json ...
- *       exact_error.KEY of successive runs (result.json, finer grids later)
- *       must fall from each run to the next, and be valid.
  *   euler_check order MIN KEY R1.json R2.json ...
- *       the observed order log(e_k / e_k+1) / log(nx_k+1 / nx_k) between
- *       successive runs must be at least MIN.
+ *       exact_error.KEY of successive runs (result.json, finer grids later,
+ *       the exact solution valid in each): the observed order
+ *       log(e_k / e_k+1) / log(nx_k+1 / nx_k) between successive runs must
+ *       be at least MIN.
+ *   euler_check order_band MIN MAX KEY R1.json R2.json R3.json ...
+ *       the observed order over all the runs (the least-squares slope of
+ *       -log e against log nx; for three grids refined by 2 each time,
+ *       log(e_1 / e_3) / log 4) must lie in [MIN, MAX], and the error must
+ *       fall from each run to the next.
  *   euler_check ppm FILE WIDTH HEIGHT
  *       FILE is a readable image of that size.
  * Exit status: 0 pass, 1 fail, 2 usage or unreadable input.
@@ -321,6 +325,11 @@ static run_result read_run(const char *path, const char *key) {
   run_result r;
   r.nx = atoi(find_value(s, "grid", "nx", path));
   r.err = strtod(find_value(s, "exact_error", key, path), NULL);
+  if (r.nx < 1 || !(r.err > 0.0) || !isfinite(r.err)) {
+    fprintf(stderr, "euler_check: %s: grid.nx %d or exact_error.%s %g out of range\n", path, r.nx,
+            key, r.err);
+    exit(2);
+  }
   const char *valid = find_value(s, "exact_error", "valid", path);
   if (strncmp(valid, "true", 4) != 0) {
     printf("FAIL: %s: the exact solution is not valid at the final time\n", path);
@@ -330,23 +339,47 @@ static run_result read_run(const char *path, const char *key) {
   return r;
 }
 
-static void check_refinement(double min_order, int want_order, const char *key, int nrun,
-                             char **paths) {
-  run_result prev = read_run(paths[0], key);
+/* Reads the runs of a refinement study (coarse to fine), prints the table
+ * with the order between successive runs, checks that nx grows and the error
+ * falls, and returns the least-squares order over all of them; the
+ * successive orders go to pair_order[1..nrun-1]. */
+static double refinement_table(const char *key, int nrun, char **paths, double *pair_order) {
+  double sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0;
+  run_result prev = {0, 0.0};
   printf("%-8s %-16s %s\n", "nx", key, "order");
-  printf("%-8d %-16.6e\n", prev.nx, prev.err);
-  for (int k = 1; k < nrun; k++) {
+  for (int k = 0; k < nrun; k++) {
     run_result r = read_run(paths[k], key);
-    const double order = log(prev.err / r.err) / log((double)r.nx / prev.nx);
-    printf("%-8d %-16.6e %.3f\n", r.nx, r.err, order);
-    CHECK(r.nx > prev.nx, "%s: the runs must be given from coarse to fine", paths[k]);
-    if (want_order)
-      CHECK(order >= min_order, "order %.3f between nx = %d and %d is below %.2f", order, prev.nx,
-            r.nx, min_order);
-    else
+    const double x = log((double)r.nx), y = -log(r.err);
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    sxy += x * y;
+    if (k == 0) {
+      printf("%-8d %-16.6e\n", r.nx, r.err);
+    } else {
+      pair_order[k] = log(prev.err / r.err) / log((double)r.nx / prev.nx);
+      printf("%-8d %-16.6e %.3f\n", r.nx, r.err, pair_order[k]);
+      CHECK(r.nx > prev.nx, "%s: the runs must be given from coarse to fine", paths[k]);
       CHECK(r.err < prev.err, "the error did not fall from nx = %d to %d", prev.nx, r.nx);
+    }
     prev = r;
   }
+  return (nrun * sxy - sx * sy) / (nrun * sxx - sx * sx);
+}
+
+static void check_order(double min_order, const char *key, int nrun, char **paths) {
+  double pair[64];
+  refinement_table(key, nrun, paths, pair);
+  for (int k = 1; k < nrun; k++)
+    CHECK(pair[k] >= min_order, "order %.3f between runs %d and %d is below %.2f", pair[k], k,
+          k + 1, min_order);
+}
+
+static void check_order_band(double lo, double hi, const char *key, int nrun, char **paths) {
+  double pair[64];
+  const double order = refinement_table(key, nrun, paths, pair);
+  printf("observed order over the %d runs: %.3f (band [%.2f, %.2f])\n", nrun, order, lo, hi);
+  CHECK(order >= lo && order <= hi, "observed order %.3f outside [%.2f, %.2f]", order, lo, hi);
 }
 
 /* ---- images -------------------------------------------------------------------------- */
@@ -373,12 +406,23 @@ static void check_ppm(const char *file, int w, int h) {
   free(rgb);
 }
 
+/* A number on the command line, or exit 2. */
+static double arg_number(const char *text) {
+  char *end;
+  const double v = strtod(text, &end);
+  if (end == text || *end != '\0' || !isfinite(v)) {
+    fprintf(stderr, "euler_check: '%s' is not a number\n", text);
+    exit(2);
+  }
+  return v;
+}
+
 static int usage(void) {
   fprintf(stderr,
           "usage: euler_check scheme\n"
           "       euler_check transpose ALONG_X.h5 ALONG_Y.h5\n"
-          "       euler_check decreasing KEY RESULT.json...\n"
           "       euler_check order MIN KEY RESULT.json...\n"
+          "       euler_check order_band MIN MAX KEY RESULT.json...\n"
           "       euler_check ppm FILE WIDTH HEIGHT\n");
   return 2;
 }
@@ -390,10 +434,10 @@ int main(int argc, char **argv) {
     check_scheme();
   } else if (!strcmp(cmd, "transpose") && argc == 4) {
     check_transpose(argv[2], argv[3]);
-  } else if (!strcmp(cmd, "decreasing") && argc >= 5) {
-    check_refinement(0.0, 0, argv[2], argc - 3, argv + 3);
-  } else if (!strcmp(cmd, "order") && argc >= 6) {
-    check_refinement(atof(argv[2]), 1, argv[3], argc - 4, argv + 4);
+  } else if (!strcmp(cmd, "order") && argc >= 6 && argc - 4 <= 64) {
+    check_order(arg_number(argv[2]), argv[3], argc - 4, argv + 4);
+  } else if (!strcmp(cmd, "order_band") && argc >= 8 && argc - 5 <= 64) {
+    check_order_band(arg_number(argv[2]), arg_number(argv[3]), argv[4], argc - 5, argv + 5);
   } else if (!strcmp(cmd, "ppm") && argc == 5) {
     check_ppm(argv[2], atoi(argv[3]), atoi(argv[4]));
   } else {

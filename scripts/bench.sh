@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# Reproduces the published timings: runs the benchmark decks of
+# validation/bench_cases.txt (airfoil standard run, heat n = 8000, euler
+# 1000 x 1000 to T = 0.2, dense jacobi Ndim = 4096) on every backend built
+# and runnable here, repeated, with the copy bandwidth measured in the same
+# run, and reports the median times and achieved GB/s beside the published
+# figures of validation/published_timings.csv.
+#
+#   scripts/bench.sh [options]
+#
+#   --solvers LIST    benchmarks to run (comma-separated; default: all)
+#   --backends LIST   backends (default: every one built that runs here: seq,
+#                     openmp on every core, cuda with a GPU, mpi and
+#                     mpi_openmp with mpirun)
+#   --repeats N       runs of each benchmark on each backend (default 3)
+#   --size full|small full: the benchmarks as published (default); small: the
+#                     same decks reduced to seconds a run, to check the command
+#                     (not compared with the published figures)
+#   --threads N       OpenMP threads and MPI ranks (default: every core)
+#   --no-build        run the release build as it is
+#   --build-dir DIR   run the build in DIR as it is (e.g. build/portable)
+#   --update-docs     also write the tables and plots into docs/performance.md
+#                     (between its bench.sh markers) and docs/performance/
+#   --note TEXT       a line the report carries (e.g. the state of the machine)
+#   --out DIR         the report (default outputs/bench)
+# Writes report.md, bench.json, bench.csv, bench-time.png and
+# bench-loops.png (plots need python3-matplotlib) and runs/ (every run's log
+# and result.json). Ctrl-C stops the run under way (it ends its step and
+# writes its results) and writes the report of what was measured.
+# Exit: 0 done; 1 a run failed; 2 bad usage or the build failed; 130 interrupted.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+. scripts/lib/runs.sh
+
+solvers= backends= bdir= repeats=3 size=full build=1 update_docs=0 note= out=outputs/bench
+cases=validation/bench_cases.txt published=validation/published_timings.csv preset=release
+while [ $# -gt 0 ]; do
+  opt=$1
+  case $opt in
+    --*=*) set -- "${opt%%=*}" "${opt#*=}" "${@:2}"; opt=$1 ;;
+  esac
+  case $opt in
+    --solvers | --backends | --repeats | --size | --threads | --note | --out | --build-dir)
+      need_value "$@"
+      case $opt in
+        --solvers) solvers=$2 ;; --backends) backends=$2 ;; --repeats) repeats=$2 ;;
+        --size) size=$2 ;; --threads) RUN_THREADS=$2 RUN_RANKS=$2 ;; --note) note=$2 ;;
+        --out) out=$2 ;; --build-dir) bdir=$2 build=0 ;;
+      esac
+      shift ;;
+    --no-build) build=0 ;;
+    --update-docs) update_docs=1 ;;
+    -h | --help) usage; exit 0 ;;
+    *) die "unknown argument '$opt' (--help lists the options)" ;;
+  esac
+  shift
+done
+whole_number --repeats "$repeats"
+whole_number --threads "$RUN_THREADS"
+[ "$size" = full ] || [ "$size" = small ] || die "--size '$size': expected full or small"
+py=$(run_python) || die "no python3 found (scripts/install-deps.sh installs it)"
+backends=$(backends_checked "$backends") || exit 2
+plot_py=$(run_python matplotlib) || {
+  echo "bench.sh: no python3 with matplotlib: no plots (scripts/install-deps.sh installs python3-matplotlib)"
+  plot_py=$py
+}
+
+# ---- the benchmarks of this size: solver deck args... ----
+read_cases "$cases" "$solvers" 3 "$size"
+case_lines=("${CASES[@]}")
+
+mkdir -p "$out" || die "cannot create $out"
+out=$(cd "$out" && pwd)
+rm -rf "$out/runs" "$out/work"
+mkdir -p "$out/runs" "$out/work"
+[ -n "$bdir" ] || bdir=$root/build/$preset
+
+# ---- build ----
+if [ "$build" = 1 ]; then
+  echo "bench: configuring the $preset build"
+  cmake --preset "$preset" >"$out/build.log" 2>&1 ||
+    { tail -20 "$out/build.log"; die "configuring failed: $out/build.log"; }
+fi
+[ -f "$bdir/CMakeCache.txt" ] || die "no configured build in $bdir (run without --no-build)"
+bdir=$(cd "$bdir" && pwd)
+targets=(op2-cpu-bandwidth)
+gpu_visible && build_has_target "$bdir" op2-gpu-bandwidth && targets+=(op2-gpu-bandwidth)
+declare -A present
+for line in "${case_lines[@]}"; do
+  solver=${line%% *}
+  present[$solver]=
+  for b in $backends; do
+    backend_runs_here "$b" && build_has_target "$bdir" "${solver}_$b" || continue
+    present[$solver]="${present[$solver]} $b"
+    targets+=("${solver}_$b")
+  done
+  [ -n "${present[$solver]}" ] || echo "bench: $solver: no backend built that runs here"
+done
+if [ "$build" = 1 ]; then
+  echo "bench: building ${targets[*]}"
+  cmake --build --preset "$preset" --target "${targets[@]}" >>"$out/build.log" 2>&1
+  rc=$?
+  [ "$RUN_STOP" = 0 ] || { echo "bench: interrupted while building: nothing measured"; exit 130; }
+  [ "$rc" = 0 ] || { tail -30 "$out/build.log"; die "building failed: $out/build.log"; }
+fi
+
+# ---- copy bandwidth, in this run: one thread, every thread, the GPU ----
+mib=512; [ "$size" = small ] && mib=128
+copy1= copyall= copygpu=
+echo "bench: copy bandwidth (op2-cpu-bandwidth, 2 x $mib MiB)"
+gbs() { sed -n 's/.* \([0-9.][0-9.]*\) GB\/s.*/\1/p' "$1" | tail -1; }
+for t in $(printf '%s\n' 1 "$RUN_THREADS" | sort -un); do
+  OMP_NUM_THREADS=$t run_logged . "$out/bandwidth-$t.log" "$bdir/validation/op2-cpu-bandwidth" "$mib" 10
+  [ "$RUN_STOP" = 0 ] || break
+  [ "$t" = 1 ] && copy1=$(gbs "$out/bandwidth-$t.log")
+  [ "$t" = "$RUN_THREADS" ] && copyall=$(gbs "$out/bandwidth-$t.log")
+  echo "bench:   $(cat "$out/bandwidth-$t.log")"
+done
+if [ "$RUN_STOP" = 0 ] && [[ " ${targets[*]} " == *" op2-gpu-bandwidth "* ]]; then
+  run_logged . "$out/bandwidth-gpu.log" "$bdir/op2/backends/cuda/op2-gpu-bandwidth" --csv
+  copygpu=$(awk -F, '$2 == "copy" {print $5}' "$out/bandwidth-gpu.log")
+  echo "bench:   GPU copy: ${copygpu:-?} GB/s"
+fi
+
+# ---- the runs ----
+# CUDA: a first run tunes every loop (docs/cuda.md) into a tune file, which
+# the timed runs then load; it is not one of the timed runs.
+planned=0
+for line in "${case_lines[@]}"; do
+  for b in ${present[${line%% *}]}; do
+    planned=$((planned + repeats))
+    [ "$b" = cuda ] && planned=$((planned + 1))
+  done
+done
+done_runs=0 failed=0
+RUN_TICK=10
+for line in "${case_lines[@]}"; do
+  read -r solver deck rest <<<"$line"
+  for b in ${present[$solver]}; do
+    first=1
+    [ "$b" = cuda ] && first=0
+    for k in $(seq "$first" "$repeats"); do
+      [ "$RUN_STOP" = 0 ] || break 3
+      rundir=$out/runs/$solver/$b/$k
+      work=$out/work/$solver
+      [ "$k" = 0 ] && rundir=$work/cuda-tuning
+      mkdir -p "$rundir" "$work"
+      args=()
+      for a in $rest; do args+=("${a//\{work\}/$work}"); done
+      [ "$b" = cuda ] && args+=("--op-tune-file=$work/$solver.tune")
+      backend_command "$b" "$bdir/solvers/$solver/${solver}_$b"
+      what="run $k of $repeats"
+      [ "$k" = 0 ] && what="tuning run (not timed)"
+      printf 'bench: [%d/%d] %s on %s: %s\n' $((done_runs + 1)) "$planned" "$solver" \
+        "$(backend_describe "$b")" "$what"
+      t0=$SECONDS
+      run_logged "$root" "$rundir/log" "${RUN_CMD[@]}" "$deck" "${args[@]}" "output_dir=$rundir"
+      rc=$?
+      if [ "$RUN_STOP" = 1 ]; then
+        rm -rf "$rundir"   # stopped part-way: not a measurement
+        break 3
+      fi
+      echo "$rc" >"$rundir/exit"
+      done_runs=$((done_runs + 1))
+      if [ "$rc" = 0 ]; then
+        echo "bench:   done in $((SECONDS - t0)) s"
+      else
+        failed=$((failed + 1))
+        echo "bench:   exit status $rc (log: $rundir/log)"
+        tail -5 "$rundir/log" | sed 's/^/        /'
+      fi
+    done
+  done
+done
+
+# ---- the report ----
+gpu_name=
+gpu_visible && gpu_name=$(nvidia-smi --query-gpu=name,memory.total,driver_version \
+  --format=csv,noheader 2>/dev/null | head -1)
+cc=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$bdir/CMakeCache.txt")
+nvcc=$(sed -n 's/^CMAKE_CUDA_COMPILER:[A-Z]*=//p' "$bdir/CMakeCache.txt")
+compiler=$("${cc:-cc}" --version 2>/dev/null | head -1)
+[ -n "$nvcc" ] && [ -x "$nvcc" ] && compiler="$compiler; $("$nvcc" --version | grep -m1 release | sed 's/.*release/nvcc/')"
+mpi=
+command -v mpirun >/dev/null && mpi=$(mpirun --version 2>/dev/null | head -1)
+report_args=(--runs "$out/runs" --out "$out" --published "$published" --size "$size"
+  --commit "$(source_describe "$root")" --compiler "$compiler" --gpu "$gpu_name" --mpi "$mpi"
+  --compile-commands "$bdir/compile_commands.json" --build "${bdir#"$root"/}" --note "$note"
+  --copy-one "${copy1:-0}" --copy-all "${copyall:-0}" --copy-gpu "${copygpu:-0}"
+  --threads "$RUN_THREADS" --planned "$planned")
+for b in $RUN_BACKENDS_ALL; do report_args+=(--backend-label "$b=$(backend_describe "$b")"); done
+[ "$RUN_STOP" = 1 ] && report_args+=(--interrupted)
+[ "$update_docs" = 1 ] && report_args+=(--docs docs/performance.md --docs-images docs/performance)
+"$plot_py" validation/bench_report.py "${report_args[@]}"
+status=$?
+[ "$RUN_STOP" = 1 ] && exit 130
+[ "$status" = 0 ] || exit 2
+[ "$failed" = 0 ] || exit 1
+exit 0

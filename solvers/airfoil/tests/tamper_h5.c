@@ -1,0 +1,93 @@
+/*
+ * tamper_h5 - rewrites one attribute of an HDF5 file, or one element of an
+ * integer dataset, as a hostile or damaged file would have it (tests of the
+ * range checks of the readers).
+ *
+ *   tamper_h5 FILE attr OBJECT NAME double VALUE    e.g. /checkpoint/scalars iteration double nan
+ *   tamper_h5 FILE attr OBJECT NAME int VALUE       e.g. /p_q dim int 3
+ *   tamper_h5 FILE attr OBJECT NAME string VALUE    e.g. /p_q type string float
+ *   tamper_h5 FILE int DATASET INDEX VALUE          e.g. p_bound 5 7 (flat index)
+ *   tamper_h5 FILE swap DATASET INDEX1 INDEX2       swaps two elements of an int dataset
+ *
+ * Exit 0, or 1 with a message on any failure.
+ */
+#include <hdf5.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int die(const char *what) {
+  fprintf(stderr, "tamper_h5: %s\n", what);
+  return 1;
+}
+
+static int set_attr(hid_t f, const char *obj, const char *name, const char *kind,
+                    const char *value) {
+  hid_t o = H5Oopen(f, obj, H5P_DEFAULT);
+  if (o < 0) return die("cannot open the object");
+  if (H5Aexists(o, name) > 0 && H5Adelete(o, name) < 0) return die("cannot delete the attribute");
+  hid_t s = H5Screate(H5S_SCALAR), t, a;
+  herr_t w;
+  if (!strcmp(kind, "double")) {
+    double v = strtod(value, NULL);
+    a = H5Acreate2(o, name, H5T_IEEE_F64LE, s, H5P_DEFAULT, H5P_DEFAULT);
+    w = H5Awrite(a, H5T_NATIVE_DOUBLE, &v);
+  } else if (!strcmp(kind, "int")) {
+    int v = atoi(value);
+    a = H5Acreate2(o, name, H5T_STD_I32LE, s, H5P_DEFAULT, H5P_DEFAULT);
+    w = H5Awrite(a, H5T_NATIVE_INT, &v);
+  } else {
+    t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, strlen(value) + 1);
+    a = H5Acreate2(o, name, t, s, H5P_DEFAULT, H5P_DEFAULT);
+    w = H5Awrite(a, t, value);
+    H5Tclose(t);
+  }
+  if (a < 0 || w < 0) return die("cannot write the attribute");
+  H5Aclose(a);
+  H5Sclose(s);
+  H5Oclose(o);
+  return 0;
+}
+
+static int edit_ints(hid_t f, const char *name, long i, long j, int value, int swap) {
+  hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+  if (d < 0) return die("cannot open the dataset");
+  hid_t s = H5Dget_space(d);
+  hssize_t n = H5Sget_simple_extent_npoints(s);
+  if (n <= 0 || i < 0 || i >= n || (swap && (j < 0 || j >= n))) return die("index out of range");
+  int *buf = malloc(sizeof(int) * (size_t)n);
+  if (!buf || H5Dread(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+    return die("cannot read the dataset");
+  if (swap) {
+    int t = buf[i];
+    buf[i] = buf[j];
+    buf[j] = t;
+  } else {
+    buf[i] = value;
+  }
+  if (H5Dwrite(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+    return die("cannot write the dataset");
+  free(buf);
+  H5Sclose(s);
+  H5Dclose(d);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 5) return die("usage: see the source");
+  hid_t f = H5Fopen(argv[1], H5F_ACC_RDWR, H5P_DEFAULT);
+  if (f < 0) return die("cannot open the file");
+  int rc;
+  if (!strcmp(argv[2], "attr") && argc == 7)
+    rc = set_attr(f, argv[3], argv[4], argv[5], argv[6]);
+  else if (!strcmp(argv[2], "int") && argc == 6)
+    rc = edit_ints(f, argv[3], atol(argv[4]), 0, atoi(argv[5]), 0);
+  else if (!strcmp(argv[2], "swap") && argc == 6)
+    rc = edit_ints(f, argv[3], atol(argv[4]), atol(argv[5]), 0, 1);
+  else
+    rc = die("usage: see the source");
+  if (H5Fclose(f) < 0) return die("cannot close the file");
+  return rc;
+}

@@ -1,0 +1,74 @@
+/*
+ * solver_output.h - where a run writes, so that a run that fails never
+ * destroys the results of the last one that passed.
+ *
+ * A run writes all its outputs into a staging directory of its own inside
+ * output_dir (".run-HOST-PID"); nothing of output_dir is touched while it
+ * runs. When it ends:
+ *   - every verdict passed: each file is renamed into output_dir (one
+ *     rename(2) each, so a reader sees the old file or the new one);
+ *   - a verdict failed (diverged, not converged, interrupted): the staging
+ *     directory becomes output_dir/failed (replacing an earlier failed run's),
+ *     and the solver says so; the last good results stay where they were;
+ *   - an error stops the run (a write fails, the disk is full, bad input found
+ *     late): the staging directory is removed at exit(), and by the signal
+ *     handlers when the run is killed by SIGINT, SIGTERM or SIGHUP;
+ *   - a run killed outright (SIGKILL, a crash) leaves it behind: the next run
+ *     with the same output_dir on this host removes the staging directories
+ *     of processes that are gone.
+ * Files meant to survive a failed run (airfoil's checkpoints) are written
+ * straight into output_dir, each atomically, through solver_output_direct.
+ */
+#ifndef SOLVER_COMMON_OUTPUT_H
+#define SOLVER_COMMON_OUTPUT_H
+
+#include <stddef.h>
+
+#include "op_text.h"
+
+#define SOLVER_OUTPUT_PATH 4096
+
+typedef struct {
+  const char *solver;
+  char dir[SOLVER_OUTPUT_PATH];     /* output_dir */
+  char shown[OP_TEXT_SHOWN];        /* output_dir, safe to print */
+  char staging[SOLVER_OUTPUT_PATH + 128]; /* where the run writes: the outdir its code uses */
+  char final[SOLVER_OUTPUT_PATH + 16]; /* after solver_output_finish: output_dir or .../failed */
+  int open;
+} solver_output;
+
+/* Creates output_dir (and its parents) and the staging directory, removes
+ * what runs that are gone left there, and arms the clean-up at exit and on
+ * signals. An empty or unusable output_dir is an error. Returns 0, or -1 with
+ * the message in err ("<output_dir>: ..."). */
+int solver_output_open(solver_output *o, const char *solver, const char *output_dir, char *err,
+                       size_t errlen);
+
+/* dir/name for a file written straight into output_dir (not staged); its
+ * "name.tmp" is removed if the run is killed while writing it. Returns the
+ * path in buf, or NULL (err set) when it does not fit. At most 8 names. */
+const char *solver_output_direct(solver_output *o, const char *name, char *buf, size_t len,
+                                 char *err, size_t errlen);
+
+/* Bytes free in output_dir's file system (for unprivileged users), or -1. */
+double solver_output_free_bytes(const solver_output *o);
+
+/* Checks that `bytes` (what is about to be written, known in advance) fit in
+ * the free space; -1 with "<output_dir>: WHAT needs ... but only ... are free". */
+int solver_output_reserve(const solver_output *o, double bytes, const char *what, char *err,
+                          size_t errlen);
+
+/* Moves the run's files into place: output_dir when passed, else
+ * output_dir/failed (o->final says which). Returns 0, or -1 with the message
+ * (the files then stay in the staging directory, named in it). */
+int solver_output_finish(solver_output *o, int passed, char *err, size_t errlen);
+
+/* Prints where the results are: "results in DIR (what)" for a run that
+ * passed; for one that failed, that its results are in DIR/failed and that
+ * output_dir keeps the last good ones. */
+void solver_output_report(const solver_output *o, int passed, const char *what);
+
+/* "1.5 GB", "320 MB", "12 KB": a size for a message. */
+const char *solver_output_bytes(double bytes, char *buf, size_t len);
+
+#endif
