@@ -77,8 +77,23 @@ int *sg_interior_cells(const sg_grid *grid, char *err, size_t errlen) {
   return cells;
 }
 
+/* Rows [first, first + count) of a set of n rows: 0 when valid, else -1 with a message. */
+static int check_rows(int first, int count, int n, const char *what, char *err, size_t errlen) {
+  if (first < 0 || count < 0 || first > n || count > n - first) {
+    set_err(err, errlen, "structured grid: rows [%d, %d + %d) of the %s map: outside [0, %d)", first,
+            first, count, what, n);
+    return -1;
+  }
+  return 0;
+}
+
 int *sg_interior_map(const sg_grid *grid, const sg_offset *off, int noff, char *err,
                      size_t errlen) {
+  return sg_interior_map_rows(grid, off, noff, 0, grid->ninterior, err, errlen);
+}
+
+int *sg_interior_map_rows(const sg_grid *grid, const sg_offset *off, int noff, int first, int count,
+                          char *err, size_t errlen) {
   if (noff < 1 || !off) {
     set_err(err, errlen, "structured grid: an interior map needs at least one offset");
     return NULL;
@@ -91,12 +106,14 @@ int *sg_interior_map(const sg_grid *grid, const sg_offset *off, int noff, char *
       return NULL;
     }
   }
-  int *map = alloc_map(grid->ninterior, noff, "interior", err, errlen);
+  if (check_rows(first, count, grid->ninterior, "interior", err, errlen) != 0) return NULL;
+  int *map = alloc_map(count, noff, "interior", err, errlen);
   if (!map) return NULL;
   size_t e = 0;
-  for (int j = 0; j < grid->ny; j++)
-    for (int i = 0; i < grid->nx; i++)
-      for (int m = 0; m < noff; m++) map[e++] = sg_cell(grid, i + off[m].di, j + off[m].dj);
+  for (int r = first; r < first + count; r++) {
+    int i = r % grid->nx, j = r / grid->nx;
+    for (int m = 0; m < noff; m++) map[e++] = sg_cell(grid, i + off[m].di, j + off[m].dj);
+  }
   return map;
 }
 
@@ -120,24 +137,38 @@ static int check_face_offsets(const sg_grid *grid, const int *off, int noff, con
 }
 
 int *sg_xface_map(const sg_grid *grid, const int *off, int noff, char *err, size_t errlen) {
+  return sg_xface_map_rows(grid, off, noff, 0, grid->nxfaces, err, errlen);
+}
+
+int *sg_xface_map_rows(const sg_grid *grid, const int *off, int noff, int first, int count,
+                       char *err, size_t errlen) {
   if (check_face_offsets(grid, off, noff, "x-face", err, errlen) != 0) return NULL;
-  int *map = alloc_map(grid->nxfaces, noff, "x-face", err, errlen);
+  if (check_rows(first, count, grid->nxfaces, "x-face", err, errlen) != 0) return NULL;
+  int *map = alloc_map(count, noff, "x-face", err, errlen);
   if (!map) return NULL;
   size_t e = 0;
-  for (int j = 0; j < grid->ny; j++)
-    for (int k = 0; k <= grid->nx; k++)
-      for (int m = 0; m < noff; m++) map[e++] = sg_cell(grid, k + off[m], j);
+  for (int r = first; r < first + count; r++) {
+    int k = r % (grid->nx + 1), j = r / (grid->nx + 1);
+    for (int m = 0; m < noff; m++) map[e++] = sg_cell(grid, k + off[m], j);
+  }
   return map;
 }
 
 int *sg_yface_map(const sg_grid *grid, const int *off, int noff, char *err, size_t errlen) {
+  return sg_yface_map_rows(grid, off, noff, 0, grid->nyfaces, err, errlen);
+}
+
+int *sg_yface_map_rows(const sg_grid *grid, const int *off, int noff, int first, int count,
+                       char *err, size_t errlen) {
   if (check_face_offsets(grid, off, noff, "y-face", err, errlen) != 0) return NULL;
-  int *map = alloc_map(grid->nyfaces, noff, "y-face", err, errlen);
+  if (check_rows(first, count, grid->nyfaces, "y-face", err, errlen) != 0) return NULL;
+  int *map = alloc_map(count, noff, "y-face", err, errlen);
   if (!map) return NULL;
   size_t e = 0;
-  for (int k = 0; k <= grid->ny; k++)
-    for (int i = 0; i < grid->nx; i++)
-      for (int m = 0; m < noff; m++) map[e++] = sg_cell(grid, i, k + off[m]);
+  for (int r = first; r < first + count; r++) {
+    int i = r % grid->nx, k = r / grid->nx;
+    for (int m = 0; m < noff; m++) map[e++] = sg_cell(grid, i, k + off[m]);
+  }
   return map;
 }
 

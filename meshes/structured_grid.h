@@ -89,6 +89,15 @@ int *sg_interior_map(const sg_grid *grid, const sg_offset *off, int noff, char *
 int *sg_xface_map(const sg_grid *grid, const int *off, int noff, char *err, size_t errlen);
 int *sg_yface_map(const sg_grid *grid, const int *off, int noff, char *err, size_t errlen);
 
+/* Rows [first, first + count) of the same maps, for a process that generates
+ * only its slice of the grid (op2/mpi): row r is the whole map's row r. */
+int *sg_interior_map_rows(const sg_grid *grid, const sg_offset *off, int noff, int first, int count,
+                          char *err, size_t errlen);
+int *sg_xface_map_rows(const sg_grid *grid, const int *off, int noff, int first, int count,
+                       char *err, size_t errlen);
+int *sg_yface_map_rows(const sg_grid *grid, const int *off, int noff, int first, int count,
+                       char *err, size_t errlen);
+
 /* Every ghost cell, in extended order, with its source cell and side mask. */
 typedef struct {
   int n;        /* nghost */

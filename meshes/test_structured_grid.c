@@ -171,8 +171,39 @@ static void test_ghosts(void) {
   CHECK(strcmp(sg_boundary_name(SG_REFLECTIVE), "reflective") == 0, "name back");
 }
 
+/* Row slices, as processes generate them, put together give the whole maps. */
+static void test_row_slices(void) {
+  sg_grid g;
+  sg_grid_init(&g, 5, 3, 2, err, sizeof err);
+  const int xoff[4] = {-2, -1, 0, 1};
+  for (int which = 0; which < 3; which++) {
+    int rows = which == 0 ? g.ninterior : which == 1 ? g.nxfaces : g.nyfaces;
+    int per = which == 0 ? 5 : 4;
+    int *whole = which == 0   ? sg_interior_map(&g, SG_STENCIL5, 5, err, sizeof err)
+                 : which == 1 ? sg_xface_map(&g, xoff, 4, err, sizeof err)
+                              : sg_yface_map(&g, xoff, 4, err, sizeof err);
+    CHECK(whole != NULL, "%s", err);
+    for (int first = 0; whole && first < rows; first += 4) {
+      int count = rows - first < 4 ? rows - first : 4;
+      int *part = which == 0   ? sg_interior_map_rows(&g, SG_STENCIL5, 5, first, count, err, sizeof err)
+                  : which == 1 ? sg_xface_map_rows(&g, xoff, 4, first, count, err, sizeof err)
+                               : sg_yface_map_rows(&g, xoff, 4, first, count, err, sizeof err);
+      CHECK(part != NULL, "%s", err);
+      if (part)
+        CHECK(memcmp(part, whole + (size_t)first * per, sizeof(int) * (size_t)count * per) == 0,
+              "map %d rows [%d, %d) differ from the whole map's", which, first, first + count);
+      free(part);
+    }
+    free(whole);
+  }
+  CHECK(sg_interior_map_rows(&g, SG_STENCIL5, 5, 10, 6, err, sizeof err) == NULL, "rows past the end");
+  CHECK(strstr(err, "outside [0, 15)") != NULL, "%s", err);
+  CHECK(sg_xface_map_rows(&g, xoff, 4, -1, 2, err, sizeof err) == NULL, "negative first row");
+}
+
 int main(void) {
   test_init();
+  test_row_slices();
   test_interior();
   test_faces();
   test_ghosts();

@@ -22,6 +22,10 @@ need=(
   libclang-rt-14-dev  # libFuzzer and the sanitizer runtimes for clang
   python3-matplotlib  # plots of scripts/bench.sh
   git            # scripts/regress.sh (the base is a commit)
+  openmpi-bin          # MPI layer (op2/mpi): mpirun for the mpi tests
+  libopenmpi-dev       # MPI layer: headers and libraries
+  libptscotch-dev      # MPI layer: PT-Scotch k-way partitioning
+  libhdf5-openmpi-dev  # MPI layer: parallel HDF5 (beside the serial libhdf5-dev)
 )
 missing=()
 for p in "${need[@]}"; do

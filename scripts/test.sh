@@ -4,8 +4,10 @@
 #   strict preset    the bitwise cross-backend comparisons (no FP contraction),
 #                    the tests that hold only there (label strict), and valgrind
 #                    memcheck runs (generic x86-64 build)
-#   debug preset     unit tests under the address and undefined-behaviour sanitizers,
-#                    and a bounded run of each fuzzer of the readers (label fuzz)
+#   debug preset     unit and mpi tests under the address and undefined-behaviour
+#                    sanitizers, and a bounded run of each fuzzer of the readers (label fuzz)
+# (the mpi tests run through mpirun on 1 to 4 processes; they exist when MPI,
+# PT-Scotch and parallel HDF5 are installed, which install-deps.sh does)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -19,6 +21,6 @@ echo "=== tests: release"
 ctest --preset release -j "$jobs" -LE "bench" || status=1
 echo "=== tests: strict (bitwise cross-backend, strict-only, memcheck)"
 ctest --preset strict -j "$jobs" -L "xbackend|strict|memcheck" || status=1
-echo "=== tests: debug (sanitizers, fuzzers)"
-ctest --preset debug -j "$jobs" -L "unit|fuzz" || status=1
+echo "=== tests: debug (sanitizers, mpi, fuzzers)"
+ctest --preset debug -j "$jobs" -L "unit|mpi|fuzz" || status=1
 exit $status

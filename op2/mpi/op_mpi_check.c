@@ -1,0 +1,80 @@
+/* op_mpi_check.c - fatal errors of the MPI layer: one message, then MPI_Abort. */
+#include "op_mpi_check.h"
+
+#include <mpi.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Prints "OP2 error on rank R of P: <text>" and the place, then ends the job. */
+static OP_NORETURN void abort_job(const char *file, int line, const char *func, const char *text) {
+  int init = 0, fin = 0, rank = -1, size = 0;
+  MPI_Initialized(&init);
+  MPI_Finalized(&fin);
+  if (init && !fin) {
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+  }
+  fflush(stdout);
+  if (rank >= 0)
+    fprintf(stderr, "OP2 error on rank %d of %d: %s\n  (detected in %s at %s:%d)\n", rank, size,
+            text, func, file, line);
+  else
+    fprintf(stderr, "OP2 error: %s\n  (detected in %s at %s:%d)\n", text, func, file, line);
+  fflush(stderr);
+  if (init && !fin) MPI_Abort(MPI_COMM_WORLD, OP_MPI_ABORT_CODE);
+  exit(OP_MPI_ABORT_CODE);
+}
+
+void op_mpi_fatal_at(const char *file, int line, const char *func, const char *fmt, ...) {
+  char text[2048];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  abort_job(file, line, func, text);
+}
+
+void op_mpi_fail_mpi(int rc, const char *call, const char *file, int line, const char *func) {
+  char es[MPI_MAX_ERROR_STRING + 1];
+  int len = 0;
+  if (MPI_Error_string(rc, es, &len) != MPI_SUCCESS) len = snprintf(es, sizeof es, "error code %d", rc);
+  es[len < MPI_MAX_ERROR_STRING ? len : MPI_MAX_ERROR_STRING] = '\0';
+  op_mpi_fatal_at(file, line, func, "MPI call %s failed: %s", call, es);
+}
+
+void op_mpi_fail_scotch(int rc, const char *call, const char *file, int line, const char *func) {
+  op_mpi_fatal_at(file, line, func,
+                  "PT-Scotch call %s failed (returned %d; PT-Scotch's own message, if any, is "
+                  "printed above)",
+                  call, rc);
+}
+
+static size_t checked_bytes(size_t n, size_t size, const char *file, int line, const char *func) {
+  if (size && n > SIZE_MAX / size)
+    op_mpi_fatal_at(file, line, func, "allocation of %zu x %zu bytes overflows", n, size);
+  return n * size;
+}
+
+void *op_mpi_malloc_at(size_t n, size_t size, const char *file, int line, const char *func) {
+  size_t bytes = checked_bytes(n, size, file, line, func);
+  void *p = malloc(bytes ? bytes : 1);
+  if (!p) op_mpi_fatal_at(file, line, func, "out of memory allocating %zu bytes", bytes);
+  return p;
+}
+
+void *op_mpi_calloc_at(size_t n, size_t size, const char *file, int line, const char *func) {
+  checked_bytes(n, size, file, line, func);
+  void *p = calloc(n ? n : 1, size ? size : 1);
+  if (!p) op_mpi_fatal_at(file, line, func, "out of memory allocating %zu x %zu bytes", n, size);
+  return p;
+}
+
+void *op_mpi_realloc_at(void *p, size_t n, size_t size, const char *file, int line,
+                        const char *func) {
+  size_t bytes = checked_bytes(n, size, file, line, func);
+  void *q = realloc(p, bytes ? bytes : 1);
+  if (!q) op_mpi_fatal_at(file, line, func, "out of memory reallocating to %zu bytes", bytes);
+  return q;
+}

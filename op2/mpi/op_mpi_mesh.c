@@ -1,0 +1,201 @@
+/* op_mpi_mesh.c - declaring a distributed mesh in slices. */
+#include "op_mpi_mesh.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "op_io_util.h" /* op_io_type_size, op_io_type_name */
+#include "op_mpi_check.h"
+#include "op_mpi_exchange.h"
+
+static char *dup_name(const char *s, const char *what) {
+  if (!s || !s[0]) op_mpi_fatal("a %s needs a name", what);
+  size_t n = strlen(s) + 1;
+  char *d = op_mpi_alloc(char, n);
+  memcpy(d, s, n);
+  return d;
+}
+
+static void check_stage(op_mpi_mesh m, op_mpi_stage want, const char *call) {
+  if (!m) op_mpi_fatal("%s: no mesh (NULL)", call);
+  if (m->stage != want)
+    op_mpi_fatal("%s: called when the mesh is already %s (declare everything before "
+                 "partitioning)",
+                 call, m->stage == OP_MPI_PARTITIONED ? "partitioned" : "distributed");
+}
+
+op_mpi_mesh op_mpi_mesh_create(MPI_Comm comm) {
+  op_mpi_mesh m = op_mpi_zalloc(struct op_mpi_mesh_core, 1);
+  OP_MPI_CHECK(MPI_Comm_dup(comm, &m->comm));
+  /* Errors come back as codes to OP_MPI_CHECK, which names the call. */
+  OP_MPI_CHECK(MPI_Comm_set_errhandler(m->comm, MPI_ERRORS_RETURN));
+  OP_MPI_CHECK(MPI_Comm_rank(m->comm, &m->rank));
+  OP_MPI_CHECK(MPI_Comm_size(m->comm, &m->nprocs));
+  m->stage = OP_MPI_DECLARED;
+  return m;
+}
+
+static void free_halo_list(op_mpi_halo_list *h) {
+  free(h->ranks);
+  free(h->offset);
+  free(h->list);
+  memset(h, 0, sizeof *h);
+}
+
+void op_mpi_mesh_free(op_mpi_mesh m) {
+  if (!m) return;
+  for (int i = 0; i < m->ndats; i++) {
+    op_mpi_dat d = m->dats[i];
+    op_mpi_exchange_free(d);
+    free(d->name);
+    free(d->slice);
+    free(d->data);
+    free(d);
+  }
+  for (int i = 0; i < m->nmaps; i++) {
+    op_mpi_map p = m->maps[i];
+    free(p->name);
+    free(p->slice);
+    free(p->map);
+    free(p);
+  }
+  for (int i = 0; i < m->nsets; i++) {
+    op_mpi_set s = m->sets[i];
+    free(s->name);
+    free(s->slice_starts);
+    free(s->part);
+    free(s->gid);
+    free(s->lookup);
+    op_mpi_exchange_plan_free(s);
+    free_halo_list(&s->exp_exec);
+    free_halo_list(&s->imp_exec);
+    free_halo_list(&s->exp_nonexec);
+    free_halo_list(&s->imp_nonexec);
+    free(s);
+  }
+  free(m->sets);
+  free(m->maps);
+  free(m->dats);
+  OP_MPI_CHECK(MPI_Comm_free(&m->comm));
+  free(m);
+}
+
+void op_mpi_slice(int n, int nprocs, int rank, int *start, int *count) {
+  int base = n / nprocs, extra = n % nprocs;
+  *count = base + (rank < extra ? 1 : 0);
+  *start = rank * base + (rank < extra ? rank : extra);
+}
+
+int op_mpi_slice_owner(const int *starts, int nprocs, int g) {
+  if (g < starts[0] || g >= starts[nprocs])
+    op_mpi_fatal("internal error: global number %d outside [0, %d)", g, starts[nprocs]);
+  /* The last process whose slice starts at or before g (empty slices skipped). */
+  int lo = 0, hi = nprocs - 1;
+  while (lo < hi) {
+    int mid = lo + (hi - lo + 1) / 2;
+    if (starts[mid] <= g) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+op_mpi_set op_mpi_decl_set(op_mpi_mesh m, int slice_size, const char *name) {
+  check_stage(m, OP_MPI_DECLARED, "op_mpi_decl_set");
+  if (slice_size < 0)
+    op_mpi_fatal("set '%s': negative slice size %d", name ? name : "?", slice_size);
+  op_mpi_set s = op_mpi_zalloc(struct op_mpi_set_core, 1);
+  s->mesh = m;
+  s->index = m->nsets;
+  s->name = dup_name(name, "set");
+  int *sizes = op_mpi_alloc(int, m->nprocs);
+  OP_MPI_CHECK(MPI_Allgather(&slice_size, 1, MPI_INT, sizes, 1, MPI_INT, m->comm));
+  s->slice_starts = op_mpi_alloc(int, m->nprocs + 1);
+  long long total = 0;
+  for (int r = 0; r < m->nprocs; r++) {
+    s->slice_starts[r] = (int)total;
+    total += sizes[r];
+    if (total > INT_MAX)
+      op_mpi_fatal("set '%s': %lld elements or more: global numbers must fit in an int",
+                   s->name, total);
+  }
+  s->slice_starts[m->nprocs] = (int)total;
+  free(sizes);
+  s->global_size = (int)total;
+  s->slice_start = s->slice_starts[m->rank];
+  s->slice_size = slice_size;
+  m->sets = op_mpi_grow(op_mpi_set, m->sets, m->nsets + 1);
+  m->sets[m->nsets++] = s;
+  return s;
+}
+
+static void check_owned_set(op_mpi_mesh m, op_mpi_set s, const char *call, const char *what) {
+  if (!s || s->mesh != m) op_mpi_fatal("%s: the %s set is not a set of this mesh", call, what);
+}
+
+op_mpi_map op_mpi_decl_map(op_mpi_mesh m, op_mpi_set from, op_mpi_set to, int dim,
+                           const int *rows, const char *name) {
+  check_stage(m, OP_MPI_DECLARED, "op_mpi_decl_map");
+  check_owned_set(m, from, "op_mpi_decl_map", "from");
+  check_owned_set(m, to, "op_mpi_decl_map", "to");
+  if (dim < 1) op_mpi_fatal("map '%s': dim %d, need 1 or more", name ? name : "?", dim);
+  size_t n = (size_t)from->slice_size * (size_t)dim;
+  if (n > 0 && !rows) op_mpi_fatal("map '%s': no entries given", name ? name : "?");
+  for (size_t i = 0; i < n; i++)
+    if (rows[i] < 0 || rows[i] >= to->global_size)
+      op_mpi_fatal("map '%s' (%s -> %s): row %zu (global), entry %zu is %d, outside [0, %d) "
+                   "(the size of set '%s')",
+                   name ? name : "?", from->name, to->name, (size_t)from->slice_start + i / (size_t)dim,
+                   i % (size_t)dim, rows[i], to->global_size, to->name);
+  op_mpi_map p = op_mpi_zalloc(struct op_mpi_map_core, 1);
+  p->index = m->nmaps;
+  p->name = dup_name(name, "map");
+  p->from = from;
+  p->to = to;
+  p->dim = dim;
+  p->slice = op_mpi_alloc(int, n);
+  if (n) memcpy(p->slice, rows, n * sizeof(int));
+  m->maps = op_mpi_grow(op_mpi_map, m->maps, m->nmaps + 1);
+  m->maps[m->nmaps++] = p;
+  return p;
+}
+
+op_mpi_dat op_mpi_decl_dat(op_mpi_mesh m, op_mpi_set set, int dim, op_type type,
+                           const void *rows, const char *name) {
+  check_stage(m, OP_MPI_DECLARED, "op_mpi_decl_dat");
+  check_owned_set(m, set, "op_mpi_decl_dat", "its");
+  if (dim < 1) op_mpi_fatal("dat '%s': dim %d, need 1 or more", name ? name : "?", dim);
+  size_t tsize = op_io_type_size(type);
+  if (tsize == 0) op_mpi_fatal("dat '%s': unknown type %d", name ? name : "?", (int)type);
+  op_mpi_dat d = op_mpi_zalloc(struct op_mpi_dat_core, 1);
+  d->index = m->ndats;
+  d->name = dup_name(name, "dat");
+  d->set = set;
+  d->dim = dim;
+  d->type = type;
+  d->size = (size_t)dim * tsize;
+  size_t bytes = (size_t)set->slice_size * d->size;
+  d->slice = op_mpi_zalloc(char, bytes);
+  if (rows && bytes) memcpy(d->slice, rows, bytes);
+  m->dats = op_mpi_grow(op_mpi_dat, m->dats, m->ndats + 1);
+  m->dats[m->ndats++] = d;
+  return d;
+}
+
+op_mpi_set op_mpi_find_set(op_mpi_mesh m, const char *name) {
+  for (int i = 0; i < m->nsets; i++)
+    if (!strcmp(m->sets[i]->name, name)) return m->sets[i];
+  return NULL;
+}
+
+op_mpi_map op_mpi_find_map(op_mpi_mesh m, const char *name) {
+  for (int i = 0; i < m->nmaps; i++)
+    if (!strcmp(m->maps[i]->name, name)) return m->maps[i];
+  return NULL;
+}
+
+op_mpi_dat op_mpi_find_dat(op_mpi_mesh m, const char *name) {
+  for (int i = 0; i < m->ndats; i++)
+    if (!strcmp(m->dats[i]->name, name)) return m->dats[i];
+  return NULL;
+}

@@ -1,0 +1,278 @@
+/*
+ * op_mpi_partition.c - the partitioner registry, and partitioning a whole
+ * mesh: the primary set by the chosen partitioner, every other set through
+ * the maps (see op_mpi_partition.h).
+ */
+#include "op_mpi_partition.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "op_mpi_check.h"
+#include "op_mpi_dist.h"
+
+static const op_mpi_partitioner registry[] = {
+    {"PTSCOTCH", "KWAY", OP_MPI_NEEDS_GRAPH, op_mpi_part_ptscotch,
+     "PT-Scotch k-way on the graph of map->to (cells sharing a row of the map are adjacent)"},
+    {"GEOM", "RCB", OP_MPI_NEEDS_COORDS, op_mpi_part_rcb,
+     "recursive coordinate bisection of coords->set, longest extent first"},
+    {"BLOCK", "BLOCK", 0, op_mpi_part_block, "contiguous blocks of global numbers of set"},
+};
+
+int op_mpi_num_partitioners(void) { return (int)(sizeof registry / sizeof registry[0]); }
+
+const op_mpi_partitioner *op_mpi_partitioner_at(int i) {
+  return i >= 0 && i < op_mpi_num_partitioners() ? &registry[i] : NULL;
+}
+
+const op_mpi_partitioner *op_mpi_partitioner_find(const char *lib, const char *routine) {
+  if (!lib) return NULL;
+  for (int i = 0; i < op_mpi_num_partitioners(); i++) {
+    if (strcmp(registry[i].lib, lib)) continue;
+    if (!routine || !routine[0] || !strcmp(registry[i].routine, routine)) return &registry[i];
+  }
+  return NULL;
+}
+
+/* ---- blocks ------------------------------------------------------------------ */
+
+int op_mpi_block_part(int g, int n, int nparts) {
+  /* The inverse of op_mpi_slice: the first n % nparts blocks hold one more. */
+  long long base = n / nparts, extra = n % nparts, big = (base + 1) * extra;
+  if (g < big) return (int)(g / (base + 1));
+  return (int)(extra + (g - big) / base);
+}
+
+void op_mpi_part_block(MPI_Comm comm, const op_mpi_part_input *in, int nparts, int *part) {
+  int rank, nprocs;
+  OP_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  OP_MPI_CHECK(MPI_Comm_size(comm, &nprocs));
+  int n = in->vtxdist[nprocs];
+  for (int i = 0; i < in->nlocal; i++) part[i] = op_mpi_block_part(in->vtxdist[rank] + i, n, nparts);
+}
+
+/* ---- following the maps ---------------------------------------------------------- */
+
+/* The most frequent value of v[0..n) (n small), ties to the lowest. */
+static int mode_of(const int *v, int n) {
+  int best = v[0], best_count = 0;
+  for (int i = 0; i < n; i++) {
+    int c = 0;
+    for (int j = 0; j < n; j++) c += (v[j] == v[i]);
+    if (c > best_count || (c == best_count && v[i] < best)) {
+      best = v[i];
+      best_count = c;
+    }
+  }
+  return best;
+}
+
+/* from-set elements take the part most of their entries are in. */
+static void derive_from(op_mpi_mesh m, op_mpi_map map) {
+  op_mpi_set s = map->from;
+  int n = s->slice_size, dim = map->dim, nb = op_mpi_batches(m->comm, n);
+  int *tp = op_mpi_alloc(int, (size_t)(n < OP_MPI_BATCH_ROWS ? n : OP_MPI_BATCH_ROWS) * dim);
+  s->part = op_mpi_alloc(int, n);
+  for (int b = 0; b < nb; b++) {
+    int r0, r1;
+    op_mpi_batch(b, n, &r0, &r1);
+    op_mpi_lookup(m->comm, map->to->slice_starts, map->to->part, (r1 - r0) * dim, map->slice + (size_t)r0 * dim, tp);
+    for (int i = r0; i < r1; i++) s->part[i] = mode_of(tp + (size_t)(i - r0) * dim, dim);
+  }
+  free(tp);
+}
+
+/* to-set elements take the part most of the rows naming them are in: the
+ * (element, part) pairs of every row go to the element's process, in batches. */
+static void derive_to(op_mpi_mesh m, op_mpi_map map, int nparts) {
+  op_mpi_set s = map->from, t = map->to;
+  int dim = map->dim, nrows = s->slice_size, nb = op_mpi_batches(m->comm, nrows);
+  int *got = NULL;
+  size_t ngot = 0;
+  for (int b = 0; b < nb; b++) {
+    int r0, r1;
+    op_mpi_batch(b, nrows, &r0, &r1);
+    int n = (r1 - r0) * dim;
+    const int *rows = map->slice + (size_t)r0 * dim;
+    int *dest = op_mpi_alloc(int, n), *order = op_mpi_alloc(int, n), *counts = op_mpi_alloc(int, m->nprocs);
+    for (int k = 0; k < n; k++) dest[k] = op_mpi_slice_owner(t->slice_starts, m->nprocs, rows[k]);
+    op_mpi_group_by_dest(n, dest, m->nprocs, order, counts);
+    int *pairs = op_mpi_alloc(int, (size_t)n * 2), *recv = NULL;
+    for (int k = 0; k < n; k++) {
+      pairs[2 * k] = rows[order[k]];
+      pairs[2 * k + 1] = s->part[r0 + order[k] / dim];
+    }
+    int nrecv = op_mpi_alltoallv_rows(m->comm, pairs, counts, 2 * sizeof(int), (void **)&recv, NULL);
+    got = op_mpi_grow(int, got, 2 * (ngot + (size_t)nrecv));
+    memcpy(got + 2 * ngot, recv, 2 * (size_t)nrecv * sizeof(int));
+    ngot += (size_t)nrecv;
+    free(dest), free(order), free(counts), free(pairs), free(recv);
+  }
+  op_mpi_qsort(got, ngot, 2 * sizeof(int), op_mpi_cmp_int2);
+  t->part = op_mpi_alloc(int, t->slice_size);
+  for (int i = 0; i < t->slice_size; i++)
+    t->part[i] = op_mpi_block_part(t->slice_start + i, t->global_size, nparts);
+  /* Runs of one element; within a run, runs of one part: keep the longest. */
+  for (size_t k = 0; k < ngot;) {
+    int g = got[2 * k], best = -1, best_count = 0;
+    while (k < ngot && got[2 * k] == g) {
+      int p = got[2 * k + 1], c = 0;
+      while (k < ngot && got[2 * k] == g && got[2 * k + 1] == p) c++, k++;
+      if (c > best_count) best = p, best_count = c; /* parts ascending: ties keep the lowest */
+    }
+    t->part[g - t->slice_start] = best;
+  }
+  free(got);
+}
+
+/* OP2's order: a map into a partitioned set first (dim 1 before wider), then
+ * a map out of one; among equals, the map declared first. */
+static void derive_all(op_mpi_mesh m, int nparts) {
+  int *used = op_mpi_zalloc(int, m->nmaps);
+  for (;;) {
+    int best = -1, best_cost = 99;
+    for (int i = 0; i < m->nmaps; i++) {
+      op_mpi_map p = m->maps[i];
+      int cost = 99;
+      if (used[i]) continue;
+      if (p->to->part && !p->from->part) cost = p->dim == 1 ? 0 : 1;
+      else if (p->from->part && !p->to->part) cost = 2;
+      if (cost < best_cost) best = i, best_cost = cost;
+    }
+    if (best < 0) break;
+    used[best] = 1;
+    if (best_cost < 2) derive_from(m, m->maps[best]);
+    else derive_to(m, m->maps[best], nparts);
+  }
+  free(used);
+  for (int i = 0; i < m->nsets; i++) {
+    op_mpi_set s = m->sets[i];
+    if (s->part) continue;
+    s->part = op_mpi_alloc(int, s->slice_size);
+    for (int e = 0; e < s->slice_size; e++)
+      s->part[e] = op_mpi_block_part(s->slice_start + e, s->global_size, nparts);
+  }
+}
+
+/* ---- the driver ---------------------------------------------------------------------- */
+
+static void list_partitioners(char *buf, size_t len) {
+  size_t n = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < op_mpi_num_partitioners() && n < len; i++)
+    n += (size_t)snprintf(buf + n, len - n, "%s(\"%s\", \"%s\")", i ? ", " : "", registry[i].lib,
+                          registry[i].routine);
+}
+
+void op_mpi_partition_parts(op_mpi_mesh m, const char *lib, const char *routine, op_mpi_set set,
+                            op_mpi_map map, op_mpi_dat coords, int nparts) {
+  if (m->stage == OP_MPI_DISTRIBUTED)
+    op_mpi_fatal("op_partition: the mesh is already distributed (partition it once)");
+  const op_mpi_partitioner *pt = op_mpi_partitioner_find(lib, routine);
+  if (!pt) {
+    char names[256];
+    list_partitioners(names, sizeof names);
+    op_mpi_fatal("op_partition: no partitioner (\"%s\", \"%s\"); there are %s", lib ? lib : "(null)",
+                 routine ? routine : "(null)", names);
+  }
+  /* The primary set, by the table of op_mpi_partition.h. */
+  op_mpi_set prime = set;
+  if (pt->needs & OP_MPI_NEEDS_GRAPH) {
+    if (!map || !map->slice)
+      op_mpi_fatal("op_partition(\"%s\", \"%s\"): needs a map (its to-set is partitioned)", pt->lib,
+                   pt->routine);
+    prime = map->to;
+  }
+  if (pt->needs & OP_MPI_NEEDS_COORDS) {
+    if (!coords || !coords->slice)
+      op_mpi_fatal("op_partition(\"%s\", \"%s\"): needs coordinates (a dat)", pt->lib, pt->routine);
+    if (coords->type != OP_TYPE_DOUBLE || coords->dim < 1 || coords->dim > 3)
+      op_mpi_fatal("op_partition(\"%s\", \"%s\"): coordinates '%s' must be double, dim 1 to 3 (not "
+                   "%s, dim %d)",
+                   pt->lib, pt->routine, coords->name, coords->type == OP_TYPE_INT ? "int" : "float",
+                   coords->dim);
+    prime = coords->set;
+  }
+  if (!prime || prime->mesh != m)
+    op_mpi_fatal("op_partition(\"%s\", \"%s\"): no set to partition", pt->lib, pt->routine);
+  if (nparts < 1 || prime->global_size < nparts)
+    op_mpi_fatal("op_partition(\"%s\", \"%s\"): set '%s' has %d elements, fewer than the %d parts "
+                 "asked for (%s): every part needs at least one",
+                 pt->lib, pt->routine, prime->name, prime->global_size, nparts,
+                 nparts == m->nprocs ? "one per process: run on fewer processes" : "use fewer parts");
+
+  op_mpi_part_input in = {prime->name, prime->slice_size, prime->slice_starts, NULL, NULL, 0, NULL};
+  int *xadj = NULL, *adjncy = NULL;
+  if (pt->needs & OP_MPI_NEEDS_GRAPH) {
+    op_mpi_graph_build(m, map, &xadj, &adjncy);
+    in.xadj = xadj;
+    in.adjncy = adjncy;
+  }
+  if (pt->needs & OP_MPI_NEEDS_COORDS) {
+    in.cdim = coords->dim;
+    in.coords = (const double *)coords->slice;
+  }
+  for (int i = 0; i < m->nsets; i++) {
+    free(m->sets[i]->part);
+    m->sets[i]->part = NULL;
+  }
+  prime->part = op_mpi_alloc(int, prime->slice_size);
+  pt->fn(m->comm, &in, nparts, prime->part);
+  free(xadj);
+  free(adjncy);
+  for (int i = 0; i < prime->slice_size; i++)
+    if (prime->part[i] < 0 || prime->part[i] >= nparts)
+      op_mpi_fatal("partitioner %s %s gave element %d of set '%s' part %d, outside [0, %d)", pt->lib,
+                   pt->routine, prime->slice_start + i, prime->name, prime->part[i], nparts);
+  derive_all(m, nparts);
+
+  snprintf(m->partitioner, sizeof m->partitioner, "%s %s", pt->lib, pt->routine);
+  m->prime = prime;
+  m->nparts = nparts;
+  m->edge_cut = map ? op_mpi_edge_cut(m, map) : -1;
+  m->stage = OP_MPI_PARTITIONED;
+}
+
+long long op_mpi_edge_cut(op_mpi_mesh m, op_mpi_map map) {
+  op_mpi_set t = map->to;
+  if (!t->part) op_mpi_fatal("edge cut of map '%s': set '%s' is not partitioned", map->name, t->name);
+  if (!map->slice) op_mpi_fatal("edge cut of map '%s': its rows are no longer held in slices", map->name);
+  /* The cut edges are the pairs of one row in different parts: only they are
+   * listed (so memory follows the cut, not the mesh), each sent to the
+   * process holding its lower end, which counts each pair once. */
+  int dim = map->dim, nrows = map->from->slice_size, nb = op_mpi_batches(m->comm, nrows);
+  int *held = NULL;
+  size_t nheld = 0;
+  for (int b = 0; b < nb; b++) {
+    int r0, r1;
+    op_mpi_batch(b, nrows, &r0, &r1);
+    int n = (r1 - r0) * dim, np = 0, cap = 1024;
+    const int *rows = map->slice + (size_t)r0 * dim;
+    int *part = op_mpi_alloc(int, n), *pairs = op_mpi_alloc(int, 2 * (size_t)cap);
+    op_mpi_lookup(m->comm, t->slice_starts, t->part, n, rows, part);
+    for (int r = 0; r < r1 - r0; r++)
+      for (int j = 0; j < dim; j++)
+        for (int k = j + 1; k < dim; k++) {
+          int u = rows[r * dim + j], v = rows[r * dim + k];
+          if (u == v || part[r * dim + j] == part[r * dim + k]) continue;
+          if (np == cap) pairs = op_mpi_grow(int, pairs, 2 * (size_t)(cap *= 2));
+          pairs[2 * np] = u < v ? u : v;
+          pairs[2 * np++ + 1] = u < v ? v : u;
+        }
+    int *dest = op_mpi_alloc(int, np), *order = op_mpi_alloc(int, np), *counts = op_mpi_alloc(int, m->nprocs);
+    for (int q = 0; q < np; q++) dest[q] = op_mpi_slice_owner(t->slice_starts, m->nprocs, pairs[2 * q]);
+    op_mpi_group_by_dest(np, dest, m->nprocs, order, counts);
+    int *sorted = op_mpi_alloc(int, 2 * (size_t)np), *got = NULL;
+    for (int q = 0; q < np; q++) sorted[2 * q] = pairs[2 * order[q]], sorted[2 * q + 1] = pairs[2 * order[q] + 1];
+    int ngot = op_mpi_alltoallv_rows(m->comm, sorted, counts, 2 * sizeof(int), (void **)&got, NULL);
+    held = op_mpi_grow(int, held, 2 * (nheld + (size_t)ngot));
+    memcpy(held + 2 * nheld, got, 2 * (size_t)ngot * sizeof(int));
+    nheld += (size_t)ngot;
+    free(part), free(pairs), free(dest), free(order), free(counts), free(sorted), free(got);
+  }
+  long long cut = (long long)op_mpi_sort_unique_pairs(held, nheld), all = 0;
+  free(held);
+  OP_MPI_CHECK(MPI_Allreduce(&cut, &all, 1, MPI_LONG_LONG, MPI_SUM, m->comm));
+  return all;
+}

@@ -1,0 +1,91 @@
+/*
+ * op_mpi_partition.h - partitioners behind one interface, chosen by name at
+ * run time (as PETSc chooses a type), and the partitioning of a whole mesh.
+ *
+ *   lib         routine   partitions              from
+ *   "PTSCOTCH"  "KWAY"    map->to                 the graph of map->to: two elements are
+ *                                                 adjacent when one row of map holds both
+ *                                                 (OP2's rule: cells sharing an edge)
+ *   "GEOM"      "RCB"     coords->set             recursive coordinate bisection of coords
+ *   "BLOCK"     "BLOCK"   set                     contiguous blocks of global numbers
+ *
+ * (the names of OP2's op_partition(lib, routine, set, map, coords); routine
+ * NULL or "" picks the library's first routine). The partitioner decides the
+ * parts of one set, the primary set; every other set follows through the
+ * maps, nearest first, as OP2 does: a set with a map into a partitioned set
+ * takes, per element, the part most of its map entries are in; a set that a
+ * partitioned set maps into gives each element the part most of the rows
+ * naming it are in (ties: the lowest part; elements no row names, and sets no
+ * map connects, are split in blocks).
+ *
+ * Deterministic: the same mesh on the same number of processes gives the same
+ * parts every run (PT-Scotch with a fixed seed and its deterministic option,
+ * RCB with ties broken by global number, blocks by arithmetic).
+ */
+#ifndef OP_MPI_PARTITION_H
+#define OP_MPI_PARTITION_H
+
+#include "op_mpi_mesh.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a partitioner is given: one set, held in slices. */
+typedef struct {
+  const char *set_name; /* for messages */
+  int nlocal;           /* elements in this process's slice */
+  const int *vtxdist;   /* nprocs + 1: the slices' first global numbers */
+  const int *xadj;      /* graph (or NULL): nlocal + 1 offsets into adjncy */
+  const int *adjncy;    /* global numbers of the neighbours; symmetric, no self loops */
+  int cdim;             /* coordinates (or 0): values per element */
+  const double *coords; /* nlocal * cdim */
+} op_mpi_part_input;
+
+enum { OP_MPI_NEEDS_GRAPH = 1, OP_MPI_NEEDS_COORDS = 2 };
+
+/* Fills part[i] in [0, nparts) for each of the nlocal slice elements. */
+typedef void (*op_mpi_part_fn)(MPI_Comm comm, const op_mpi_part_input *in, int nparts, int *part);
+
+typedef struct {
+  const char *lib, *routine;
+  int needs; /* OP_MPI_NEEDS_* */
+  op_mpi_part_fn fn;
+  const char *what; /* one line for listings */
+} op_mpi_partitioner;
+
+/* The registered partitioners; NULL when none has that name. */
+const op_mpi_partitioner *op_mpi_partitioner_find(const char *lib, const char *routine);
+int op_mpi_num_partitioners(void);
+const op_mpi_partitioner *op_mpi_partitioner_at(int i);
+
+void op_mpi_part_block(MPI_Comm comm, const op_mpi_part_input *in, int nparts, int *part);
+void op_mpi_part_rcb(MPI_Comm comm, const op_mpi_part_input *in, int nparts, int *part);
+void op_mpi_part_ptscotch(MPI_Comm comm, const op_mpi_part_input *in, int nparts, int *part);
+
+/* The graph of map->to over its slices (see the table above): malloc'd CSR,
+ * neighbours of each element sorted ascending. */
+void op_mpi_graph_build(op_mpi_mesh m, op_mpi_map map, int **xadj, int **adjncy);
+
+/* Partitions every set of m into nparts parts (nparts <= the primary set's
+ * size, or a clear error): set->part of every set. set, map and coords as in
+ * the table above (map and coords may be NULL where the partitioner does not
+ * need them). Records the edge cut of map's graph (when map is given). May be
+ * called again, with another partitioner or part count, until the mesh is
+ * distributed (the partition model does so). */
+void op_mpi_partition_parts(op_mpi_mesh m, const char *lib, const char *routine, op_mpi_set set,
+                            op_mpi_map map, op_mpi_dat coords, int nparts);
+
+/* The parts of every element of set's slice when it is split into nparts
+ * blocks of consecutive global numbers (sizes differ by at most one). */
+int op_mpi_block_part(int global, int global_size, int nparts);
+
+/* Edge cut of map's graph for the parts in map->to->part: the pairs of
+ * elements that share a row of map and lie in different parts. */
+long long op_mpi_edge_cut(op_mpi_mesh m, op_mpi_map map);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OP_MPI_PARTITION_H */
