@@ -9,6 +9,7 @@
 #include "op2.h"
 #include "op2_error.h"
 #include "op2_loop.h"
+#include "op2_parallel.h"
 #include "op2_registry.h"
 #include "op2_state.h"
 
@@ -100,6 +101,35 @@ op_set op_decl_set(int size, const char *name) {
   return s;
 }
 
+/* The range check of a map's entries, in pieces over the threads; the first
+ * bad entry (lowest index) is the one reported. */
+typedef struct {
+  const int *imap;
+  int to_size;
+  long entries;
+  long first_bad; /* -1: none */
+} map_check;
+
+#define MAP_CHECK_PIECE ((long)1 << 16)
+
+static void check_map_entries(long lo, long hi, void *ctx) {
+  map_check *c = ctx;
+  const long end = hi * MAP_CHECK_PIECE < c->entries ? hi * MAP_CHECK_PIECE : c->entries;
+  const int *imap = c->imap;
+  const unsigned to = (unsigned)c->to_size;
+  for (long i = lo * MAP_CHECK_PIECE; i < end; i++) {
+    if ((unsigned)imap[i] >= to) {
+      /* The lowest over the threads' pieces; a piece stops at its first. */
+      long seen = __atomic_load_n(&c->first_bad, __ATOMIC_RELAXED);
+      while ((seen < 0 || i < seen) &&
+             !__atomic_compare_exchange_n(&c->first_bad, &seen, i, 0, __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED)) {
+      }
+      return;
+    }
+  }
+}
+
 op_map op_decl_map(op_set from, op_set to, int dim, int *imap, const char *name) {
   require_init("op_decl_map");
   OP_CHECK(name && *name, "op_decl_map: a map needs a name");
@@ -109,12 +139,13 @@ op_map op_decl_map(op_set from, op_set to, int dim, int *imap, const char *name)
   OP_CHECK(!op_find_map(name), "op_decl_map: a map named \"%s\" already exists", name);
   /* Map entries out of range are checked once, here, whatever the diagnostics
    * level: every later indirect access trusts them. */
-  for (long i = 0; i < (long)from->size * dim; i++) {
-    if (imap[i] < 0 || imap[i] >= to->size)
-      op_fatal("op_decl_map(\"%s\"): entry %d of element %ld is %d, outside the to-set \"%s\" "
-               "of size %d",
-               name, (int)(i % dim), i / dim, imap[i], to->name, to->size);
-  }
+  map_check chk = {imap, to->size, (long)from->size * dim, -1};
+  op_parallel_for((chk.entries + MAP_CHECK_PIECE - 1) / MAP_CHECK_PIECE, check_map_entries, &chk);
+  if (chk.first_bad >= 0)
+    op_fatal("op_decl_map(\"%s\"): entry %d of element %ld is %d, outside the to-set \"%s\" "
+             "of size %d",
+             name, (int)(chk.first_bad % dim), chk.first_bad / dim, imap[chk.first_bad], to->name,
+             to->size);
   op_map m = op_calloc(1, sizeof(*m));
   m->index = op_g.nmaps;
   m->from = from;
@@ -122,8 +153,8 @@ op_map op_decl_map(op_set from, op_set to, int dim, int *imap, const char *name)
   m->dim = dim;
   /* A copy, as in OP2: the application may free its array once declared. */
   const size_t bytes = sizeof(int) * (size_t)from->size * (size_t)dim;
-  m->map = op_malloc(bytes);
-  if (bytes) memcpy(m->map, imap, bytes);
+  m->map = op_alloc_big(bytes);
+  op_parallel_copy(m->map, imap, bytes);
   m->user_owned = 0;
   m->name = op_strdup(name);
   GROW(op_g.maps, op_g.nmaps, op_g.cap_maps);
@@ -152,8 +183,10 @@ static op_dat decl_dat(op_set set, int dim, const char *type, const void *data,
   d->size = dim * d->elem_bytes;
   d->name = op_strdup(name);
   d->type_name = op_strdup(canonical_type_name(d->type));
-  d->data = op_calloc((size_t)set->size, (size_t)d->size);
-  if (data) memcpy(d->data, data, (size_t)set->size * (size_t)d->size);
+  /* Filled over the backend's threads: each first touches the part its loops use. */
+  const size_t bytes = (size_t)set->size * (size_t)d->size;
+  d->data = op_alloc_big(bytes);
+  op_parallel_copy(d->data, data, bytes);
   d->user_owned = 0;
   d->where = OP_DAT_HOST_CURRENT;
   GROW(op_g.dats, op_g.ndats, op_g.cap_dats);

@@ -10,6 +10,7 @@
 #include "op2.h"
 #include "op2_error.h"
 #include "op2_loop.h"
+#include "op2_parallel.h"
 #include "op2_state.h"
 #include "op_text.h"
 
@@ -35,7 +36,20 @@ static int valid_thread_list(const char *s) {
   }
 }
 
+/* The library's own work (plans, declarations): thread t takes the t-th of
+ * equal contiguous pieces, as a static schedule gives the loops' blocks, so
+ * that the data a thread first touches is the data its loops will use. */
+static void parallel_for(long n, op_range_fn fn, void *ctx) {
+#pragma omp parallel
+  {
+    const long t = omp_get_thread_num(), nt = omp_get_num_threads();
+    const long lo = n * t / nt, hi = n * (t + 1) / nt;
+    if (lo < hi) fn(lo, hi, ctx);
+  }
+}
+
 void op_backend_init(void) {
+  op_set_parallel_for(parallel_for);
   if (requested_threads > 0) {
     omp_set_num_threads(requested_threads);
     return;
