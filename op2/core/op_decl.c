@@ -10,6 +10,7 @@
 #include "op2_error.h"
 #include "op2_loop.h"
 #include "op2_parallel.h"
+#include "op2_renumber.h"
 #include "op2_registry.h"
 #include "op2_state.h"
 
@@ -155,6 +156,7 @@ op_map op_decl_map(op_set from, op_set to, int dim, int *imap, const char *name)
   const size_t bytes = sizeof(int) * (size_t)from->size * (size_t)dim;
   m->map = op_alloc_big(bytes);
   op_parallel_copy(m->map, imap, bytes);
+  op_map_user_rows_arrived(m); /* after op_renumber: into the library's numbering */
   m->user_owned = 0;
   m->name = op_strdup(name);
   GROW(op_g.maps, op_g.nmaps, op_g.cap_maps);
@@ -187,6 +189,7 @@ static op_dat decl_dat(op_set set, int dim, const char *type, const void *data,
   const size_t bytes = (size_t)set->size * (size_t)d->size;
   d->data = op_alloc_big(bytes);
   op_parallel_copy(d->data, data, bytes);
+  if (data && op_set_user_ids(set)) op_dat_user_rows_arrived(d); /* after op_renumber */
   d->user_owned = 0;
   d->where = OP_DAT_HOST_CURRENT;
   GROW(op_g.dats, op_g.ndats, op_g.cap_dats);
@@ -306,10 +309,11 @@ void *op_fetch_data_ptr(op_dat dat) {
   return dat->data;
 }
 
+/* op_fetch_data and op_fetch_data_idx give the user's numbering (op2_renumber.h). */
 void op_fetch_data(op_dat dat, void *dest) {
-  void *src = op_fetch_data_ptr(dat);
+  OP_CHECK(dat, "op_fetch_data: dat is NULL");
   OP_CHECK(dest, "op_fetch_data(\"%s\"): destination is NULL", dat->name);
-  memcpy(dest, src, (size_t)dat->set->size * (size_t)dat->size);
+  op_dat_to_user_order(dat, dest);
 }
 
 void op_fetch_data_idx(op_dat dat, void *dest, int low, int high) {
@@ -318,8 +322,14 @@ void op_fetch_data_idx(op_dat dat, void *dest, int low, int high) {
   OP_CHECK(low >= 0 && low <= high && high < dat->set->size,
            "op_fetch_data_idx(\"%s\"): elements %d..%d are not within the %d of set \"%s\"",
            dat->name, low, high, dat->set->size, dat->set->name);
-  memcpy(dest, src + (size_t)low * (size_t)dat->size,
-         (size_t)(high - low + 1) * (size_t)dat->size);
+  const int *storage = op_set_storage_ids(dat->set);
+  const size_t row = (size_t)dat->size;
+  if (!storage) {
+    memcpy(dest, src + (size_t)low * row, (size_t)(high - low + 1) * row);
+    return;
+  }
+  for (int u = low; u <= high; u++)
+    memcpy((char *)dest + (size_t)(u - low) * row, src + (size_t)storage[u] * row, row);
 }
 
 int op_get_size(op_set set) {

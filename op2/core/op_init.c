@@ -14,6 +14,7 @@
 #include "op2.h"
 #include "op2_error.h"
 #include "op2_loop.h"
+#include "op2_renumber.h"
 #include "op2_state.h"
 
 static const char *usage =
@@ -93,6 +94,7 @@ void op_exit(void) {
   if (!op_g.initialised) return;
   op_backend_exit();
   op_plan_cache_clear();
+  op_renumber_free();
   op_timing_free();
   op_profile_free();
   op_registry_free();

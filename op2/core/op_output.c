@@ -10,6 +10,7 @@
 
 #include "op2.h"
 #include "op2_error.h"
+#include "op2_renumber.h"
 
 void op_printf(const char *format, ...) {
   va_list ap;
@@ -55,7 +56,14 @@ static int write_binary(FILE *f, op_dat dat, const char *data) {
 static void write_dat_file(op_dat dat, const char *file, const char *what, const char *mode,
                            dat_writer writer) {
   OP_CHECK(dat && file && *file, "%s: dat or file name missing", what);
+  /* In the user's numbering, whatever order the library keeps it in. */
   const char *data = op_fetch_data_ptr(dat);
+  char *user = NULL;
+  if (op_set_storage_ids(dat->set)) {
+    user = op_malloc((size_t)dat->set->size * (size_t)dat->size);
+    op_dat_to_user_order(dat, user);
+    data = user;
+  }
   size_t n = strlen(file) + 5;
   char *tmp = op_malloc(n);
   snprintf(tmp, n, "%s.tmp", file);
@@ -68,6 +76,7 @@ static void write_dat_file(op_dat dat, const char *file, const char *what, const
     op_fatal("%s(\"%s\"): cannot write %s", what, dat->name, file);
   }
   free(tmp);
+  free(user);
 }
 
 void op_print_dat_to_txtfile(op_dat dat, const char *file) {

@@ -2,6 +2,8 @@
  * op_parallel.c - the library's own work over the backend's threads, and
  * memory for big arrays (op2_parallel.h).
  */
+/* madvise's MADV_HUGEPAGE is not POSIX. */
+#define _DEFAULT_SOURCE
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

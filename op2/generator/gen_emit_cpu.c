@@ -129,17 +129,21 @@ static void emit_call(FILE *f, const gen_loop *lp, access_mode mode, int temps,
   fprintf(f, ");\n");
 }
 
+/* op_arg_idx: the element's number, or its map entry, in the user's
+ * numbering (uid%d, NULL unless the set was renumbered: op2_renumber.h). */
 static void emit_idx_decls(FILE *f, const gen_loop *lp, access_mode mode, const char *indent) {
   for (int a = 0; a < lp->nargs; a++) {
     const gen_arg *g = &lp->args[a];
     if (g->kind != GEN_ARG_IDX) continue;
-    /* Not const: OP2 kernels may take it as int *. */
+    char at[64];
     if (!g->indirect)
-      fprintf(f, "%sint idx%d = n;\n", indent, a);
+      snprintf(at, sizeof at, "n");
     else if (mode == ACCESS_AFFINE)
-      fprintf(f, "%sint idx%d = n + off[%d];\n", indent, a, a);
+      snprintf(at, sizeof at, "n + off[%d]", a);
     else
-      fprintf(f, "%sint idx%d = map%d[n * mdim%d + midx%d];\n", indent, a, a, a, a);
+      snprintf(at, sizeof at, "map%d[n * mdim%d + midx%d]", a, a, a);
+    /* Not const: OP2 kernels may take it as int *. */
+    fprintf(f, "%sint idx%d = uid%d ? uid%d[%s] : %s;\n", indent, a, a, a, at, at);
   }
 }
 
@@ -397,6 +401,10 @@ static void emit_loop(FILE *f, const gen_loop *lp, gen_backend backend) {
                  "midx%d = arg%d.idx;\n",
               a, a, a, a, a, a);
     }
+    if (g->kind == GEN_ARG_IDX && g->indirect)
+      fprintf(f, "  const int *uid%d = op_set_user_ids(arg%d.map->to);\n", a, a);
+    else if (g->kind == GEN_ARG_IDX)
+      fprintf(f, "  const int *uid%d = op_set_user_ids(set);\n", a);
   }
 
   fprintf(f, "  for (int col = 0; col < plan->ncolors; col++) {\n");

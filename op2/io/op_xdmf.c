@@ -402,10 +402,14 @@ static int write_xmf(const op_io_ctx *c, const char *xmf, const xdesc *d, int ns
  * each ("<dat>_<k>"), beside the dat itself (see emit_field). */
 static int save_components(const op_io_ctx *c, hid_t f, const xfield *x) {
   const size_t esize = x->type == OP_TYPE_DOUBLE ? sizeof(double) : 4;
-  const char *data = op_fetch_data_ptr(x->dat);
+  void *owned;
+  const char *data = op_h5_user_rows(x->dat, &owned);
   char *col = malloc(esize * (size_t)(x->rows > 0 ? x->rows : 1));
-  if (!col)
+  if (!col || !data) {
+    free(col);
+    free(owned);
     return OP_IO_ERR(c, OP_IO_ENOMEM, "out of memory for a column of '%s'", x->path);
+  }
   int rc = OP_IO_OK;
   for (int k = 0; rc == OP_IO_OK && k < x->dim; ++k) {
     for (long long r = 0; r < x->rows; ++r)
@@ -416,6 +420,7 @@ static int save_components(const op_io_ctx *c, hid_t f, const xfield *x) {
     free(path);
   }
   free(col);
+  free(owned);
   return rc;
 }
 
