@@ -31,6 +31,10 @@ void op_set_parallel_for(op_parallel_impl impl);
  * op_parallel_copy / op_parallel_zero, so that each thread first touches the
  * part it will work on (NUMA-aware first touch). Freed with free(). */
 void *op_alloc_big(size_t bytes);
+/* Whether op_alloc_big asks for huge pages (--op-huge-pages, OP_HUGE_PAGES;
+ * default on): where the kernel compacts memory on demand to find them,
+ * first touch may cost more than the pages save. */
+void op_set_huge_pages(int on);
 /* dst[0 .. bytes) = src (or zero when src is NULL), in pieces over the threads. */
 void op_parallel_copy(void *dst, const void *src, size_t bytes);
 

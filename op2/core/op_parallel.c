@@ -27,6 +27,10 @@ void op_parallel_for(long n, op_range_fn fn, void *ctx) {
 #define HUGE_PAGE ((size_t)2 << 20)
 #define BIG_ARRAY ((size_t)4 << 20)
 
+static int huge_pages = 1;
+
+void op_set_huge_pages(int on) { huge_pages = on; }
+
 void *op_alloc_big(size_t bytes) {
   const size_t align = bytes >= BIG_ARRAY ? HUGE_PAGE : 64;
   /* Rounded up to the alignment, so that the last huge page is whole. */
@@ -36,7 +40,7 @@ void *op_alloc_big(size_t bytes) {
   if (err || !p) op_fatal("out of memory allocating %zu bytes", bytes);
 #ifdef MADV_HUGEPAGE
   /* Advice only: where transparent huge pages are off, nothing changes. */
-  if (align == HUGE_PAGE) (void)madvise(p, rounded, MADV_HUGEPAGE);
+  if (align == HUGE_PAGE && huge_pages) (void)madvise(p, rounded, MADV_HUGEPAGE);
 #endif
   return p;
 }

@@ -427,6 +427,7 @@ void op_plan_free(op_plan *p) {
   free(p->seg_end);
   free(p->seg_affine);
   free(p->seg_off);
+  free(p->seg_step);
   free(p);
 }
 

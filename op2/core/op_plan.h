@@ -79,17 +79,19 @@ typedef struct op_plan {
 
   /* ---- affine runs, for the CPU backends (OP_PLAN_AFFINE_RUNS) ---- */
   /* Each block is cut into segments, in order. In an affine segment every
-   * indirect argument's map entry is the element's number plus a constant
-   * (seg_off), and every dat the loop writes is reached at one offset only:
-   * the segment runs as a direct loop, its indices computed instead of read
-   * from the maps (structured parts of a mesh: a row of a grid, a strip of
-   * cells). Other segments run the general way. */
+   * indirect argument's map entry for element n is step * n + offset, with
+   * step 1 (a row of a grid) or, for data only read, 0 (one element for the
+   * whole segment: the column of a dense matrix), and every dat the loop
+   * writes is reached with step 1 at one offset only: the segment runs as a
+   * direct loop, its indices computed instead of read from the maps. Other
+   * segments run the general way. */
   int nsegs;
   int *blk_seg;    /* nblocks + 1: block b's segments are blk_seg[b] .. blk_seg[b + 1] - 1 */
   int *seg_start;  /* nsegs: first element */
   int *seg_end;    /* nsegs: one past the last element */
-  int *seg_affine; /* nsegs: 1 for an affine segment */
-  int *seg_off;    /* nsegs * nargs: the constant of each indirect argument (0 for others) */
+  int *seg_affine; /* nsegs: 0 general; 1 affine, every step 1; 2 affine, some step 0 */
+  int *seg_step;   /* nsegs * nargs: the step of each indirect argument (0 or 1) */
+  int *seg_off;    /* nsegs * nargs: the offset of each indirect argument (0 for others) */
 
   /* ---- what the loop must move, for achieved bandwidth ---- */
   double bytes_moved;

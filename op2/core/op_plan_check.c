@@ -202,23 +202,31 @@ static int check_segments(const op_plan *p, const op_arg *args, int nargs, char 
       next = p->seg_end[g];
       if (!p->seg_affine[g]) continue;
       const int *off = p->seg_off + (size_t)g * (size_t)nargs;
+      const int *step = p->seg_step + (size_t)g * (size_t)nargs;
+      int all_one = 1;
       for (int i = 0; i < nargs; i++) {
         const op_arg *a = &args[i];
         if ((a->kind != OP_ARG_DAT && a->kind != OP_ARG_IDX) || !a->map) continue;
+        all_one &= step[i] == 1;
+        if ((step[i] != 0 && step[i] != 1) || (a->acc != OP_READ && step[i] != 1))
+          return fail(msg, len, "affine segment %d: argument %d has step %d", g, i, step[i]);
         for (int n = p->seg_start[g]; n < p->seg_end[g]; n++)
-          if (target(a, n) != n + off[i])
+          if (target(a, n) != step[i] * n + off[i])
             return fail(msg, len, "affine segment %d: element %d of argument %d maps to %d, not %d",
-                        g, n, i, target(a, n), n + off[i]);
+                        g, n, i, target(a, n), step[i] * n + off[i]);
         for (int j = 0; j < nargs; j++) {
           const op_arg *c = &args[j];
           if (j == i || c->kind != OP_ARG_DAT || a->kind != OP_ARG_DAT || c->dat != a->dat ||
               (a->acc == OP_READ && c->acc == OP_READ))
             continue;
-          if ((c->map ? off[j] : 0) != off[i])
-            return fail(msg, len, "affine segment %d: arguments %d and %d reach dat \"%s\" at "
-                        "different offsets and one writes it", g, i, j, a->dat->name);
+          if ((c->map ? off[j] : 0) != off[i] || (c->map ? step[j] : 1) != step[i])
+            return fail(msg, len, "affine segment %d: arguments %d and %d reach dat \"%s\" "
+                        "differently and one writes it", g, i, j, a->dat->name);
         }
       }
+      if (p->seg_affine[g] != (all_one ? 1 : 2))
+        return fail(msg, len, "affine segment %d: kind %d, but its steps make it %d", g,
+                    p->seg_affine[g], all_one ? 1 : 2);
     }
     if (next != p->offset[b] + p->nelems[b])
       return fail(msg, len, "the segments of block %d end at %d, the block at %d", b, next,

@@ -49,11 +49,13 @@ static void bits_range(bitmap *b, long lo, long hi, bits_op op) {
 static inline int target(const op_arg *a, int n) { return a->map->map[n * a->map->dim + a->idx]; }
 
 /* op over the targets of mapped argument i for the elements of segment
- * range [s, e) (affine with offset off, or element by element). */
-static void mark_range(bitmap *b, const op_arg *a, int s, int e, int affine, int off, bits_op op) {
+ * range [s, e) (affine with step and offset: one range, or element by
+ * element). */
+static void mark_range(bitmap *b, const op_arg *a, int s, int e, int affine, int step, int off,
+                       bits_op op) {
   if (s >= e) return;
   if (affine) {
-    bits_range(b, (long)s + off, (long)e + off, op);
+    bits_range(b, (long)step * s + off, (long)step * (e - 1) + off + 1, op);
     return;
   }
   for (int n = s; n < e; n++) {
@@ -66,11 +68,12 @@ static void mark_range(bitmap *b, const op_arg *a, int s, int e, int affine, int
  * plan has them). */
 static void mark_block(bitmap *b, const op_plan *p, const op_arg *args, int i, int blk, bits_op op) {
   if (!p->seg_start) {
-    mark_range(b, &args[i], p->offset[blk], p->offset[blk] + p->nelems[blk], 0, 0, op);
+    mark_range(b, &args[i], p->offset[blk], p->offset[blk] + p->nelems[blk], 0, 0, 0, op);
     return;
   }
   for (int g = p->blk_seg[blk]; g < p->blk_seg[blk + 1]; g++)
     mark_range(b, &args[i], p->seg_start[g], p->seg_end[g], p->seg_affine[g],
+               p->seg_step[(size_t)g * (size_t)p->nargs + (size_t)i],
                p->seg_off[(size_t)g * (size_t)p->nargs + (size_t)i], op);
 }
 
@@ -124,11 +127,11 @@ int op_plan_segments_chunk_safe(const op_plan *p, const op_arg *args, int nargs)
       if (p->seg_affine[g]) continue;
       for (int j = 0; j < nargs && !b.hit; j++)
         if (is_mapped_dat(&args[j], d))
-          mark_range(&b, &args[j], p->seg_start[g], p->seg_end[g], 0, 0, BITS_TEST_SET);
+          mark_range(&b, &args[j], p->seg_start[g], p->seg_end[g], 0, 0, 0, BITS_TEST_SET);
       /* Cleared for the next segment (what was set, and only that). */
       for (int j = 0; j < nargs; j++)
         if (is_mapped_dat(&args[j], d))
-          mark_range(&b, &args[j], p->seg_start[g], p->seg_end[g], 0, 0, BITS_CLEAR);
+          mark_range(&b, &args[j], p->seg_start[g], p->seg_end[g], 0, 0, 0, BITS_CLEAR);
     }
     free(b.w);
     if (b.hit) return 0;

@@ -87,7 +87,9 @@ static int split_ok(const gen_loop *lp) {
 typedef enum {
   ACCESS_PLAIN,  /* through the maps, straight into the data */
   ACCESS_STAGED, /* gathered buffers and per-element temporaries (emit_split_block) */
-  ACCESS_AFFINE  /* an affine segment: element n's entry of a map is n + off[arg] */
+  ACCESS_AFFINE, /* an affine segment, every step 1: element n's map entry is n + off[arg] */
+  ACCESS_BROADCAST /* an affine segment with steps 0 (read-only data, one element for all):
+                      entry step[arg] * n + off[arg]; mapped reads copied into buffers */
 } access_mode;
 
 /* The address of element n's data for dat argument a (not staged). */
@@ -96,7 +98,7 @@ static void emit_dat_address(FILE *f, const gen_arg *g, int a, access_mode mode)
   dim_text(g, a, dim, sizeof dim);
   if (!g->indirect)
     fprintf(f, "data%d + (size_t)n * %s", a, dim);
-  else if (mode == ACCESS_AFFINE)
+  else if (mode == ACCESS_AFFINE || mode == ACCESS_BROADCAST) /* written data: step 1 */
     fprintf(f, "data%d + (size_t)(n + off[%d]) * %s", a, a, dim);
   else
     fprintf(f, "data%d + (size_t)map%d[n * mdim%d + midx%d] * %s", a, a, a, a, dim);
@@ -114,7 +116,7 @@ static void emit_call(FILE *f, const gen_loop *lp, access_mode mode, int temps,
     fprintf(f, "%s\n%s    ", a ? "," : "", indent);
     if (mode == ACCESS_STAGED && (is_ind_inc(g) || is_partial(g) || is_ind_store(g))) {
       fprintf(f, "tmp%d + k * %d", a, g->dim);
-    } else if (mode == ACCESS_STAGED && is_ind_read(g)) {
+    } else if ((mode == ACCESS_STAGED || mode == ACCESS_BROADCAST) && is_ind_read(g)) {
       fprintf(f, "gat%d + k * %d", a, g->dim);
     } else if (temps && (is_ind_inc(g) || is_partial(g))) {
       fprintf(f, "tmp%d + k * %d", a, g->dim);
@@ -140,6 +142,8 @@ static void emit_idx_decls(FILE *f, const gen_loop *lp, access_mode mode, const 
       snprintf(at, sizeof at, "n");
     else if (mode == ACCESS_AFFINE)
       snprintf(at, sizeof at, "n + off[%d]", a);
+    else if (mode == ACCESS_BROADCAST)
+      snprintf(at, sizeof at, "step[%d] * n + off[%d]", a, a);
     else
       snprintf(at, sizeof at, "map%d[n * mdim%d + midx%d]", a, a, a);
     /* Not const: OP2 kernels may take it as int *. */
@@ -147,9 +151,12 @@ static void emit_idx_decls(FILE *f, const gen_loop *lp, access_mode mode, const 
   }
 }
 
-static int needs_apply(const gen_loop *lp) {
+/* Something to apply after the kernels of a chunk: increments, reductions,
+ * and (staged) the stores through maps. */
+static int needs_apply(const gen_loop *lp, int staged) {
   for (int a = 0; a < lp->nargs; a++)
-    if (is_ind_inc(&lp->args[a]) || is_reduction(&lp->args[a]) || is_ind_store(&lp->args[a]))
+    if (is_ind_inc(&lp->args[a]) || is_reduction(&lp->args[a]) ||
+        (staged && is_ind_store(&lp->args[a])))
       return 1;
   return 0;
 }
@@ -247,6 +254,22 @@ static void emit_reduction_apply(FILE *f, const gen_loop *lp, const gen_arg *g, 
   fprintf(f, "\n");
 }
 
+/* Fills the chunk's buffer of a mapped read in an affine segment with
+ * steps 0: a contiguous copy where the step is 1, one element repeated
+ * where it is 0. */
+static void emit_broadcast_copy(FILE *f, const gen_arg *g, int a) {
+  fprintf(f, "        {\n");
+  fprintf(f, "          const %s *s = data%d + (size_t)(off[%d] + step[%d] * c0) * %d;\n", g->type,
+          a, a, a, g->dim);
+  fprintf(f, "          if (step[%d])\n", a);
+  fprintf(f, "            for (int i = 0; i < (c1 - c0) * %d; i++) gat%d[i] = s[i];\n", g->dim, a);
+  fprintf(f, "          else\n");
+  fprintf(f, "            for (int k = 0; k < c1 - c0; k++)\n");
+  fprintf(f, "              for (int d = 0; d < %d; d++) gat%d[k * %d + d] = s[d];\n", g->dim, a,
+          g->dim);
+  fprintf(f, "        }\n");
+}
+
 /* Chunks of a block, in three passes (seed 002's loop splitting, used here
  * for SIMD): gather the indirectly read data of the chunk into contiguous
  * buffers; run the kernel on every element of the chunk as SIMD lanes, with
@@ -255,25 +278,32 @@ static void emit_reduction_apply(FILE *f, const gen_loop *lp, const gen_arg *g, 
  * one element after another, in element order. Every datum therefore receives
  * its additions in the order the plan fixes, as in the plain form.
  *
- * In an affine segment (`affine`) nothing is gathered: each element reaches
- * its data at its own number plus the segment's offsets, and the plan has
- * made sure that no element touches what another writes; only increments and
- * reductions go through the temporaries, applied in element order as above. */
-static void emit_split_block(FILE *f, const gen_loop *lp, int affine) {
-  const access_mode mode = affine ? ACCESS_AFFINE : ACCESS_STAGED;
+ * In an affine segment (ACCESS_AFFINE, ACCESS_BROADCAST) no map is read:
+ * each element reaches the data it writes at its own number plus the
+ * segment's offset, and the plan has made sure that no element touches what
+ * another writes; increments and reductions still go through the
+ * temporaries, applied in element order as above. With steps 0 the mapped
+ * reads are copied into the buffers (a contiguous copy, or one element
+ * repeated), so that the kernel reads them at a stride it knows. */
+static void emit_split_block(FILE *f, const gen_loop *lp, access_mode mode) {
+  const int staged = mode == ACCESS_STAGED, buffered = staged || mode == ACCESS_BROADCAST;
   fprintf(f, "      for (int c0 = start; c0 < end; c0 += OP_CPU_CHUNK) {\n");
   fprintf(f, "        const int c1 = c0 + OP_CPU_CHUNK < end ? c0 + OP_CPU_CHUNK : end;\n");
   for (int a = 0; a < lp->nargs; a++) {
     const gen_arg *g = &lp->args[a];
-    if (is_ind_inc(g) || is_partial(g) || (!affine && is_ind_store(g)))
+    if (is_ind_inc(g) || is_partial(g) || (staged && is_ind_store(g)))
       fprintf(f, "        %s tmp%d[OP_CPU_CHUNK * %d];\n", g->type, a, g->dim);
-    else if (!affine && is_ind_read(g))
+    else if (buffered && is_ind_read(g))
       fprintf(f, "        %s gat%d[OP_CPU_CHUNK * %d];\n", g->type, a, g->dim);
   }
   /* Stored-through data is gathered too: a kernel need not write every
    * component, and RW reads before it writes. */
-  for (int a = 0; a < lp->nargs && !affine; a++) {
+  for (int a = 0; a < lp->nargs && buffered; a++) {
     const gen_arg *g = &lp->args[a];
+    if (!staged) {
+      if (is_ind_read(g)) emit_broadcast_copy(f, g, a);
+      continue;
+    }
     if (!is_ind_read(g) && !is_ind_store(g)) continue;
     fprintf(f, "        for (int n = c0; n < c1; n++) {\n");
     fprintf(f, "          const %s *s = data%d + (size_t)map%d[n * mdim%d + midx%d] * %d;\n", g->type,
@@ -290,7 +320,7 @@ static void emit_split_block(FILE *f, const gen_loop *lp, int affine) {
   emit_idx_decls(f, lp, mode, "          ");
   emit_call(f, lp, mode, 1, "          ");
   fprintf(f, "        }\n");
-  if (!needs_apply(lp)) {
+  if (!needs_apply(lp, staged)) {
     fprintf(f, "      }\n");
     return;
   }
@@ -298,10 +328,10 @@ static void emit_split_block(FILE *f, const gen_loop *lp, int affine) {
   fprintf(f, "          const int k = n - c0;\n");
   for (int a = 0; a < lp->nargs; a++) {
     const gen_arg *g = &lp->args[a];
-    if (is_ind_inc(g) || (!affine && is_ind_store(g))) {
+    if (is_ind_inc(g) || (staged && is_ind_store(g))) {
       char dst[32], src[48];
       fprintf(f, "          %s *t%d = ", g->type, a);
-      emit_dat_address(f, g, a, affine ? ACCESS_AFFINE : ACCESS_PLAIN);
+      emit_dat_address(f, g, a, staged ? ACCESS_PLAIN : mode);
       fprintf(f, ";\n");
       snprintf(dst, sizeof dst, "t%d", a);
       snprintf(src, sizeof src, "tmp%d + k * %d", a, g->dim);
@@ -313,11 +343,12 @@ static void emit_split_block(FILE *f, const gen_loop *lp, int affine) {
   fprintf(f, "        }\n      }\n");
 }
 
-/* An affine segment [start, end): as SIMD lanes straight over the data,
- * or in chunks with temporaries when there are increments or reductions. */
+/* An affine segment [start, end) with every step 1: as SIMD lanes straight
+ * over the data, or in chunks with temporaries when there are increments or
+ * reductions. */
 static void emit_affine_block(FILE *f, const gen_loop *lp) {
   if (has_temps(lp)) {
-    emit_split_block(f, lp, 1);
+    emit_split_block(f, lp, ACCESS_AFFINE);
     return;
   }
   fprintf(f, "#pragma omp simd\n");
@@ -331,12 +362,12 @@ static void emit_affine_block(FILE *f, const gen_loop *lp) {
 static void emit_general_block(FILE *f, const gen_loop *lp) {
   if (split_ok(lp) && needs_staging(lp) && has_ind_store(lp)) {
     fprintf(f, "      if (plan->chunk_safe) {\n");
-    emit_split_block(f, lp, 0);
+    emit_split_block(f, lp, ACCESS_STAGED);
     fprintf(f, "      } else {\n");
     emit_plain_block(f, lp, 0);
     fprintf(f, "      }\n");
   } else if (split_ok(lp) && needs_staging(lp)) {
-    emit_split_block(f, lp, 0);
+    emit_split_block(f, lp, ACCESS_STAGED);
   } else {
     emit_plain_block(f, lp, split_ok(lp) && !has_ind_store(lp));
   }
@@ -352,9 +383,14 @@ static void emit_block(FILE *f, const gen_loop *lp) {
   }
   fprintf(f, "      for (int seg = plan->blk_seg[blk]; seg < plan->blk_seg[blk + 1]; seg++) {\n");
   fprintf(f, "      const int start = plan->seg_start[seg], end = plan->seg_end[seg];\n");
-  fprintf(f, "      if (plan->seg_affine[seg]) {\n");
+  fprintf(f, "      if (plan->seg_affine[seg] == 1) {\n");
   fprintf(f, "      const int *off = plan->seg_off + (size_t)seg * %d;\n", lp->nargs);
   emit_affine_block(f, lp);
+  fprintf(f, "      } else if (plan->seg_affine[seg] == 2) {\n");
+  fprintf(f, "      const int *off = plan->seg_off + (size_t)seg * %d;\n", lp->nargs);
+  fprintf(f, "      const int *step = plan->seg_step + (size_t)seg * %d;\n", lp->nargs);
+  fprintf(f, "      (void)step;\n");
+  emit_split_block(f, lp, ACCESS_BROADCAST);
   fprintf(f, "      } else {\n");
   emit_general_block(f, lp);
   fprintf(f, "      }\n");
