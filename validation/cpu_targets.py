@@ -140,23 +140,33 @@ def airfoil(s, d, copies, setup_rows):
                    rows, right=(2, 3, 4, 5)))
 
 
+def backend_runs(s, d, solver):
+    """(backend, result, threads) of the solver's seq and OpenMP runs; a
+    missing one is noted in s."""
+    for backend in ("seq", "openmp"):
+        doc, cmd = run(d, f"{solver}-{backend}")
+        if doc is None:
+            s.missing.append(f"{solver}-{backend}: {cmd}")
+            continue
+        yield backend, doc, int(doc.get("threads", 1))
+
+
+def floor_row(s, label, size, seconds, floor_bytes, bw, target):
+    """A table row of seconds against floor_bytes at bw GB/s, judged in s."""
+    floor = floor_bytes / (bw * 1e9)
+    ratio = seconds / floor
+    s.judge(ratio <= target)
+    return [label, size, fmt(seconds), fmt(floor), f"{ratio:.2f}", verdict(ratio, target)]
+
+
 def heat(s, d, copies, setup_rows):
     rows = []
-    for backend in ("seq", "openmp"):
-        doc, cmd = run(d, f"heat-{backend}")
-        if doc is None:
-            s.missing.append(f"heat-{backend}: {cmd}")
-            continue
-        threads = int(doc.get("threads", 1))
-        bw = copies[threads]
-        per_step = float(doc["seconds_per_step"])
-        floor = float(doc["floor_bytes_per_step"]) / (bw * 1e9)
-        ratio = per_step / floor
-        s.judge(ratio <= HEAT_TARGET)
-        rows.append([f"{backend}, {threads} thr", str(doc.get("n")), fmt(per_step), fmt(floor),
-                     f"{ratio:.2f}", verdict(ratio, HEAT_TARGET)])
-        setup, solve = float(doc["wall_seconds_setup"]), float(doc["wall_seconds_solve"])
-        setup_rows.append([f"heat {backend}, {threads} thr", fmt(setup), fmt(solve)])
+    for backend, doc, threads in backend_runs(s, d, "heat"):
+        rows.append(floor_row(s, f"{backend}, {threads} thr", str(doc.get("n")),
+                              float(doc["seconds_per_step"]), float(doc["floor_bytes_per_step"]),
+                              copies[threads], HEAT_TARGET))
+        setup_rows.append([f"heat {backend}, {threads} thr", fmt(float(doc["wall_seconds_setup"])),
+                           fmt(float(doc["wall_seconds_solve"]))])
     s.out(f"**Heat**, n = 8000 (64 M points): a step against 16 bytes a point; target <= {HEAT_TARGET}x.")
     s.out()
     s.out(md_table(["run", "n", "s / step", "floor (s)", "time / floor", "target"], rows,
@@ -165,23 +175,14 @@ def heat(s, d, copies, setup_rows):
 
 def jacobi(s, d, copies, setup_rows):
     rows = []
-    for backend in ("seq", "openmp"):
-        doc, cmd = run(d, f"jacobi-{backend}")
-        if doc is None:
-            s.missing.append(f"jacobi-{backend}: {cmd}")
-            continue
-        threads = int(doc.get("threads", 1))
-        bw = copies[threads]
-        calls, sec, nbytes = loop_table(doc)["res"]
-        per_call = sec / calls
+    for backend, doc, threads in backend_runs(s, d, "jacobi"):
+        calls, sec, _ = loop_table(doc)["res"]
         system = doc["system"]
-        floor = 8.0 * float(system["edges"]) / (bw * 1e9)
-        ratio = per_call / floor
-        s.judge(ratio <= JACOBI_TARGET)
-        rows.append([f"{backend}, {threads} thr", str(system.get("unknowns")), fmt(per_call), fmt(floor),
-                     f"{ratio:.2f}", verdict(ratio, JACOBI_TARGET)])
-        setup = float(doc["wall_seconds_setup"])
-        setup_rows.append([f"jacobi dense {backend}, {threads} thr", fmt(setup),
+        rows.append(floor_row(s, f"{backend}, {threads} thr", str(system.get("unknowns")),
+                              sec / calls, 8.0 * float(system["edges"]), copies[threads],
+                              JACOBI_TARGET))
+        setup_rows.append([f"jacobi dense {backend}, {threads} thr",
+                           fmt(float(doc["wall_seconds_setup"])),
                            fmt(float(doc["wall_seconds_iterations"]))])
     s.out(f"**Jacobi, dense** (Ndim = 4096): res against streaming the matrix once (8 bytes an "
           f"edge); target <= {JACOBI_TARGET}x.")
@@ -192,12 +193,7 @@ def jacobi(s, d, copies, setup_rows):
 
 def euler(s, d, setup_rows):
     rows = []
-    for backend in ("seq", "openmp"):
-        doc, cmd = run(d, f"euler-{backend}")
-        if doc is None:
-            s.missing.append(f"euler-{backend}: {cmd}")
-            continue
-        threads = int(doc.get("threads", 1))
+    for backend, doc, threads in backend_runs(s, d, "euler"):
         loops, grid = loop_table(doc), doc["grid"]
         cx, sx, _ = loops["flux_x"]
         cy, sy, _ = loops["flux_y"]
