@@ -8,6 +8,10 @@
 # op2_application(NAME SOURCES src... [KERNEL_DIR dir] [LIBS lib...])
 # Generates the loop code of NAME and builds NAME_seq and NAME_openmp (and
 # NAME_cuda when the CUDA backend is on) from the same, unchanged sources.
+# With the MPI layer (OP2::op2_mpi_api), also NAME_mpi, NAME_mpi_openmp (and
+# NAME_mpi_cuda): the same loop code as NAME_seq, NAME_openmp (NAME_cuda),
+# linked with the layer, which runs under every backend (docs/mpi.md); op2_io
+# in LIBS becomes op2_io_mpi, the I/O library on parallel HDF5.
 # The sources may be C or C++ (OP2's applications are C++): with any C++
 # source, the CPU loop code (which includes the kernel headers) is C++ too.
 # KERNEL_DIR holds the kernel headers <kernel>.h and OP2's optional
@@ -55,8 +59,35 @@ function(op2_application name)
   set_property(GLOBAL PROPERTY OP2_APP_${name}_KERNEL_DIR ${APP_KERNEL_DIR})
   set_property(GLOBAL PROPERTY OP2_APP_${name}_LIBS ${APP_LIBS})
   set_property(GLOBAL PROPERTY OP2_APP_${name}_GEN_DIR ${gen_dir})
-  foreach(backend ${backends})
-    set(exe ${name}_${backend})
+  # Each backend once on its own, and once under the MPI layer.
+  set(variants ${backends})
+  set(mpi_libs "")
+  if(TARGET OP2::op2_mpi_api)
+    foreach(backend ${backends})
+      list(APPEND variants mpi:${backend})
+    endforeach()
+    foreach(lib ${APP_LIBS})
+      if(lib STREQUAL "op2_io" OR lib STREQUAL "OP2::op2_io")
+        list(APPEND mpi_libs OP2::op2_io_mpi)
+      else()
+        list(APPEND mpi_libs ${lib})
+      endif()
+    endforeach()
+  endif()
+  foreach(variant ${variants})
+    string(REPLACE "mpi:" "" backend ${variant})
+    set(libs ${APP_LIBS})
+    if(variant MATCHES "^mpi:")
+      # NAME_mpi (seq loops), NAME_mpi_openmp, NAME_mpi_cuda.
+      if(backend STREQUAL "seq")
+        set(exe ${name}_mpi)
+      else()
+        set(exe ${name}_mpi_${backend})
+      endif()
+      set(libs OP2::op2_mpi_api ${mpi_libs})
+    else()
+      set(exe ${name}_${backend})
+    endif()
     if(backend STREQUAL "cuda")
       set(gen_src ${gen_dir}/${name}_cuda.cu)
     else()
@@ -67,7 +98,7 @@ function(op2_application name)
     target_include_directories(${exe} PRIVATE ${APP_KERNEL_DIR} ${gen_dir})
     target_compile_definitions(${exe} PRIVATE OP2_GENERATED_LOOPS="${name}_loops.h"
                                OP2_BACKEND_${backend})
-    target_link_libraries(${exe} PRIVATE OP2::op2_${backend} ${APP_LIBS})
+    target_link_libraries(${exe} PRIVATE OP2::op2_${backend} ${libs})
     if(backend STREQUAL "openmp")
       target_link_libraries(${exe} PRIVATE OpenMP::OpenMP_C)
       if(language STREQUAL "c++")

@@ -44,6 +44,9 @@ typedef struct {
   const op_plan *plan;
   int timer;              /* index into the timing table */
   double t0;
+  int size;               /* elements run: set->size, plus the execute halo on many
+                             processes when the loop writes through a map */
+  int halo_waited;        /* op_loop_wait done (many processes) */
 } op_loop_ctx;
 
 void op_loop_begin(op_loop_ctx *L, const char *name, op_set set, int nargs, const op_arg *args,
@@ -54,6 +57,16 @@ void op_loop_begin_part(op_loop_ctx *L, const char *name, op_set set, int nargs,
                         const op_arg *args, const op_arg_sig *sig, const char *kernel,
                         const char *where, int part_size, unsigned plan_parts);
 void op_loop_end(op_loop_ctx *L);
+/* Generated loops call this before the first block colour that is not core
+ * (plan->ncolors_core): on many processes it waits for the halo exchanges the
+ * loop started, which ran during the core colours; elsewhere it does nothing. */
+void op_loop_wait(op_loop_ctx *L);
+
+/* The user's number of local element i of s (op_arg_idx): on many processes
+ * the global number, else i itself. */
+static inline int op_global_index(const struct op_set_core *s, int i) {
+  return s->gid ? s->gid[i] : i;
+}
 
 /* Scratch space for per-block reduction partials of argument `arg`, valid
  * until the next call for the same argument number. */

@@ -182,6 +182,27 @@ op_mpi_dat op_mpi_decl_dat(op_mpi_mesh m, op_mpi_set set, int dim, op_type type,
   return d;
 }
 
+op_mpi_dat op_mpi_decl_dat_distributed(op_mpi_mesh m, op_mpi_set set, int dim, op_type type,
+                                       const char *name) {
+  if (!m || m->stage != OP_MPI_DISTRIBUTED)
+    op_mpi_fatal("op_mpi_decl_dat_distributed('%s'): the mesh is not distributed", name ? name : "?");
+  check_owned_set(m, set, "op_mpi_decl_dat_distributed", "its");
+  if (dim < 1) op_mpi_fatal("dat '%s': dim %d, need 1 or more", name ? name : "?", dim);
+  size_t tsize = op_io_type_size(type);
+  if (tsize == 0) op_mpi_fatal("dat '%s': unknown type %d", name ? name : "?", (int)type);
+  op_mpi_dat d = op_mpi_zalloc(struct op_mpi_dat_core, 1);
+  d->index = m->ndats;
+  d->name = dup_name(name, "dat");
+  d->set = set;
+  d->dim = dim;
+  d->type = type;
+  d->size = (size_t)dim * tsize;
+  d->data = op_mpi_zalloc(char, (size_t)(set->size + set->exec_size + set->nonexec_size) * d->size);
+  m->dats = op_mpi_grow(op_mpi_dat, m->dats, m->ndats + 1);
+  m->dats[m->ndats++] = d;
+  return d;
+}
+
 op_mpi_set op_mpi_find_set(op_mpi_mesh m, const char *name) {
   for (int i = 0; i < m->nsets; i++)
     if (!strcmp(m->sets[i]->name, name)) return m->sets[i];
