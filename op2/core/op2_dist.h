@@ -64,6 +64,7 @@ typedef struct op_dist_ops {
                        size_t errlen);
   void (*broadcast)(void *data, size_t bytes); /* the root's bytes to every process */
   int (*max_int)(int v);
+  double (*max_double)(double v);
   /* op_root_status: the root's rc to every process; on a failure the others
    * wait for the root to end the job. */
   int (*root_status)(int rc);

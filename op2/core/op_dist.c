@@ -34,6 +34,8 @@ void op_broadcast(void *data, size_t bytes) {
 
 int op_max_int(int v) { return op_dist ? op_dist->max_int(v) : v; }
 
+double op_max_double(double v) { return op_dist ? op_dist->max_double(v) : v; }
+
 int op_root_status(int rc) { return op_dist ? op_dist->root_status(rc) : rc; }
 
 const void *op_fetch_data_global(op_dat dat) {

@@ -140,6 +140,7 @@ void op_slice(int n, int *first, int *count);
 void op_broadcast(void *data, size_t bytes);
 /* The largest v over the processes (collective; v on one process). */
 int op_max_int(int v);
+double op_max_double(double v);
 /* For work only the root does (writing shared files): the root's status to
  * every process (collective; rc on one process). When it is non-zero the
  * other processes do not return: they wait while the root reports the

@@ -532,6 +532,12 @@ static int max_int(int v) {
   return all;
 }
 
+static double max_double(double v) {
+  double all = v;
+  OP_MPI_CHECK(MPI_Allreduce(&v, &all, 1, MPI_DOUBLE, MPI_MAX, mesh->comm));
+  return all;
+}
+
 /* root_failed: set on the root once op_root_status has told the others of a
  * failure; the job then ends however the root ends (op_exit aborts instead
  * of finalizing). */
@@ -593,6 +599,7 @@ __attribute__((constructor)) static void attach(void) {
   ops.read_dat_rows = read_dat_rows;
   ops.broadcast = broadcast;
   ops.max_int = max_int;
+  ops.max_double = max_double;
   ops.root_status = root_status;
   ops.reduce_times = reduce_times;
   ops.halo_traffic = halo_traffic;
