@@ -62,12 +62,6 @@ void op_loop_end(op_loop_ctx *L);
  * loop started, which ran during the core colours; elsewhere it does nothing. */
 void op_loop_wait(op_loop_ctx *L);
 
-/* The user's number of local element i of s (op_arg_idx): on many processes
- * the global number, else i itself. */
-static inline int op_global_index(const struct op_set_core *s, int i) {
-  return s->gid ? s->gid[i] : i;
-}
-
 /* Scratch space for per-block reduction partials of argument `arg`, valid
  * until the next call for the same argument number. */
 void *op_loop_scratch(int arg, size_t bytes);

@@ -136,6 +136,11 @@ int op_rank(void);
  * [*first, *first + *count), balanced (the first n % P processes get one more).
  * On one process, all of them. */
 void op_slice(int n, int *first, int *count);
+/* The user's (global) number of local element i of set s: on many processes
+ * after op_partition s->gid[i], else i (what op_arg_idx passes to a kernel). */
+static inline int op_global_index(const struct op_set_core *s, int i) {
+  return s->gid ? s->gid[i] : i;
+}
 /* The root's bytes to every process (collective; nothing on one process). */
 void op_broadcast(void *data, size_t bytes);
 /* The largest v over the processes (collective; v on one process). */
