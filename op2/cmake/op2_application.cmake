@@ -5,6 +5,20 @@
 # imported targets there. The CUDA backend is built for an application when
 # the package has it (OP2::op2_cuda) and the project has enabled CUDA.
 
+# The libraries of an application's MPI executables: op2_io becomes
+# op2_io_mpi (the I/O library on parallel HDF5: one HDF5 per executable).
+function(_op2_mpi_libs out)
+  set(libs "")
+  foreach(lib ${ARGN})
+    if(lib STREQUAL "op2_io" OR lib STREQUAL "OP2::op2_io")
+      list(APPEND libs OP2::op2_io_mpi)
+    else()
+      list(APPEND libs ${lib})
+    endif()
+  endforeach()
+  set(${out} ${libs} PARENT_SCOPE)
+endfunction()
+
 # op2_application(NAME SOURCES src... [KERNEL_DIR dir] [LIBS lib...])
 # Generates the loop code of NAME and builds NAME_seq and NAME_openmp (and
 # NAME_cuda when the CUDA backend is on) from the same, unchanged sources.
@@ -61,18 +75,11 @@ function(op2_application name)
   set_property(GLOBAL PROPERTY OP2_APP_${name}_GEN_DIR ${gen_dir})
   # Each backend once on its own, and once under the MPI layer.
   set(variants ${backends})
-  set(mpi_libs "")
   if(TARGET OP2::op2_mpi_api)
     foreach(backend ${backends})
       list(APPEND variants mpi:${backend})
     endforeach()
-    foreach(lib ${APP_LIBS})
-      if(lib STREQUAL "op2_io" OR lib STREQUAL "OP2::op2_io")
-        list(APPEND mpi_libs OP2::op2_io_mpi)
-      else()
-        list(APPEND mpi_libs ${lib})
-      endif()
-    endforeach()
+    _op2_mpi_libs(mpi_libs ${APP_LIBS})
   endif()
   foreach(variant ${variants})
     string(REPLACE "mpi:" "" backend ${variant})
@@ -126,11 +133,23 @@ function(op2_cuda_emulation name)
   set(wrapper ${gen_dir}/${name}_cudaemu.cpp)
   file(CONFIGURE OUTPUT ${wrapper}
        CONTENT "/* ${name}'s generated CUDA code over the CPU emulation. */\n#include \"${name}_cuda.cu\"\n")
-  set(exe ${name}_cudaemu)
-  add_executable(${exe} ${sources} ${wrapper})
-  add_dependencies(${exe} ${name}_generated)
-  target_include_directories(${exe} PRIVATE ${kernel_dir} ${gen_dir})
-  target_compile_definitions(${exe} PRIVATE OP2_GENERATED_LOOPS="${name}_loops.h"
-                             OP2_BACKEND_cuda)
-  target_link_libraries(${exe} PRIVATE op2_cuda_emu ${libs})
+  # NAME_mpi_cudaemu too with the MPI layer: the exchanges of data kept on the
+  # device (op_cuda_halo.cu) tested without a GPU.
+  set(exes ${name}_cudaemu)
+  if(TARGET OP2::op2_mpi_api)
+    list(APPEND exes ${name}_mpi_cudaemu)
+  endif()
+  foreach(exe ${exes})
+    add_executable(${exe} ${sources} ${wrapper})
+    add_dependencies(${exe} ${name}_generated)
+    target_include_directories(${exe} PRIVATE ${kernel_dir} ${gen_dir})
+    target_compile_definitions(${exe} PRIVATE OP2_GENERATED_LOOPS="${name}_loops.h"
+                               OP2_BACKEND_cuda)
+    if(exe STREQUAL "${name}_mpi_cudaemu")
+      _op2_mpi_libs(mpi_libs ${libs})
+      target_link_libraries(${exe} PRIVATE op2_cuda_emu OP2::op2_mpi_api ${mpi_libs})
+    else()
+      target_link_libraries(${exe} PRIVATE op2_cuda_emu ${libs})
+    endif()
+  endforeach()
 endfunction()

@@ -29,6 +29,7 @@ typedef struct op_dist_ops {
   const char *(*usage)(void);
   void (*exit)(void);
   int rank, nprocs; /* valid after init */
+  int local_rank;    /* among the processes on this machine (a device each, say) */
 
   /* ---- declarations: the core object exists; its size, entries or rows
    * are this process's slice, in global numbers (op2/mpi takes them over) ---- */
@@ -76,6 +77,17 @@ typedef struct op_dist_ops {
 
 /* NULL: one process, no layer. */
 extern const op_dist_ops *op_dist;
+
+/* A backend that keeps dats in device memory says how halo rows move between
+ * its copies, so that exchanges pack and unpack them (set in its
+ * op_backend_init; NULL for host-memory backends). */
+typedef struct {
+  /* rows[0..n) of d: from the device copy into the host copy */
+  void (*rows_to_host)(op_dat d, const int *rows, int n);
+  /* rows [first, first + n) of d: from the host copy into the device copy */
+  void (*rows_to_device)(op_dat d, int first, int n);
+} op_device_rows_ops;
+extern const op_device_rows_ops *op_device_rows;
 
 /* The elements a loop over set runs: owned, plus the execute halo when it
  * writes through a map (so that owned elements receive every increment). */

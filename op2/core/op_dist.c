@@ -12,6 +12,7 @@
 #include "op2_loop.h"
 
 const op_dist_ops *op_dist;
+const op_device_rows_ops *op_device_rows;
 
 void op_partition(const char *lib, const char *routine, op_set prime_set, op_map prime_map,
                   op_dat coords) {

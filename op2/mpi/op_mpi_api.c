@@ -38,6 +38,9 @@ static op_mpi_set *msets;
 static op_mpi_map *mmaps;
 static op_mpi_dat *mdats;
 static int cap_sets, cap_maps, cap_dats;
+/* The core's dat of each of the layer's (by the layer's index). */
+static op_dat *core_dats;
+static int cap_core_dats;
 /* --op-partition=NAME: the partitioner to use whatever the program asks. */
 static char forced_partitioner[32];
 
@@ -93,6 +96,30 @@ static void at_exit(int status, void *arg) {
   MPI_Finalize();
 }
 
+/* ---- data kept on a device (op_device_rows): exchanges move its rows ---- */
+
+static op_dat core_of(op_mpi_dat d) {
+  if (d->index >= cap_core_dats || !core_dats[d->index])
+    op_mpi_fatal("internal error: dat '%s' of the layer has no OP2 dat", d->name);
+  return core_dats[d->index];
+}
+
+/* The rows about to be sent, from the device where only it is current. */
+static void before_pack(op_mpi_dat d, const int *rows, int n) {
+  op_dat c = core_of(d);
+  if (op_device_rows && c->data_d && !(c->where & OP_DAT_HOST_CURRENT) && n > 0)
+    op_device_rows->rows_to_host(c, rows, n);
+}
+
+/* The halo rows just received, to the device where its copy is in use. */
+static void after_unpack(op_mpi_dat d, int first, int n) {
+  op_dat c = core_of(d);
+  if (op_device_rows && c->data_d && (c->where & OP_DAT_DEVICE_CURRENT))
+    op_device_rows->rows_to_device(c, first, n);
+}
+
+static const op_mpi_exchange_hooks device_hooks = {before_pack, after_unpack};
+
 static void init(void) {
   int init = 0, provided = 0;
   OP_MPI_CHECK(MPI_Initialized(&init));
@@ -101,6 +128,12 @@ static void init(void) {
   mesh = op_mpi_mesh_create(MPI_COMM_WORLD);
   ops.rank = mesh->rank;
   ops.nprocs = mesh->nprocs;
+  MPI_Comm local;
+  OP_MPI_CHECK(MPI_Comm_split_type(mesh->comm, MPI_COMM_TYPE_SHARED, mesh->rank, MPI_INFO_NULL,
+                                   &local));
+  OP_MPI_CHECK(MPI_Comm_rank(local, &ops.local_rank));
+  OP_MPI_CHECK(MPI_Comm_free(&local));
+  op_mpi_exchange_set_hooks(&device_hooks);
   if (on_exit(at_exit, NULL) != 0) op_mpi_fatal("cannot register the exit handler");
   /* One printout: the root's. Other processes' errors still reach stderr. */
   if (mesh->rank != 0 && !freopen("/dev/null", "w", stdout))
@@ -139,8 +172,9 @@ static void finish(void) {
   free(msets);
   free(mmaps);
   free(mdats);
-  msets = NULL, mmaps = NULL, mdats = NULL;
-  cap_sets = cap_maps = cap_dats = 0;
+  free(core_dats);
+  msets = NULL, mmaps = NULL, mdats = NULL, core_dats = NULL;
+  cap_sets = cap_maps = cap_dats = cap_core_dats = 0;
   distributed = 0;
   fflush(stdout);
   OP_MPI_CHECK(MPI_Finalize());
@@ -174,6 +208,8 @@ static void adopt_map(op_map m, op_mpi_map p) {
 static void adopt_dat(op_dat d, op_mpi_dat p, char *rows) {
   GROW_TABLE(op_mpi_dat, mdats, cap_dats, d->index);
   mdats[d->index] = p;
+  GROW_TABLE(op_dat, core_dats, cap_core_dats, p->index);
+  core_dats[p->index] = d;
   if (!d->user_owned) free(d->data);
   d->data = rows;
   d->user_owned = 1;
