@@ -15,7 +15,7 @@
 #                   that it also serves the libraries' own dependencies) to it.
 # The bundle holds the test files and executables of the two trees (no
 # objects) and those libraries. scripts/gpu-check.sh unpacks and uses it; the
-# commands for a session with a GPU are in docs/cuda.md.
+# commands for a machine with a GPU are in docs/cuda.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
