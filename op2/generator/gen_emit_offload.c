@@ -224,8 +224,20 @@ static void emit_element(FILE *f, const loop_info *L, strategy s, int soa, int i
 /* `#pragma omp target teams distribute parallel for` with its clauses: the
  * device, the device copies (is_device_ptr), the globals read (mapped per
  * region: they are small), and the reductions of the non-blocks strategies. */
-static void emit_pragma(FILE *f, const loop_info *L, strategy s) {
+static void emit_pragma(FILE *f, const loop_info *L, strategy s, int host) {
   const gen_loop *lp = L->lp;
+  if (host) {
+    /* The same loop as an ordinary parallel loop, for the host. */
+    fprintf(f, "#pragma omp parallel for");
+    for (int i = 0; i < L->n; i++) {
+      const gen_arg *a = &lp->args[i];
+      if (s != S_BLOCKS && is_red(a))
+        fprintf(f, " reduction(%s: r%d[0:%s])",
+                is_inc(a) ? "+" : !strcmp(a->acc, "OP_MIN") ? "min" : "max", i, dim_of(a, i));
+    }
+    fprintf(f, "\n");
+    return;
+  }
   char list[4096] = "";
   size_t used = 0;
 #define ADD(...) used += (size_t)snprintf(list + used, sizeof list - used, __VA_ARGS__)
@@ -255,7 +267,8 @@ static void emit_pragma(FILE *f, const loop_info *L, strategy s) {
 
 /* A region over elements: all of them (parallel, atomic), one colour's list
  * (colour), or all of them skipping other colours (mask). */
-static void emit_element_region(FILE *f, const loop_info *L, strategy s, int soa, int ind) {
+static void emit_element_region(FILE *f, const loop_info *L, strategy s, int soa, int host,
+                                int ind) {
   if (s == S_COLOUR || s == S_MASK) {
     out(f, ind, "for (int col = 0; col < C.plan->gcolors; col++) {\n");
     if (s == S_COLOUR) {
@@ -268,7 +281,7 @@ static void emit_element_region(FILE *f, const loop_info *L, strategy s, int soa
     out(f, ind, "if (size > 0) {\n");
     ind += 2;
   }
-  emit_pragma(f, L, s);
+  emit_pragma(f, L, s, host);
   if (s == S_COLOUR) {
     out(f, ind, "for (int k = 0; k < ccount; k++) {\n");
     out(f, ind + 2, "const int n = gcol[cstart + k];\n");
@@ -282,12 +295,12 @@ static void emit_element_region(FILE *f, const loop_info *L, strategy s, int soa
 }
 
 /* Blocks: a thread per plan block, in block colours; per-block partials. */
-static void emit_blocks_region(FILE *f, const loop_info *L, int soa, int ind) {
+static void emit_blocks_region(FILE *f, const loop_info *L, int soa, int host, int ind) {
   const gen_loop *lp = L->lp;
   out(f, ind, "for (int col = 0; col < C.plan->ncolors; col++) {\n");
   out(f, ind + 2, "const int first = C.plan->colblk_offset[col], count = C.plan->ncolblk[col];\n");
   out(f, ind + 2, "if (count == 0) continue;\n");
-  emit_pragma(f, L, S_BLOCKS);
+  emit_pragma(f, L, S_BLOCKS, host);
   out(f, ind + 2, "for (int jb = 0; jb < count; jb++) {\n");
   out(f, ind + 4, "const int blk = blkmap[first + jb];\n");
   out(f, ind + 4, "const int start = boff[blk], end = start + bnel[blk];\n");
@@ -339,10 +352,10 @@ static void emit_red_end(FILE *f, const loop_info *L, int ind) {
   }
 }
 
-static void emit_case(FILE *f, const loop_info *L, strategy s, int soa, int ind) {
+static void emit_case(FILE *f, const loop_info *L, strategy s, int soa, int host, int ind) {
   out(f, ind, "{\n");
   if (s == S_BLOCKS) {
-    emit_blocks_region(f, L, soa, ind + 2);
+    emit_blocks_region(f, L, soa, host, ind + 2);
     out(f, ind + 2, "op_offload_loop_partials(&C);\n");
     char in[64];
     snprintf(in, sizeof in, "%*s", ind + 2, "");
@@ -350,7 +363,7 @@ static void emit_case(FILE *f, const loop_info *L, strategy s, int soa, int ind)
       if (is_red(&L->lp->args[i])) gen_emit_reduce(f, L->lp, i, in, "C.part_h[%d]", "C.plan->nblocks");
   } else {
     emit_red_begin(f, L, ind + 2);
-    emit_element_region(f, L, s, soa, ind + 2);
+    emit_element_region(f, L, s, soa, host, ind + 2);
     emit_red_end(f, L, ind + 2);
   }
   out(f, ind + 2, "break;\n");
@@ -358,26 +371,26 @@ static void emit_case(FILE *f, const loop_info *L, strategy s, int soa, int ind)
 }
 
 /* Every strategy the loop can run, switched on the backend's choice. */
-static void emit_strategies(FILE *f, const loop_info *L, int soa, int ind) {
+static void emit_strategies(FILE *f, const loop_info *L, int soa, int host, int ind) {
   out(f, ind, "switch (C.strategy) {\n");
   if (L->blocks_only) {
     out(f, ind + 2, "default: /* OP_OFFLOAD_BLOCKS: op_arg_info or a reduction of run-time dim */\n");
-    emit_case(f, L, S_BLOCKS, soa, ind + 4);
+    emit_case(f, L, S_BLOCKS, soa, host, ind + 4);
   } else {
     out(f, ind + 2, "case OP_OFFLOAD_BLOCKS:\n");
-    emit_case(f, L, S_BLOCKS, soa, ind + 4);
+    emit_case(f, L, S_BLOCKS, soa, host, ind + 4);
     if (L->ind_writes) {
       if (L->atomic_ok) {
         out(f, ind + 2, "case OP_OFFLOAD_ATOMIC:\n");
-        emit_case(f, L, S_ATOMIC, soa, ind + 4);
+        emit_case(f, L, S_ATOMIC, soa, host, ind + 4);
       }
       out(f, ind + 2, "case OP_OFFLOAD_MASK:\n");
-      emit_case(f, L, S_MASK, soa, ind + 4);
+      emit_case(f, L, S_MASK, soa, host, ind + 4);
       out(f, ind + 2, "default: /* OP_OFFLOAD_COLOUR */\n");
-      emit_case(f, L, S_COLOUR, soa, ind + 4);
+      emit_case(f, L, S_COLOUR, soa, host, ind + 4);
     } else {
       out(f, ind + 2, "default: /* OP_OFFLOAD_PARALLEL */\n");
-      emit_case(f, L, S_PARALLEL, soa, ind + 4);
+      emit_case(f, L, S_PARALLEL, soa, host, ind + 4);
     }
   }
   out(f, ind, "}\n");
@@ -419,15 +432,17 @@ static void emit_loop(FILE *f, const gen_loop *lp) {
   }
   out(f, 2, "const int *blkmap = C.blkmap, *boff = C.offset, *bnel = C.nelems;\n");
   if (L.ind_writes && !L.blocks_only) out(f, 2, "const int *gcol = C.gcol_elems, *ecol = C.elem_colour;\n");
-  if (L.multi) {
-    out(f, 2, "if (C.soa) {\n");
-    emit_strategies(f, &L, 1, 4);
-    out(f, 2, "} else {\n");
-    emit_strategies(f, &L, 0, 4);
-    out(f, 2, "}\n");
-  } else {
-    emit_strategies(f, &L, 0, 2);
+  /* On the host, ordinary parallel loops: the host fallback of a target
+   * region starts and ends its threads at every region (docs/offload.md). */
+  for (int soa = L.multi; soa >= 0; soa--) {
+    if (L.multi) out(f, 2, soa ? "if (C.soa) {\n" : "} else {\n");
+    out(f, 2 + 2 * L.multi, "if (C.host) {\n");
+    emit_strategies(f, &L, soa, 1, 4 + 2 * L.multi);
+    out(f, 2 + 2 * L.multi, "} else {\n");
+    emit_strategies(f, &L, soa, 0, 4 + 2 * L.multi);
+    out(f, 2 + 2 * L.multi, "}\n");
   }
+  if (L.multi) out(f, 2, "}\n");
   out(f, 2, "op_offload_loop_end(&C);\n");
   fprintf(f, "}\n");
 }

@@ -39,6 +39,10 @@ int main(void) {
   EXPECT(op_offload_parse_option(&o, "--op-offload-layout=soa") && o.soa == 1, "layout soa");
   EXPECT(op_offload_parse_option(&o, "--op-device=3") && o.device == 3, "device 3");
   EXPECT(op_offload_parse_option(&o, "--op-threads=5") && o.threads == 5, "threads 5");
+  EXPECT(op_offload_parse_option(&o, "--op-offload-host=target") && o.host_target == 1,
+         "host target");
+  EXPECT(op_offload_parse_option(&o, "--op-offload-host=parallel") && o.host_target == 0,
+         "host parallel");
   EXPECT(!op_offload_parse_option(&o, "--op-force=staged"), "a CUDA option is not an offload one");
   for (int s = 0; s < OP_OFFLOAD_NSTRATEGIES; s++)
     EXPECT(op_offload_strategy_from_name(op_offload_strategy_name(s)) == s, "name of strategy %d", s);

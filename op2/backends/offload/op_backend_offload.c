@@ -53,8 +53,12 @@ const char *op_backend_usage(void) {
          "                      plan block (the CPU backends' order: seq's results bitwise)\n"
          "  --op-offload-layout=aos|soa\n"
          "                      multi-component dats on the device as on the host, or\n"
-         "                      component by component (coalesced accesses)\n" OP_OMP_THREADS_USAGE
-         "                      (when the regions run on the host)\n";
+         "                      component by component (coalesced accesses)\n"
+         "  --op-offload-host=parallel|target\n"
+         "                      without a device: ordinary parallel loops (default), or\n"
+         "                      the target regions by OpenMP's host fallback (slow: for\n"
+         "                      testing that code path)\n" OP_OMP_THREADS_USAGE
+         "                      (without a device; the host fallback takes OMP_NUM_THREADS)\n";
 }
 
 void op_offload_register_app(op_offload_const_updater updater, op_offload_probe probe) {

@@ -65,6 +65,7 @@ typedef struct {
   const char *name;
   int strategy;        /* op_offload_strategy */
   int soa;             /* 1: multi-component dats may be SoA on the device (--op-offload-layout=soa) */
+  int host;            /* 1: the regions run as ordinary parallel loops on the host */
   int device;          /* the OpenMP device number of every region of this call */
   const op_plan *plan; /* L.plan */
   /* Per argument: the device copy of the dat, its strides (component d of
@@ -103,7 +104,9 @@ typedef struct {
   int per_loop;        /* --op-offload-data=loop: copies in and out around every loop */
   int soa;             /* --op-offload-layout=soa */
   int strategy;        /* --op-offload-strategy=S, -1: the default (atomic where it can) */
-  int threads;         /* --op-threads=N for the host fallback, 0: OpenMP's */
+  int threads;         /* --op-threads=N on the host, 0: OpenMP's */
+  int host_target;     /* --op-offload-host=target: on the host, the target regions
+                          themselves (OpenMP's host fallback) instead of parallel loops */
 } op_offload_options;
 
 const char *op_offload_strategy_name(int strategy);

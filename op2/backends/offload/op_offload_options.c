@@ -56,6 +56,15 @@ int op_offload_parse_option(op_offload_options *o, const char *arg) {
       op_fatal("option %s: expected aos (as on the host) or soa (multi-component dats "
                "component by component on the device)",
                arg);
+  } else if ((v = value_of(arg, "--op-offload-host="))) {
+    if (!strcmp(v, "parallel"))
+      o->host_target = 0;
+    else if (!strcmp(v, "target"))
+      o->host_target = 1;
+    else
+      op_fatal("option %s: expected parallel (ordinary parallel loops when there is no "
+               "device) or target (the target regions, run by OpenMP's host fallback)",
+               arg);
   } else if ((v = value_of(arg, "--op-offload-strategy="))) {
     int s = op_offload_strategy_from_name(v);
     if (s < 0 || s == OP_OFFLOAD_PARALLEL)
