@@ -13,7 +13,6 @@
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "op2.h"
 #include "op2_error.h"
@@ -126,8 +125,9 @@ void op_backend_init(void) {
                     "OMP_TARGET_OFFLOAD=DISABLED to silence this, MANDATORY to refuse)\n",
             why_no_device(mode));
   if (op_diags_level() >= 1)
-    printf("OP2 offload: %d device(s); loops on %s %d; data %s, layout %s, strategy %s\n", ndev,
-           op_offload_on_host() ? "the host, device number" : "device", device,
+    printf("OP2 offload: %d device(s); loops on %s (OpenMP device %d); data %s, layout %s, "
+           "strategy %s\n",
+           ndev, op_offload_on_host() ? "the host" : "the device", device,
            B.opt.per_loop ? "copied around every loop" : "resident", B.opt.soa ? "SoA" : "AoS",
            B.opt.strategy < 0 ? "default" : op_offload_strategy_name(B.opt.strategy));
   B.ready = 1;
