@@ -3,11 +3,14 @@
 # OP2Config.cmake for a project using an installed OP2 (find_package(OP2)).
 # Targets are named OP2::op2-gen and OP2::op2_<backend> in both: aliases here,
 # imported targets there. The CUDA backend is built for an application when
-# the package has it (OP2::op2_cuda) and the project has enabled CUDA.
+# the package has it (OP2::op2_cuda) and the project has enabled CUDA; the
+# OpenMP offload backend when the package has it (OP2::op2_offload: built
+# where the compiler offloads, docs/offload.md).
 
 # op2_application(NAME SOURCES src... [KERNEL_DIR dir] [LIBS lib...])
 # Generates the loop code of NAME and builds NAME_seq and NAME_openmp (and
-# NAME_cuda when the CUDA backend is on) from the same, unchanged sources.
+# NAME_cuda when the CUDA backend is on, NAME_offload when the offload backend
+# is) from the same, unchanged sources.
 # The sources may be C or C++ (OP2's applications are C++): with any C++
 # source, the CPU loop code (which includes the kernel headers) is C++ too.
 # KERNEL_DIR holds the kernel headers <kernel>.h and OP2's optional
@@ -40,6 +43,10 @@ function(op2_application name)
   if(TARGET OP2::op2_cuda AND "CUDA" IN_LIST _languages)
     list(APPEND backends cuda)
     list(APPEND outputs ${gen_dir}/${name}_cuda.cu)
+  endif()
+  if(TARGET OP2::op2_offload)
+    list(APPEND backends offload)
+    list(APPEND outputs ${gen_dir}/${name}_offload.${cpu_ext})
   endif()
   string(REPLACE ";" "," backend_list "${backends}")
   add_custom_command(

@@ -1,5 +1,6 @@
 # A run resumed from a checkpoint ends bitwise equal to an uninterrupted one.
-set(common mesh=${MESH} mesh_i=20 mesh_j=12 print_every=100 --op-part-size=64)
+# EXTRA: options of the backend, added to every run.
+set(common mesh=${MESH} mesh_i=20 mesh_j=12 print_every=100 --op-part-size=64 ${EXTRA})
 file(REMOVE_RECURSE ${DIR})
 function(run)
   execute_process(COMMAND ${AIRFOIL} ${common} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out
