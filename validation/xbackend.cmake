@@ -43,3 +43,37 @@ function(op2_mpi_xbackend_test)
                     TEST ${OP2_MPIRUN} ${MPIEXEC_NUMPROC_FLAG} ${M_NP} ${M_TEST}
                     LABELS mpi ENV "${OP2_MPI_TEST_ENV}")
 endfunction()
+
+# op2_offload_xbackend_tests(PREFIX p REF cmd... TEST cmd... FILE file
+#                            CASES "what|options|compare" ... [FIXTURES f...])
+# The offload executable TEST against REF, once per case, on the host
+# (OMP_TARGET_OFFLOAD=DISABLED, two threads waiting passively, which keeps
+# runs short on a busy machine: no device in CI): test
+# p.<what> runs TEST with the case's options. "compare" is op2-compare's
+# tolerance with its reason beside the call; "strict:ARGS" compares bitwise
+# in the strict build (no contraction: the same operations in the same order
+# give the same bits) and with ARGS in the others, where the compiler may
+# contract seq's loop body and the offload region's differently.
+function(op2_offload_xbackend_tests)
+  cmake_parse_arguments(X "" "PREFIX;FILE" "REF;TEST;CASES;FIXTURES" ${ARGN})
+  foreach(c ${X_CASES})
+    string(REPLACE "|" ";" parts "${c}")
+    list(GET parts 0 what)
+    list(GET parts 1 opts)
+    list(GET parts 2 cmp)
+    separate_arguments(opts)
+    if(cmp MATCHES "^strict:(.*)$")
+      if(OP2_STRICT_FP)
+        set(cmp "")
+      else()
+        set(cmp "${CMAKE_MATCH_1}")
+      endif()
+    endif()
+    op2_xbackend_test(NAME ${X_PREFIX}.${what} REF ${X_REF} TEST ${X_TEST} ${opts} --op-threads=2
+                      FILE ${X_FILE} COMPARE_ARGS "${cmp}"
+                      ENV OMP_TARGET_OFFLOAD=DISABLED OMP_WAIT_POLICY=passive)
+    if(X_FIXTURES)
+      set_tests_properties(${X_PREFIX}.${what} PROPERTIES FIXTURES_REQUIRED "${X_FIXTURES}")
+    endif()
+  endforeach()
+endfunction()

@@ -3,7 +3,9 @@
 # OP2Config.cmake for a project using an installed OP2 (find_package(OP2)).
 # Targets are named OP2::op2-gen and OP2::op2_<backend> in both: aliases here,
 # imported targets there. The CUDA backend is built for an application when
-# the package has it (OP2::op2_cuda) and the project has enabled CUDA.
+# the package has it (OP2::op2_cuda) and the project has enabled CUDA; the
+# OpenMP offload backend when the package has it (OP2::op2_offload: built
+# where the compiler offloads, docs/offload.md).
 
 # The libraries of an application's MPI executables: op2_io becomes
 # op2_io_mpi (the I/O library on parallel HDF5: one HDF5 per executable).
@@ -21,7 +23,8 @@ endfunction()
 
 # op2_application(NAME SOURCES src... [KERNEL_DIR dir] [LIBS lib...])
 # Generates the loop code of NAME and builds NAME_seq and NAME_openmp (and
-# NAME_cuda when the CUDA backend is on) from the same, unchanged sources.
+# NAME_cuda when the CUDA backend is on, NAME_offload when the offload backend
+# is) from the same, unchanged sources.
 # With the MPI layer (OP2::op2_mpi_api), also NAME_mpi, NAME_mpi_openmp (and
 # NAME_mpi_cuda): the same loop code as NAME_seq, NAME_openmp (NAME_cuda),
 # linked with the layer, which runs under every backend (docs/mpi.md); op2_io
@@ -59,6 +62,10 @@ function(op2_application name)
     list(APPEND backends cuda)
     list(APPEND outputs ${gen_dir}/${name}_cuda.cu)
   endif()
+  if(TARGET OP2::op2_offload)
+    list(APPEND backends offload)
+    list(APPEND outputs ${gen_dir}/${name}_offload.${cpu_ext})
+  endif()
   string(REPLACE ";" "," backend_list "${backends}")
   add_custom_command(
     OUTPUT ${outputs}
@@ -90,7 +97,9 @@ function(op2_application name)
     add_library(${loops} OBJECT ${gen_src})
     add_dependencies(${loops} ${name}_generated)
     set(exes ${name}_${backend})
-    if(TARGET OP2::op2_mpi_api)
+    # The offload backend keeps its data on the device without the layer's
+    # exchange hooks: no MPI executable of it.
+    if(TARGET OP2::op2_mpi_api AND NOT backend STREQUAL "offload")
       if(backend STREQUAL "seq")
         list(APPEND exes ${name}_mpi)
       else()

@@ -62,6 +62,11 @@ void op_loop_end(op_loop_ctx *L);
  * loop started, which ran during the core colours; elsewhere it does nothing. */
 void op_loop_wait(op_loop_ctx *L);
 
+/* 1 when every dat written through a map is only incremented, and by no
+ * argument otherwise read or written: then the increments may be atomic,
+ * elements in any order (the CUDA and offload backends' atomic strategies). */
+int op_args_increments_only(int nargs, const op_arg *args);
+
 /* Scratch space for per-block reduction partials of argument `arg`, valid
  * until the next call for the same argument number. */
 void *op_loop_scratch(int arg, size_t bytes);

@@ -166,6 +166,19 @@ void op_loop_wait(op_loop_ctx *L) {
   L->halo_waited = 1;
 }
 
+int op_args_increments_only(int nargs, const op_arg *args) {
+  for (int i = 0; i < nargs; i++) {
+    const op_arg *a = &args[i];
+    if (a->kind != OP_ARG_DAT || !a->map) continue;
+    if (!a->dat) return 0;
+    if (a->acc == OP_WRITE || a->acc == OP_RW) return 0;
+    if (a->acc != OP_INC) continue;
+    for (int j = 0; j < nargs; j++)
+      if (args[j].kind == OP_ARG_DAT && args[j].dat == a->dat && args[j].acc != OP_INC) return 0;
+  }
+  return 1;
+}
+
 void op_loop_end(op_loop_ctx *L) {
   if (op_dist) op_dist->loop_end(L);
   op_timer_add(L->timer, op_wtime() - L->t0, L->plan ? L->plan->bytes_moved : 0.0);

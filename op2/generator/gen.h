@@ -79,11 +79,13 @@ typedef struct {
 void gen_parse(const token_list *tl, gen_program *prog);
 
 /* ---- output ---- */
-typedef enum { GEN_SEQ, GEN_OPENMP, GEN_CUDA } gen_backend;
+typedef enum { GEN_SEQ, GEN_OPENMP, GEN_CUDA, GEN_OFFLOAD } gen_backend;
 
 void gen_emit_prototypes(FILE *f, const gen_program *prog, const char *app);
 void gen_emit_cpu(FILE *f, const gen_program *prog, const char *app, gen_backend backend);
 void gen_emit_cuda(FILE *f, const gen_program *prog, const char *app);
+/* OpenMP target offload (gen_emit_offload.c, docs/offload.md). */
+void gen_emit_offload(FILE *f, const gen_program *prog, const char *app);
 
 /* Shared by the emitters (gen_emit_common.c). */
 /* `static const op_arg_sig sig[n] = {...};`: what the code was generated for. */

@@ -324,20 +324,6 @@ static int grouping_matches(const op_cuda_loop_desc *d, int nargs, const op_arg 
   return ngroups == d->ngind;
 }
 
-/* Atomics need every indirectly written dat to be only incremented. */
-static int increments_only(int nargs, const op_arg *args) {
-  for (int i = 0; i < nargs; i++) {
-    const op_arg *a = &args[i];
-    if (a->kind != OP_ARG_DAT || !a->map) continue;
-    if (!a->dat) return 0;
-    if (a->acc == OP_WRITE || a->acc == OP_RW) return 0;
-    if (a->acc != OP_INC) continue;
-    for (int j = 0; j < nargs; j++)
-      if (args[j].kind == OP_ARG_DAT && args[j].dat == a->dat && args[j].acc != OP_INC) return 0;
-  }
-  return 1;
-}
-
 static unsigned plan_parts(int strategy) {
   return strategy == OP_CUDA_STAGED   ? OP_PLAN_STAGED
          : strategy == OP_CUDA_COLOUR ? OP_PLAN_GLOBAL_COLOURS
@@ -358,7 +344,7 @@ void op_cuda_loop_begin(op_cuda_loop *C, const op_cuda_loop_desc *desc, const ch
   t.indirect = desc->indirect;
   t.coalesced_ok = desc->has_coalesced;
   t.staged_ok = desc->has_staged && grouping_matches(desc, nargs, args);
-  t.atomic_ok = desc->has_atomic && increments_only(nargs, args);
+  t.atomic_ok = desc->has_atomic && op_args_increments_only(nargs, args);
   const int dpart = op_part_size();
   int begun = 0;
   for (;;) {

@@ -1,10 +1,11 @@
 # A run resumed from a checkpoint ends equal to an uninterrupted one: bitwise
 # (the same order of operations) unless COMPARE_ARGS gives a tolerance.
+# EXTRA: options of the backend, added to every run.
 # On many processes (docs/mpi.md): FULL, PART and RESUME are the launchers of
 # the three runs ("mpirun|...|-np|3", "|" between words; empty: none), so that
 # a checkpoint written on one process count is resumed on another. The
 # history is compared when COMPARE_ARGS is empty (the same bits then).
-set(common mesh=${MESH} mesh_i=20 mesh_j=12 print_every=100 --op-part-size=64)
+set(common mesh=${MESH} mesh_i=20 mesh_j=12 print_every=100 --op-part-size=64 ${EXTRA})
 file(REMOVE_RECURSE ${DIR})
 function(run launch)
   string(REPLACE "|" ";" launch "${launch}")
