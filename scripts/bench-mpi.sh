@@ -12,15 +12,19 @@
 #
 #   scripts/bench-mpi.sh [options]
 #
-#   --meshes LIST     720k, 2.88m or both (comma-separated; default both)
+#   --meshes LIST     720k, 2.88m or IxJ (another C-mesh size), comma-separated
+#                     (default 720k,2.88m)
 #   --iterations N    iterations a run (default 100)
 #   --repeats N       rounds (default 3)
 #   --no-build        run the release build as it is
-#   --update-docs     also write the table into docs/performance.md, between
-#                     its scripts/bench-mpi.sh markers
+#   --build-dir DIR   run the build in DIR as it is
+#   --mesh-dir DIR    where the meshes are kept (default meshes/data)
+#   --update-docs     also write the table into docs/performance.md (or the
+#                     file --docs names), between its scripts/bench-mpi.sh
+#                     markers
 #   --note TEXT       a line the table carries (e.g. the state of the machine)
 #   --out DIR         the report (default outputs/bench-mpi)
-# The meshes are generated on first use into meshes/data/ (naca_cmesh, then
+# The meshes are generated on first use (naca_cmesh, then
 # airfoil_convert to OP2's HDF5 layout, which the MPI executables read in
 # slices). Writes DIR/report.md, DIR/bench-mpi.csv and DIR/runs/ (every run's
 # log and result.json).
@@ -29,19 +33,23 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 . scripts/lib/runs.sh
+cmdline=scripts/bench-mpi.sh
+for a in "$@"; do cmdline+=" $(printf %q "$a")"; done
 
 meshes=720k,2.88m iterations=100 repeats=3 build=1 update_docs=0 note= out=outputs/bench-mpi
+bdir=$root/build/release mesh_dir=$root/meshes/data doc=docs/performance.md
 while [ $# -gt 0 ]; do
   opt=$1
   case $opt in
     --*=*) set -- "${opt%%=*}" "${opt#*=}" "${@:2}"; opt=$1 ;;
   esac
   case $opt in
-    --meshes | --iterations | --repeats | --note | --out)
+    --meshes | --iterations | --repeats | --note | --out | --build-dir | --mesh-dir | --docs)
       need_value "$@"
       case $opt in
         --meshes) meshes=$2 ;; --iterations) iterations=$2 ;; --repeats) repeats=$2 ;;
-        --note) note=$2 ;; --out) out=$2 ;;
+        --note) note=$2 ;; --out) out=$2 ;; --build-dir) bdir=$(realpath "$2") build=0 ;;
+        --mesh-dir) mesh_dir=$(realpath -m "$2") ;; --docs) doc=$2 ;;
       esac
       shift ;;
     --no-build) build=0 ;;
@@ -57,14 +65,15 @@ mesh_list=()
 for m in ${meshes//,/ }; do
   case $m in
     720k | 2.88m) mesh_list+=("$m") ;;
-    *) die "--meshes: unknown mesh '$m' (known: 720k, 2.88m)" ;;
+    *) [[ $m =~ ^[1-9][0-9]*x[1-9][0-9]*$ ]] ||
+         die "--meshes: unknown mesh '$m' (known: 720k, 2.88m, or IxJ such as 40x30)"
+       mesh_list+=("$m") ;;
   esac
 done
 [ ${#mesh_list[@]} -gt 0 ] || die "--meshes: no mesh given"
 command -v mpirun >/dev/null 2>&1 || die "mpirun is not installed (scripts/install-deps.sh)"
 py=$(run_python) || die "python3 is needed to read the runs' result.json"
 
-bdir=$root/build/release
 targets=(airfoil_openmp airfoil_mpi airfoil_mpi_openmp naca_cmesh airfoil_convert)
 if [ "$build" = 1 ]; then
   { cmake --preset release && cmake --build --preset release --target "${targets[@]}"; } >/dev/null ||
@@ -77,11 +86,11 @@ done
 # The mesh NAME's HDF5 file, generated when missing (written beside, renamed).
 mesh_file() {
   local ij h5 dat
-  case $1 in 720k) ij="400 600" ;; 2.88m) ij="800 1200" ;; esac
+  case $1 in 720k) ij="400 600" ;; 2.88m) ij="800 1200" ;; *) ij=${1/x/ } ;; esac
   set -- $ij
-  h5=$root/meshes/data/naca_${1}x${2}.h5 dat=$root/meshes/data/naca_${1}x${2}.tmp.dat
+  h5=$mesh_dir/naca_${1}x${2}.h5 dat=$mesh_dir/naca_${1}x${2}.tmp.dat
   if [ ! -s "$h5" ]; then
-    mkdir -p "$root/meshes/data"
+    mkdir -p "$mesh_dir"
     echo "generating the C-mesh I=$1 J=$2 into $h5" >&2
     "$bdir/meshes/naca_cmesh" -I "$1" -J "$2" -o "$dat" >&2 &&
       "$bdir/meshes/airfoil_convert" "$dat" "${h5%.h5}.tmp.h5" >&2 &&
@@ -140,11 +149,15 @@ mv "$csv.tmp" "$csv"
 # The table: medians over the rounds.
 machine="$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores"
 "$py" - "$csv" "$out/report.md" "$iterations" "$repeats" "$started" "$machine" \
-  "$(source_describe "$root")" "$note" <<'EOF' || status=1
+  "$(source_describe "$root")" "$note" "$cmdline" <<'EOF' || status=1
 import csv, statistics, sys
-src, dst, iters, repeats, started, machine, commit, note = sys.argv[1:9]
+src, dst, iters, repeats, started, machine, commit, note, cmdline = sys.argv[1:10]
 rows = list(csv.DictReader(open(src)))
-cells = {"720k": "720K cells (I = 400, J = 600)", "2.88m": "2.88M cells (I = 800, J = 1200)"}
+def cells(mesh):
+    i, j = {"720k": (400, 600), "2.88m": (800, 1200)}.get(mesh) or map(int, mesh.split("x"))
+    n = 3 * i * j
+    size = f"{n / 1e6:.3g}M" if n >= 1e6 else f"{n / 1e3:.3g}K"
+    return f"{size} cells (I = {i}, J = {j})"
 order = []
 for r in rows:
     key = (r["mesh"], r["backend"], int(r["processes"]), int(r["threads"]))
@@ -154,8 +167,8 @@ def med(key, field):
     v = [float(r[field]) for r in rows
          if (r["mesh"], r["backend"], int(r["processes"]), int(r["threads"])) == key]
     return statistics.median(v), len(v)
-out = [f"Taken {started}: `scripts/bench-mpi.sh --iterations {iters} --repeats {repeats}`; "
-       f"{machine}; commit {commit}; release build.",
+out = [f"Taken {started}: `{cmdline}` ({iters} iterations a run, median of {repeats} rounds); "
+       f"{machine}; commit {commit}.",
        ""]
 if note:
     out += [note, ""]
@@ -168,7 +181,7 @@ for key in order:
     total, _ = med(key, "total_s")
     base = (mesh, "openmp", 1, 1)
     speed = f"{med(base, 'main_loop_s')[0] / t:.2f}" if base in order else "n/a"
-    out.append(f"| {cells[mesh]} | airfoil_{backend} | {np_} x {nt} | {t:.2f} | "
+    out.append(f"| {cells(mesh)} | airfoil_{backend} | {np_} x {nt} | {t:.2f} | "
                f"{1000 * t / int(iters):.1f} | {speed} | {total:.2f} |")
 open(dst + ".tmp", "w").write("\n".join(out) + "\n")
 import os
@@ -177,7 +190,7 @@ EOF
 [ -s "$out/report.md" ] && cat "$out/report.md"
 
 if [ "$update_docs" = 1 ] && [ -s "$out/report.md" ]; then
-  doc=docs/performance.md begin='<!-- scripts/bench-mpi.sh: begin -->' end='<!-- scripts/bench-mpi.sh: end -->'
+  begin='<!-- scripts/bench-mpi.sh: begin -->' end='<!-- scripts/bench-mpi.sh: end -->'
   grep -qxF "$begin" "$doc" && grep -qxF "$end" "$doc" || die "$doc has no $begin ... $end markers"
   awk -v b="$begin" -v e="$end" -v f="$out/report.md" '
     $0 == b { print; while ((getline l < f) > 0) print l; skip = 1; next }
