@@ -156,7 +156,7 @@ rows = list(csv.DictReader(open(src)))
 def cells(mesh):
     i, j = {"720k": (400, 600), "2.88m": (800, 1200)}.get(mesh) or map(int, mesh.split("x"))
     n = 3 * i * j
-    size = f"{n / 1e6:.3g}M" if n >= 1e6 else f"{n / 1e3:.3g}K"
+    size = f"{n / 1e6:.3g}M" if n >= 1e6 else f"{n / 1e3:.3g}K" if n >= 1e3 else str(n)
     return f"{size} cells (I = {i}, J = {j})"
 order = []
 for r in rows:
