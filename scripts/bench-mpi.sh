@@ -34,7 +34,12 @@ cd "$(dirname "$0")/.."
 root=$PWD
 . scripts/lib/runs.sh
 cmdline=scripts/bench-mpi.sh
-for a in "$@"; do cmdline+=" $(printf %q "$a")"; done
+for a in "$@"; do
+  case $a in
+    *[!A-Za-z0-9_./=,:+-]*) cmdline+=" \"$a\"" ;;
+    *) cmdline+=" $a" ;;
+  esac
+done
 
 meshes=720k,2.88m iterations=100 repeats=3 build=1 update_docs=0 note= out=outputs/bench-mpi
 bdir=$root/build/release mesh_dir=$root/meshes/data doc=docs/performance.md
@@ -149,9 +154,15 @@ mv "$csv.tmp" "$csv"
 # The table: medians over the rounds.
 machine="$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores"
 "$py" - "$csv" "$out/report.md" "$iterations" "$repeats" "$started" "$machine" \
-  "$(source_describe "$root")" "$note" "$cmdline" <<'EOF' || status=1
+  "$out/runs" "$note" "$cmdline" <<'EOF' || status=1
 import csv, statistics, sys
-src, dst, iters, repeats, started, machine, commit, note, cmdline = sys.argv[1:10]
+src, dst, iters, repeats, started, machine, runs, note, cmdline = sys.argv[1:10]
+# The commit the executables were built from, as their runs report it.
+import glob, json
+commit = "unknown"
+for f in sorted(glob.glob(f"{runs}/*/*/result.json"))[:1]:
+    b = json.load(open(f))["build"]
+    commit = b["commit"][:12] + (" with uncommitted changes" if b.get("commit_dirty") else "")
 rows = list(csv.DictReader(open(src)))
 def cells(mesh):
     i, j = {"720k": (400, 600), "2.88m": (800, 1200)}.get(mesh) or map(int, mesh.split("x"))
@@ -168,7 +179,7 @@ def med(key, field):
          if (r["mesh"], r["backend"], int(r["processes"]), int(r["threads"])) == key]
     return statistics.median(v), len(v)
 out = [f"Taken {started}: `{cmdline}` ({iters} iterations a run, median of {repeats} rounds); "
-       f"{machine}; commit {commit}.",
+       f"{machine}; executables built from commit {commit}.",
        ""]
 if note:
     out += [note, ""]
