@@ -352,26 +352,24 @@ static int is_reduction(const op_arg *a) {
  * strictly better wins). The same bits in every run for a given process
  * count, on every process; on one process the loop's own value. */
 static void combine_reductions(op_loop_ctx *L) {
-  size_t rec = 0;
-  for (int i = 0; i < L->nargs; i++)
-    if (is_reduction(&L->args[i]) || L->args[i].kind == OP_ARG_INFO) rec += (size_t)L->args[i].size;
-  if (rec == 0 || mesh->nprocs == 1) return;
-  char *mine = op_mpi_alloc(char, rec), *all = op_mpi_alloc(char, rec * (size_t)mesh->nprocs);
-  size_t off = 0;
+  if (mesh->nprocs == 1) return;
+  /* Where each argument's value sits in a process's record: every value at a
+   * multiple of 8 bytes, so that a double after an int is read aligned. */
+  size_t *at = op_mpi_alloc(size_t, L->nargs), rec = 0;
   for (int i = 0; i < L->nargs; i++)
     if (is_reduction(&L->args[i]) || L->args[i].kind == OP_ARG_INFO) {
-      memcpy(mine + off, L->args[i].data, (size_t)L->args[i].size);
-      off += (size_t)L->args[i].size;
+      at[i] = rec;
+      rec += ((size_t)L->args[i].size + 7) / 8 * 8;
     }
+  if (rec == 0) {
+    free(at);
+    return;
+  }
+  char *mine = op_mpi_zalloc(char, rec), *all = op_mpi_alloc(char, rec * (size_t)mesh->nprocs);
+  for (int i = 0; i < L->nargs; i++)
+    if (is_reduction(&L->args[i]) || L->args[i].kind == OP_ARG_INFO)
+      memcpy(mine + at[i], L->args[i].data, (size_t)L->args[i].size);
   OP_MPI_CHECK(MPI_Allgather(mine, (int)rec, MPI_BYTE, all, (int)rec, MPI_BYTE, mesh->comm));
-  /* Where each argument's value sits in a record. */
-  size_t *at = op_mpi_alloc(size_t, L->nargs);
-  off = 0;
-  for (int i = 0; i < L->nargs; i++)
-    if (is_reduction(&L->args[i]) || L->args[i].kind == OP_ARG_INFO) {
-      at[i] = off;
-      off += (size_t)L->args[i].size;
-    }
   for (int i = 0; i < L->nargs; i++) {
     const op_arg *a = &L->args[i];
     if (!is_reduction(a)) continue;
