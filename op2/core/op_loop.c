@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "op2.h"
+#include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
 #include "op2_state.h"
@@ -143,14 +144,26 @@ void op_loop_begin_part(op_loop_ctx *L, const char *name, op_set set, int nargs,
   L->args = args;
   check_against_signature(L, sig);
   if (op_g.diags >= 1) check_against_mesh(L);
-  L->plan = op_plan_get(L->name, set, part_size, nargs, args, plan_parts);
   L->timer = op_timer_find(L->name);
   L->t0 = op_wtime();
+  L->halo_waited = 0;
+  /* Many processes: partitioned by now, the halo exchanges this loop needs
+   * in flight while the core blocks run. */
+  L->size = op_dist ? op_dist->loop_begin(L) : set->size;
+  L->plan = op_plan_get(L->name, set, part_size, nargs, args, plan_parts);
+  if (L->plan->set_size != L->size)
+    op_fatal("loop \"%s\" (%s): its plan covers %d elements but the loop runs %d", L->name,
+             L->where, L->plan->set_size, L->size);
 }
 
 void op_loop_begin(op_loop_ctx *L, const char *name, op_set set, int nargs, const op_arg *args,
                    const op_arg_sig *sig, const char *kernel, const char *where) {
   op_loop_begin_part(L, name, set, nargs, args, sig, kernel, where, op_g.part_size, 0);
+}
+
+void op_loop_wait(op_loop_ctx *L) {
+  if (op_dist && !L->halo_waited) op_dist->loop_wait(L);
+  L->halo_waited = 1;
 }
 
 int op_args_increments_only(int nargs, const op_arg *args) {
@@ -167,6 +180,7 @@ int op_args_increments_only(int nargs, const op_arg *args) {
 }
 
 void op_loop_end(op_loop_ctx *L) {
+  if (op_dist) op_dist->loop_end(L);
   op_timer_add(L->timer, op_wtime() - L->t0, L->plan ? L->plan->bytes_moved : 0.0);
 }
 

@@ -116,9 +116,9 @@ static void emit_idx_decls(FILE *f, const gen_loop *lp, const char *indent) {
     if (g->kind != GEN_ARG_IDX) continue;
     /* Not const: OP2 kernels may take it as int *. */
     if (g->indirect)
-      fprintf(f, "%sint idx%d = map%d[n * mdim%d + midx%d];\n", indent, a, a, a, a);
+      fprintf(f, "%sint idx%d = %s;\n", indent, a, gen_idx_text(a, 1, "map"));
     else
-      fprintf(f, "%sint idx%d = n;\n", indent, a);
+      fprintf(f, "%sint idx%d = %s;\n", indent, a, gen_idx_text(a, 0, NULL));
   }
 }
 
@@ -272,6 +272,7 @@ static void emit_loop(FILE *f, const gen_loop *lp, gen_backend backend) {
   }
 
   fprintf(f, "  for (int col = 0; col < plan->ncolors; col++) {\n");
+  gen_emit_halo_wait(f, "    ", "col");
   fprintf(f, "    const int first = plan->colblk_offset[col], count = plan->ncolblk[col];\n");
   if (backend == GEN_OPENMP) fprintf(f, "#pragma omp parallel for schedule(static) if (count > 1)\n");
   fprintf(f, "    for (int j = 0; j < count; j++) {\n");

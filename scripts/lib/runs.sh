@@ -88,8 +88,12 @@ backend_describe() {
   esac
 }
 
-# MPI+OpenMP: two ranks (one where there is one core), the threads shared out.
-mpi_openmp_ranks() { if [ "$RUN_THREADS" -ge 2 ]; then echo 2; else echo 1; fi; }
+# MPI+OpenMP: two ranks (one where there is one core; RUN_MPI_OPENMP_RANKS
+# when set), the threads shared out.
+mpi_openmp_ranks() {
+  if [ -n "${RUN_MPI_OPENMP_RANKS:-}" ]; then echo "$RUN_MPI_OPENMP_RANKS"
+  elif [ "$RUN_THREADS" -ge 2 ]; then echo 2; else echo 1; fi
+}
 mpi_openmp_threads() { echo $((RUN_THREADS / $(mpi_openmp_ranks))); }
 
 # backend_command BACKEND EXE: sets the array RUN_CMD to the command line
