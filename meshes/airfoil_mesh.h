@@ -41,6 +41,24 @@ int airfoil_mesh_read_ascii(const char *path, airfoil_mesh *m, char *err, size_t
  * tests that want a file's numbers whatever they describe. */
 int airfoil_mesh_parse_ascii(const char *path, airfoil_mesh *m, char *err, size_t errlen);
 
+/* One process's part of a mesh file read by nparts processes (each its own part, as OP2's
+ * MPI applications declare their slices): of the nodes, cells, edges and boundary edges the
+ * balanced slice `part` of nparts (the first count % nparts parts one more). part's counts
+ * are the slice's; first[] holds each slice's first record number, total[] the file's counts
+ * (order: nodes, cells, edges, boundary edges); indices in the arrays are the file's. */
+typedef struct {
+    airfoil_mesh part;
+    int first[4];
+    int total[4];
+} airfoil_mesh_slice;
+
+/* Reads a slice of an ASCII mesh file as a stream: no process holds the whole file or mesh.
+ * Every record of the file is checked as airfoil_mesh_parse_ascii checks it (format, indices,
+ * flags); the geometric checks of airfoil_mesh_check need the whole mesh and are not made.
+ * Returns 0, or -1 with the message in err (and s empty). Free with airfoil_mesh_free(&s->part). */
+int airfoil_mesh_read_ascii_slice(const char *path, int nparts, int part, airfoil_mesh_slice *s,
+                                  char *err, size_t errlen);
+
 /* Checks that m is a mesh the scheme can run on, however it was read (ASCII or HDF5): indices
  * and flags, finite coordinates, every cell a counter-clockwise quadrilateral closed by
  * exactly four edges whose corners match its sides, and every edge oriented against its cells

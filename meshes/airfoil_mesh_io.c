@@ -159,6 +159,10 @@ void airfoil_mesh_free(airfoil_mesh *m)
 
 enum { MAX_FIELDS = 4 };
 
+/* The longest line (MESH_MAX_LINE, below) a streaming read must hold, and its buffer. */
+#define MESH_STREAM_LINE 4096
+#define MESH_STREAM_BUFFER (1u << 20)
+
 typedef struct {
     const char *s;
     size_t n;
@@ -170,7 +174,54 @@ typedef struct {
     long line;           /* number of the last line handed out (1-based) */
     char *err;
     size_t errlen;
+    /* Streaming (airfoil_mesh_read_ascii_slice): the file is read into buf a piece at a
+     * time, with load_file's checks; NULL when the whole file is in memory. */
+    FILE *stream;
+    char *buf;
+    size_t cap;
+    unsigned long long read, limit; /* bytes read so far; the header's promise (0: unknown) */
+    int failed;                     /* a streaming error is in err */
 } parser;
+
+static unsigned long long max_file_bytes(const char *head, size_t n);
+static void set_err(char *err, size_t errlen, const char *fmt, ...);
+
+/* Streaming: makes sure a whole line (or the end of the file) is in [p, end). */
+static int refill(parser *ps)
+{
+    for (;;) {
+        if (memchr(ps->p, '\n', (size_t)(ps->end - ps->p)) || feof(ps->stream))
+            return 0;
+        size_t keep = (size_t)(ps->end - ps->p);
+        if (keep > MESH_STREAM_LINE) {
+            set_err(ps->err, ps->errlen, "%s:%ld: line longer than 4096 bytes (is this a mesh file?)",
+                    ps->path, ps->line + 1);
+            return -1;
+        }
+        memmove(ps->buf, ps->p, keep);
+        size_t got = fread(ps->buf + keep, 1, ps->cap - 1 - keep, ps->stream);
+        const char *why = NULL;
+        if (ferror(ps->stream))
+            why = "error reading the file";
+        else if (memchr(ps->buf + keep, '\0', got))
+            why = "the file holds a NUL byte (binary data: is this a mesh file?)";
+        ps->read += got;
+        if (!why && ps->read == got && got > 0) {
+            const char *nl = memchr(ps->buf, '\n', got);
+            ps->limit = max_file_bytes(ps->buf, nl ? (size_t)(nl - ps->buf) : got);
+        }
+        if (!why && ps->limit && ps->read > ps->limit)
+            why = "more bytes than the header's records can take (a line per record)";
+        if (why) {
+            set_err(ps->err, ps->errlen, "%s:%ld: %s", ps->path, ps->line + 1, why);
+            return -1;
+        }
+        ps->p = ps->buf;
+        ps->end = ps->buf + keep + got;
+        if (got == 0)
+            return 0;
+    }
+}
 
 static int is_blank(char c)
 {
@@ -182,10 +233,12 @@ static int is_digit(char c)
     return c >= '0' && c <= '9';
 }
 
-/* Hands out the next line; 0 at the end of the file. */
+/* Hands out the next line; 0 at the end of the file (or on a streaming error: ps->failed). */
 static int next_line(parser *ps, const char **ls, const char **le)
 {
-    if (ps->p >= ps->end)
+    if (ps->stream && !ps->failed && refill(ps) != 0)
+        ps->failed = 1;
+    if (ps->failed || ps->p >= ps->end)
         return 0;
     const char *nl = memchr(ps->p, '\n', (size_t)(ps->end - ps->p));
     *ls = ps->p;
@@ -333,6 +386,8 @@ static int get_record(parser *ps, field *f, int nf, const char *what, long index
 {
     const char *ls, *le;
     int eof = !next_line(ps, &ls, &le);
+    if (ps->failed)
+        return -1;
     int k = eof ? 0 : split_fields(ls, le, f, nf);
     if (!eof && k == nf)
         return 0;
@@ -499,7 +554,11 @@ static char *load_file(const char *path, const char *shown, size_t *size, char *
     return buf;
 }
 
-static int parse_mesh(parser *ps, size_t size, airfoil_mesh *m)
+/* Keeps records [first[q], first[q] + count[q]) of section q (nodes, cells, edges, boundary
+ * edges) in m, or all of them when first is NULL; every record is checked either way. The
+ * file's counts go to total (may be NULL). */
+static int parse_mesh(parser *ps, size_t size, airfoil_mesh *m, const long *first,
+                      const long *count, long *total)
 {
     static const char *const hdr_layout = "nnode ncell nedge nbedge";
     field f[MAX_FIELDS];
@@ -529,28 +588,47 @@ static int parse_mesh(parser *ps, size_t size, airfoil_mesh *m)
                 ps->path, counts[0], counts[1], counts[2], counts[3], need, size);
         return -1;
     }
-    m->nnode = (int)counts[0];
-    m->ncell = (int)counts[1];
-    m->nedge = (int)counts[2];
-    m->nbedge = (int)counts[3];
-    m->x = malloc(2 * sizeof(double) * (size_t)m->nnode);
-    m->cell = malloc(4 * sizeof(int) * (size_t)m->ncell);
-    m->edge = malloc(2 * sizeof(int) * (size_t)m->nedge);
-    m->ecell = malloc(2 * sizeof(int) * (size_t)m->nedge);
-    m->bedge = malloc(2 * sizeof(int) * (size_t)m->nbedge);
-    m->becell = malloc(sizeof(int) * (size_t)m->nbedge);
-    m->bound = malloc(sizeof(int) * (size_t)m->nbedge);
+    long lo[4] = {0, 0, 0, 0}, hi[4];
+    for (int q = 0; q < 4; q++) {
+        if (total)
+            total[q] = counts[q];
+        if (first) {
+            if (first[q] < 0 || count[q] < 0 || first[q] + count[q] > counts[q]) {
+                set_err(ps->err, ps->errlen, "%s: slice [%ld, %ld) of %s outside its %ld records",
+                        ps->path, first[q], first[q] + count[q], names[q], counts[q]);
+                return -1;
+            }
+            lo[q] = first[q];
+        }
+        hi[q] = first ? first[q] + count[q] : counts[q];
+    }
+    m->nnode = (int)(hi[0] - lo[0]);
+    m->ncell = (int)(hi[1] - lo[1]);
+    m->nedge = (int)(hi[2] - lo[2]);
+    m->nbedge = (int)(hi[3] - lo[3]);
+    m->x = malloc(2 * sizeof(double) * (size_t)(m->nnode + 1));
+    m->cell = malloc(4 * sizeof(int) * (size_t)(m->ncell + 1));
+    m->edge = malloc(2 * sizeof(int) * (size_t)(m->nedge + 1));
+    m->ecell = malloc(2 * sizeof(int) * (size_t)(m->nedge + 1));
+    m->bedge = malloc(2 * sizeof(int) * (size_t)(m->nbedge + 1));
+    m->becell = malloc(sizeof(int) * (size_t)(m->nbedge + 1));
+    m->bound = malloc(sizeof(int) * (size_t)(m->nbedge + 1));
     if (!m->x || !m->cell || !m->edge || !m->ecell || !m->bedge || !m->becell || !m->bound) {
         set_err(ps->err, ps->errlen, "%s:%d: out of memory for the mesh of '%s'", __FILE__,
                 __LINE__, ps->path);
         return -1;
     }
 
-    for (long k = 0; k < m->nnode; k++) {
-        if (get_record(ps, f, 2, "node", k, m->nnode, "x y") != 0)
+    const long nn = counts[0], nc = counts[1];
+    for (long k = 0; k < nn; k++) {
+        if (get_record(ps, f, 2, "node", k, nn, "x y") != 0)
             return -1;
+        const int keep = k >= lo[0] && k < hi[0];
         for (int q = 0; q < 2; q++) {
-            int rc = parse_double(f[q].s, f[q].n, &m->x[2 * k + q]);
+            double v;
+            int rc = parse_double(f[q].s, f[q].n, &v);
+            if (rc == 0 && keep)
+                m->x[2 * (k - lo[0]) + q] = v;
             if (rc != 0) {
                 bad_field(ps, f, q,
                           rc == -1   ? "a decimal number"
@@ -562,31 +640,36 @@ static int parse_mesh(parser *ps, size_t size, airfoil_mesh *m)
         }
     }
 
-    const long nn = m->nnode, nc = m->ncell;
     static const char *const node4[4] = {"node", "node", "node", "node"};
     static const char *const edge_roles[4] = {"node", "node", "cell", "cell"};
     static const char *const bedge_roles[4] = {"node", "node", "cell", "flag"};
     const long cell_lim[4] = {nn, nn, nn, nn};
     const long edge_lim[4] = {nn, nn, nc, nc};
     const long bedge_lim[4] = {nn, nn, nc, 0};
-    for (long k = 0; k < m->ncell; k++)
-        if (get_ints(ps, 4, cell_lim, node4, &m->cell[4 * k], "cell", k, nc, "n1 n2 n3 n4") != 0)
-            return -1;
-    for (long k = 0; k < m->nedge; k++) {
+    for (long k = 0; k < nc; k++) {
         int v[4];
-        if (get_ints(ps, 4, edge_lim, edge_roles, v, "edge", k, m->nedge, "n1 n2 c1 c2") != 0)
+        if (get_ints(ps, 4, cell_lim, node4, v, "cell", k, nc, "n1 n2 n3 n4") != 0)
+            return -1;
+        if (k >= lo[1] && k < hi[1])
+            memcpy(&m->cell[4 * (k - lo[1])], v, 4 * sizeof(int));
+    }
+    for (long k = 0; k < counts[2]; k++) {
+        int v[4];
+        if (get_ints(ps, 4, edge_lim, edge_roles, v, "edge", k, counts[2], "n1 n2 c1 c2") != 0)
             return -1;
         if (v[0] == v[1] || v[2] == v[3]) {
             set_err(ps->err, ps->errlen, "%s:%ld: edge %ld joins %s %d to itself", ps->path,
                     ps->line, k, v[0] == v[1] ? "node" : "cell", v[0] == v[1] ? v[0] : v[2]);
             return -1;
         }
-        memcpy(&m->edge[2 * k], v, 2 * sizeof(int));
-        memcpy(&m->ecell[2 * k], v + 2, 2 * sizeof(int));
+        if (k < lo[2] || k >= hi[2])
+            continue;
+        memcpy(&m->edge[2 * (k - lo[2])], v, 2 * sizeof(int));
+        memcpy(&m->ecell[2 * (k - lo[2])], v + 2, 2 * sizeof(int));
     }
-    for (long k = 0; k < m->nbedge; k++) {
+    for (long k = 0; k < counts[3]; k++) {
         int v[4];
-        if (get_ints(ps, 4, bedge_lim, bedge_roles, v, "boundary edge", k, m->nbedge,
+        if (get_ints(ps, 4, bedge_lim, bedge_roles, v, "boundary edge", k, counts[3],
                      "n1 n2 cell flag") != 0)
             return -1;
         if (v[0] == v[1]) {
@@ -594,13 +677,17 @@ static int parse_mesh(parser *ps, size_t size, airfoil_mesh *m)
                     ps->path, ps->line, k, v[0]);
             return -1;
         }
-        memcpy(&m->bedge[2 * k], v, 2 * sizeof(int));
-        m->becell[k] = v[2];
-        m->bound[k] = v[3];
+        if (k < lo[3] || k >= hi[3])
+            continue;
+        memcpy(&m->bedge[2 * (k - lo[3])], v, 2 * sizeof(int));
+        m->becell[k - lo[3]] = v[2];
+        m->bound[k - lo[3]] = v[3];
     }
 
     const char *ls, *le;
-    while (next_line(ps, &ls, &le)) {
+    while (next_line(ps, &ls, &le) || ps->failed) {
+        if (ps->failed)
+            return -1;
         if (split_fields(ls, le, f, MAX_FIELDS) != 0) {
             set_err(ps->err, ps->errlen,
                     "%s:%ld: unexpected data after the last boundary edge: '%.*s'", ps->path,
@@ -631,10 +718,77 @@ int airfoil_mesh_parse_ascii(const char *path, airfoil_mesh *m, char *err, size_
     char *buf = load_file(path, shown, &size, err, errlen);
     if (!buf)
         return -1;
-    parser ps = {shown, buf, buf + size, 0, err, errlen};
-    int rc = parse_mesh(&ps, size, m);
+    parser ps = {shown, buf, buf + size, 0, err, errlen, NULL, NULL, 0, 0, 0, 0};
+    int rc = parse_mesh(&ps, size, m, NULL, NULL, NULL);
     free(buf);
     if (rc != 0)
         airfoil_mesh_free(m);
     return rc;
+}
+
+/* The balanced slice `part` of n records over nparts (the first n % nparts one more). */
+static void slice_of(long n, int nparts, int part, long *first, long *count)
+{
+    long base = n / nparts, extra = n % nparts;
+    *count = base + (part < extra ? 1 : 0);
+    *first = part * base + (part < extra ? part : extra);
+}
+
+/* Streams the file twice: every record checked and its counts found (hence the slices), then
+ * again keeping the slice's records. Only a buffer of the file is ever in memory. */
+int airfoil_mesh_read_ascii_slice(const char *path, int nparts, int part, airfoil_mesh_slice *s,
+                                  char *err, size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    char shown[OP_TEXT_SHOWN];
+    op_text_shown(shown, sizeof shown, path);
+    if (nparts < 1 || part < 0 || part >= nparts) {
+        set_err(err, errlen, "%s: part %d of %d processes", shown, part, nparts);
+        return -1;
+    }
+    long first[4], count[4], total[4];
+    int rc = -1;
+    for (int pass = 0; pass < 2; pass++) {
+        FILE *f = fopen(path, "rb");
+        struct stat st;
+        if (!f || fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
+            set_err(err, errlen, "%s: cannot read the mesh file: %s", shown,
+                    f ? "is a directory, not a mesh file" : strerror(errno));
+            if (f)
+                fclose(f);
+            airfoil_mesh_free(&s->part);
+            return -1;
+        }
+        char *buf = malloc(MESH_STREAM_BUFFER);
+        if (!buf) {
+            set_err(err, errlen, "%s:%d: out of memory for the read buffer", __FILE__, __LINE__);
+            fclose(f);
+            return -1;
+        }
+        parser ps = {shown, buf, buf, 0, err, errlen, f, buf, MESH_STREAM_BUFFER, 0, 0, 0};
+        size_t size = S_ISREG(st.st_mode) ? (size_t)st.st_size : SIZE_MAX;
+        if (pass == 0) {
+            /* Every record checked, none kept: the counts, hence the slices. */
+            airfoil_mesh none;
+            memset(&none, 0, sizeof none);
+            const long zero[4] = {0, 0, 0, 0};
+            rc = parse_mesh(&ps, size, &none, zero, zero, total);
+            airfoil_mesh_free(&none);
+            for (int q = 0; rc == 0 && q < 4; q++)
+                slice_of(total[q], nparts, part, &first[q], &count[q]);
+        } else {
+            rc = parse_mesh(&ps, size, &s->part, first, count, total);
+        }
+        free(buf);
+        fclose(f); /* opened for reading */
+        if (rc != 0) {
+            airfoil_mesh_free(&s->part);
+            return -1;
+        }
+    }
+    for (int q = 0; q < 4; q++) {
+        s->first[q] = (int)first[q];
+        s->total[q] = (int)total[q];
+    }
+    return 0;
 }

@@ -10,8 +10,8 @@
 #
 #   --solvers LIST    benchmarks to run (comma-separated; default: all)
 #   --backends LIST   backends (default: every one built that runs here: seq,
-#                     openmp on every core, cuda with a GPU, mpi and
-#                     mpi_openmp with mpirun)
+#                     openmp on every core, cuda and offload with a GPU, mpi
+#                     and mpi_openmp with mpirun)
 #   --repeats N       runs of each benchmark on each backend (default 3)
 #   --size full|small full: the benchmarks as published (default); small: the
 #                     same decks reduced to seconds a run, to check the command

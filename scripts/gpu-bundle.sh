@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds what a GPU machine needs to check the CUDA backend, into one file
-# that travels with the working tree: build/gpu-bundle.tar.xz.
+# Builds what a GPU machine needs to check the CUDA and OpenMP offload
+# backends, into one file that travels with the working tree:
+# build/gpu-bundle.tar.xz.
 #
 #   scripts/gpu-bundle.sh
 #
@@ -15,7 +16,7 @@
 #                   that it also serves the libraries' own dependencies) to it.
 # The bundle holds the test files and executables of the two trees (no
 # objects) and those libraries. scripts/gpu-check.sh unpacks and uses it; the
-# commands for a session with a GPU are in docs/cuda.md.
+# commands for a machine with a GPU are in docs/cuda.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -43,6 +44,16 @@ ldd "${exes[@]}" 2>/dev/null | awk '/=> \//{print $1, $3}' | sort -u |
     esac
     cp -L "$path" "$lib/$soname"
   done
+# The OpenMP runtime loads its NVIDIA plugin when a program starts (dlopen,
+# not a link dependency), found through the same RPATH; the plugin then loads
+# the GPU machine's own driver (libcuda.so.1).
+plugin=$(ldconfig -p | awk '/libgomp-plugin-nvptx\.so\.1 .*x86-64/{print $NF; exit}')
+if [ -n "$plugin" ]; then
+  cp -L "$plugin" "$lib/libgomp-plugin-nvptx.so.1"
+elif ls build/portable/solvers/*/*_offload >/dev/null 2>&1; then
+  echo "gpu-bundle.sh: offload executables but no libgomp-plugin-nvptx.so.1 (scripts/install-deps.sh)" >&2
+  exit 1
+fi
 echo "$(ls "$lib" | wc -l) libraries, $(du -sh "$lib" | cut -f1)"
 
 echo "=== bundle"

@@ -17,6 +17,9 @@
 #             targets with validation/airfoil_targets.py, each strategy
 #             forced, OpenMP on every core) and heat, jacobi and euler
 #             benchmarks
+#   offload   the OpenMP offload backend: seed 003's steps on dense Jacobi
+#             (Ndim 4096) and heat (n 8000) beside CUDA (scripts/offload-steps.sh)
+#             and airfoil's standard run with the default strategy
 # DIR defaults to $OUT when set (the device tool's output folder), else
 # outputs/gpu-check. Without a GPU it stops with exit 77 unless
 # --allow-no-gpu (then the CUDA runs skip, which checks only the plumbing).
@@ -31,13 +34,13 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift ;;
     --out=*) out=${1#--out=} ;;
     --allow-no-gpu) allow_no_gpu=1 ;;
-    info|tests|sanitize|bench) steps+=("$1") ;;
-    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "gpu-check.sh: unknown argument '$1' (steps: info tests sanitize bench)" >&2; exit 2 ;;
+    info|tests|sanitize|bench|offload) steps+=("$1") ;;
+    -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "gpu-check.sh: unknown argument '$1' (steps: info tests sanitize bench offload)" >&2; exit 2 ;;
   esac
   shift
 done
-[ ${#steps[@]} -gt 0 ] || steps=(info tests sanitize bench)
+[ ${#steps[@]} -gt 0 ] || steps=(info tests sanitize bench offload)
 
 # ---- the bundle ----
 if [ ! -f build/portable/CTestTestfile.cmake ] || [ ! -f build/strict/CTestTestfile.cmake ]; then
@@ -178,9 +181,18 @@ if has_step bench; then
   cp "$b"/*.tune "$logs"/ 2>/dev/null
 fi
 
+# ---- offload ----
+if has_step offload; then
+  run offload-device env OMP_TARGET_OFFLOAD=MANDATORY "$P/op2/tests/test_loops_offload" --op-diags=1
+  run offload-steps scripts/offload-steps.sh --build "$P" --out "$work/offload"
+  cp "$work/offload/steps.md" "$work/offload/steps.csv" "$logs"/ 2>/dev/null
+  run airfoil-offload env OMP_TARGET_OFFLOAD=MANDATORY "$P/solvers/airfoil/airfoil_offload" \
+    inputs/airfoil.in output_dir="$work/offload/airfoil" --op-diags=1
+fi
+
 # ---- the report ----
 {
-  echo "# CUDA backend check"
+  echo "# GPU check: the CUDA and OpenMP offload backends"
   echo
   echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "- commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
@@ -195,11 +207,14 @@ fi
     [ -f "$logs/$f.log" ] || continue
     echo; echo "## $f"; echo; echo '```'; tail -25 "$logs/$f.log"; echo '```'
   done
+  if [ -f "$logs/steps.md" ]; then
+    echo; echo "## OpenMP offload: seed 003's steps"; echo; cat "$logs/steps.md"
+  fi
   if [ -f "$logs/airfoil-targets.log" ]; then
     echo; echo "## airfoil against the copy bandwidth"; echo; cat "$logs/airfoil-targets.log"
   fi
   for f in airfoil-cuda-tuned airfoil-cuda-staged airfoil-cuda-atomic airfoil-cuda-colour \
-           airfoil-openmp heat-cuda jacobi-cuda euler-cuda; do
+           airfoil-openmp heat-cuda jacobi-cuda euler-cuda offload-device airfoil-offload; do
     [ -f "$logs/$f.log" ] || continue
     # The end of each run: the per-loop table (time, GB/s) and the verdict.
     echo; echo "## $f"; echo; echo '```'; tail -40 "$logs/$f.log"; echo '```'

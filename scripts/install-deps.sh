@@ -26,6 +26,7 @@ need=(
   libopenmpi-dev       # MPI layer: headers and libraries
   libptscotch-dev      # MPI layer: PT-Scotch k-way partitioning
   libhdf5-openmpi-dev  # MPI layer: parallel HDF5 (beside the serial libhdf5-dev)
+  gcc-12-offload-nvptx # OpenMP offload backend: GCC's offloading to NVIDIA GPUs (pulls nvptx-tools, libgomp-plugin-nvptx1)
 )
 missing=()
 for p in "${need[@]}"; do

@@ -9,8 +9,8 @@
 # BASE is a git ref; default: the merge base of HEAD with main. Options:
 #   --solvers LIST     solvers to run (comma-separated; default: all in the cases)
 #   --backends LIST    backends to run (default: every one built in both trees
-#                      that runs here: seq, openmp, cuda with a GPU, mpi and
-#                      mpi_openmp with mpirun)
+#                      that runs here: seq, openmp, cuda and offload with a
+#                      GPU, mpi and mpi_openmp with mpirun)
 #   --presets LIST     build presets (default: release,strict); times are taken
 #                      in the first of them, results compared in all
 #   --repeats N        base/change pairs timed per case and backend (default 7)

@@ -35,7 +35,7 @@ from result_files import (ResultError, fmt_seconds, json_text, load_result, loop
 
 BEGIN = "<!-- scripts/bench.sh: begin -->"
 END = "<!-- scripts/bench.sh: end -->"
-ORDER = ("seq", "openmp", "cuda", "mpi", "mpi_openmp")
+ORDER = ("seq", "openmp", "cuda", "offload", "mpi", "mpi_openmp")
 
 
 def read_published(path):
@@ -150,7 +150,7 @@ def copy_for(backend, copy):
     """The copy bandwidth a backend's loops are held against."""
     if backend == "seq":
         return copy["one_thread"]
-    if backend == "cuda":
+    if backend in ("cuda", "offload"):
         return copy["gpu"]
     return copy["all_threads"]
 
@@ -187,8 +187,8 @@ def plots(data, comps, copy, labels, out, size):
     if not solvers:
         return []
     written = []
-    colours = {"seq": "#4c72b0", "openmp": "#55a868", "cuda": "#c44e52", "mpi": "#8172b2",
-               "mpi_openmp": "#ccb974"}
+    colours = {"seq": "#4c72b0", "openmp": "#55a868", "cuda": "#c44e52", "offload": "#dd8452",
+               "mpi": "#8172b2", "mpi_openmp": "#ccb974"}
 
     fig, axes = plt.subplots(1, len(solvers), figsize=(3.2 * len(solvers) + 1, 4.2), squeeze=False)
     for ax, solver in zip(axes[0], solvers):

@@ -19,3 +19,7 @@ add_test(NAME docs.commands
          COMMAND ${OP2_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/doc-commands.py
                  --build ${CMAKE_BINARY_DIR} --work ${OP2_TEST_OUTPUT}/doc-commands)
 set_tests_properties(docs.commands PROPERTIES LABELS validation TIMEOUT 1200)
+if(OP2_HAVE_MPI)
+  # docs/mpi.md runs mpirun: Open MPI refuses to run as root (CI) without these.
+  set_tests_properties(docs.commands PROPERTIES ENVIRONMENT "${OP2_MPI_TEST_ENV}")
+endif()

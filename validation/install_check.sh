@@ -3,9 +3,9 @@
 # Installs the build into WORK_DIR/prefix (cmake --install), then builds the
 # tutorial application docs/examples/jacobi against it twice, as an outside
 # project would: with CMake (find_package(OP2), op2_application: seq, OpenMP,
-# and CUDA where nvcc is found) and with pkg-config (op2-gen run by hand),
-# and runs the seq and OpenMP executables, which exit 0 only when they reach
-# the known solution. Exit 0 when all of that works, 1 otherwise.
+# CUDA where nvcc is found, offload where the package has it) and with
+# pkg-config (op2-gen run by hand), and runs the seq, OpenMP and offload (on
+# the host) executables, which exit 0 only when they reach the known solution. Exit 0 when all of that works, 1 otherwise.
 set -eu
 build=$1 work=$2 src=$3
 rm -rf "$work"
@@ -34,6 +34,12 @@ if grep -q "^CMAKE_CUDA_COMPILER:[A-Z]*=/" "$work/cmake/CMakeCache.txt" && \
 fi
 "$work/cmake/jacobi_example_seq" 50 || fail "jacobi_example_seq"
 "$work/cmake/jacobi_example_openmp" 50 --op-threads=2 || fail "jacobi_example_openmp"
+# The offload backend where the package has it: on the host here.
+if [ -f "$prefix/lib/libop2_offload.a" ]; then
+  [ -x "$work/cmake/jacobi_example_offload" ] || fail "the package has offload but jacobi_example_offload was not built"
+  OMP_TARGET_OFFLOAD=DISABLED "$work/cmake/jacobi_example_offload" 50 --op-threads=2 ||
+    fail "jacobi_example_offload"
+fi
 
 step "pkg-config: op2-gen by hand, cc with op2-seq.pc and op2-openmp.pc"
 if ! command -v pkg-config >/dev/null 2>&1; then
@@ -51,6 +57,17 @@ for b in seq openmp; do
      $(pkg-config --libs op2-$b) -o "$work/pc/jacobi_example_$b" || fail "compiling with op2-$b.pc"
   "$work/pc/jacobi_example_$b" 50 || fail "jacobi_example_$b built with pkg-config"
 done
+# Offload through op2-offload.pc where the package has it (run on the host).
+if [ -f "$prefix/lib/pkgconfig/op2-offload.pc" ]; then
+  "$(pkg-config --variable=op2gen op2-offload)" --app jacobi_example --out "$gen" --kernel-dir "$example" \
+    --backends offload "$example/jacobi_example.c" || fail "op2-gen --backends offload"
+  # shellcheck disable=SC2046
+  cc -std=c17 -O2 -DOP2_GENERATED_LOOPS='"jacobi_example_loops.h"' $(pkg-config --cflags op2-offload) \
+     -I"$example" -I"$gen" "$example/jacobi_example.c" "$gen/jacobi_example_offload.c" \
+     $(pkg-config --libs op2-offload) -o "$work/pc/jacobi_example_offload" || fail "compiling with op2-offload.pc"
+  OMP_TARGET_OFFLOAD=DISABLED "$work/pc/jacobi_example_offload" 50 ||
+    fail "jacobi_example_offload built with pkg-config"
+fi
 # CUDA through op2-cuda.pc where nvcc is: nvcc compiles the generated loops,
 # cc the application and the link; the run needs a GPU (exit 77 without one).
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)

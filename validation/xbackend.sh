@@ -3,13 +3,25 @@
 # output_dir=<dir>/<ref|test> appended, then compares one result file of the
 # two runs with op2-compare.
 #
-#   xbackend.sh COMPARE DIR FILE "COMPARE_ARGS" REF_CMD... -- TEST_CMD...
+#   xbackend.sh [--lines ERE] [--same FILE]... COMPARE DIR FILE "COMPARE_ARGS"
+#               REF_CMD... -- TEST_CMD...
 #
 # COMPARE_ARGS is "" for a bitwise comparison, or e.g. "--rtol 1e-12 --atol 0".
+# --lines ERE: the lines of the two printouts that match ERE must be the same
+# (e.g. a residual history as printed); --same FILE: FILE of the two runs must
+# be the same bytes (pictures, XDMF).
 # Exit: 0 equal, 1 different or a run failed, 2 usage error.
 set -u
+lines="" same=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --lines) lines=$2; shift 2 ;;
+    --same) same+=("$2"); shift 2 ;;
+    *) break ;;
+  esac
+done
 if [ $# -lt 6 ]; then
-  echo "usage: xbackend.sh COMPARE DIR FILE COMPARE_ARGS REF_CMD... -- TEST_CMD..." >&2
+  echo "usage: xbackend.sh [--lines ERE] [--same FILE]... COMPARE DIR FILE COMPARE_ARGS REF_CMD... -- TEST_CMD..." >&2
   exit 2
 fi
 compare=$1 dir=$2 file=$3 cargs=$4
@@ -39,5 +51,25 @@ fi
 if [ $rc -ne 0 ]; then
   echo "the test run failed (exit $rc); its log:"; tail -30 "$dir/test.log"; exit 1
 fi
+status=0
+if [ -n "$lines" ]; then
+  grep -E -- "$lines" "$dir/ref.log" > "$dir/ref.lines"
+  grep -E -- "$lines" "$dir/test.log" > "$dir/test.lines"
+  if [ ! -s "$dir/ref.lines" ]; then
+    echo "no line of the reference printout matches '$lines'"; status=1
+  elif ! diff "$dir/ref.lines" "$dir/test.lines"; then
+    echo "the printed lines matching '$lines' differ (above: < reference, > test)"; status=1
+  else
+    echo "printed lines matching '$lines': the same ($(wc -l < "$dir/ref.lines") lines)"
+  fi
+fi
+for f in "${same[@]}"; do
+  if cmp "$dir/ref/$f" "$dir/test/$f"; then
+    echo "$f: the same bytes"
+  else
+    status=1
+  fi
+done
 # shellcheck disable=SC2086
-"$compare" $cargs "$dir/test/$file" "$dir/ref/$file"
+"$compare" $cargs "$dir/test/$file" "$dir/ref/$file" || status=1
+exit $status

@@ -1,7 +1,7 @@
 # Installing the library: the headers (installed where they are declared),
 # the libraries of the core, every backend and the I/O, op2-gen, and the
 # CMake package OP2 (find_package(OP2 CONFIG): the targets OP2::op2_core,
-# OP2::op2_seq, OP2::op2_openmp, [OP2::op2_cuda,] OP2::op2_io, OP2::op2-gen,
+# OP2::op2_seq, OP2::op2_openmp, [OP2::op2_cuda,] [OP2::op2_offload,] OP2::op2_io, OP2::op2-gen,
 # and OP2::op2_text, the bounded text reading the core links,
 # and op2_application) with a pkg-config file per backend (op2-seq.pc, ...).
 # docs/developing.md, "Using an installed OP2".
@@ -17,6 +17,11 @@ set(OP2_PACKAGE_HAS_CUDA OFF)
 if(TARGET op2_cuda)
   list(APPEND _op2_libs op2_cuda op2_cuda_flags)
   set(OP2_PACKAGE_HAS_CUDA ON)
+endif()
+set(OP2_PACKAGE_HAS_OFFLOAD OFF)
+if(TARGET op2_offload)
+  list(APPEND _op2_libs op2_offload op2_offload_flags)
+  set(OP2_PACKAGE_HAS_OFFLOAD ON)
 endif()
 install(TARGETS ${_op2_libs} EXPORT OP2Targets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -52,12 +57,23 @@ set(_pc_backends seq openmp)
 if(OP2_PACKAGE_HAS_CUDA)
   list(APPEND _pc_backends cuda)
 endif()
+if(OP2_PACKAGE_HAS_OFFLOAD)
+  list(APPEND _pc_backends offload)
+endif()
 foreach(OP2_PC_BACKEND ${_pc_backends})
   set(OP2_PC_EXTRA_CFLAGS "${_pc_hdf5_cflags}")
   set(OP2_PC_EXTRA_LIBS "${_pc_hdf5_libs} ${NETPBM_LIBRARY} -lpng -lm")
   if(OP2_PC_BACKEND STREQUAL "openmp")
     string(PREPEND OP2_PC_EXTRA_CFLAGS " ${OpenMP_C_FLAGS}")
     string(APPEND OP2_PC_EXTRA_LIBS " ${OpenMP_C_FLAGS}")
+  elseif(OP2_PC_BACKEND STREQUAL "offload")
+    # The same options as op2_offload_flags (op2/backends/offload/CMakeLists.txt).
+    list(JOIN OP2_OFFLOAD_OPTIONS " " _pc_offload)
+    string(PREPEND OP2_PC_EXTRA_CFLAGS " -fopenmp ${_pc_offload}")
+    string(APPEND OP2_PC_EXTRA_LIBS " -fopenmp ${_pc_offload} -no-pie")
+    if(CMAKE_DL_LIBS)
+      string(APPEND OP2_PC_EXTRA_LIBS " -l${CMAKE_DL_LIBS}")
+    endif()
   elseif(OP2_PC_BACKEND STREQUAL "cuda")
     find_package(CUDAToolkit REQUIRED) # its variables, set in backends/cuda's scope
     string(APPEND OP2_PC_EXTRA_CFLAGS " -I${CUDAToolkit_INCLUDE_DIRS}")

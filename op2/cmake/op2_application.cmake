@@ -3,11 +3,32 @@
 # OP2Config.cmake for a project using an installed OP2 (find_package(OP2)).
 # Targets are named OP2::op2-gen and OP2::op2_<backend> in both: aliases here,
 # imported targets there. The CUDA backend is built for an application when
-# the package has it (OP2::op2_cuda) and the project has enabled CUDA.
+# the package has it (OP2::op2_cuda) and the project has enabled CUDA; the
+# OpenMP offload backend when the package has it (OP2::op2_offload: built
+# where the compiler offloads, docs/offload.md).
+
+# The libraries of an application's MPI executables: op2_io becomes
+# op2_io_mpi (the I/O library on parallel HDF5: one HDF5 per executable).
+function(_op2_mpi_libs out)
+  set(libs "")
+  foreach(lib ${ARGN})
+    if(lib STREQUAL "op2_io" OR lib STREQUAL "OP2::op2_io")
+      list(APPEND libs OP2::op2_io_mpi)
+    else()
+      list(APPEND libs ${lib})
+    endif()
+  endforeach()
+  set(${out} ${libs} PARENT_SCOPE)
+endfunction()
 
 # op2_application(NAME SOURCES src... [KERNEL_DIR dir] [LIBS lib...])
 # Generates the loop code of NAME and builds NAME_seq and NAME_openmp (and
-# NAME_cuda when the CUDA backend is on) from the same, unchanged sources.
+# NAME_cuda when the CUDA backend is on, NAME_offload when the offload backend
+# is) from the same, unchanged sources.
+# With the MPI layer (OP2::op2_mpi_api), also NAME_mpi, NAME_mpi_openmp (and
+# NAME_mpi_cuda): the same loop code as NAME_seq, NAME_openmp (NAME_cuda),
+# linked with the layer, which runs under every backend (docs/mpi.md); op2_io
+# in LIBS becomes op2_io_mpi, the I/O library on parallel HDF5.
 # The sources may be C or C++ (OP2's applications are C++): with any C++
 # source, the CPU loop code (which includes the kernel headers) is C++ too.
 # KERNEL_DIR holds the kernel headers <kernel>.h and OP2's optional
@@ -41,6 +62,10 @@ function(op2_application name)
     list(APPEND backends cuda)
     list(APPEND outputs ${gen_dir}/${name}_cuda.cu)
   endif()
+  if(TARGET OP2::op2_offload)
+    list(APPEND backends offload)
+    list(APPEND outputs ${gen_dir}/${name}_offload.${cpu_ext})
+  endif()
   string(REPLACE ";" "," backend_list "${backends}")
   add_custom_command(
     OUTPUT ${outputs}
@@ -55,28 +80,71 @@ function(op2_application name)
   set_property(GLOBAL PROPERTY OP2_APP_${name}_KERNEL_DIR ${APP_KERNEL_DIR})
   set_property(GLOBAL PROPERTY OP2_APP_${name}_LIBS ${APP_LIBS})
   set_property(GLOBAL PROPERTY OP2_APP_${name}_GEN_DIR ${gen_dir})
+  # Each backend's loop code is compiled once (an object library) and linked
+  # into NAME_<backend> and, with the MPI layer, into NAME_mpi[_<backend>]:
+  # the layer runs under every backend with the same loop code.
+  set(mpi_libs "")
+  if(TARGET OP2::op2_mpi_api)
+    _op2_mpi_libs(mpi_libs ${APP_LIBS})
+  endif()
   foreach(backend ${backends})
-    set(exe ${name}_${backend})
     if(backend STREQUAL "cuda")
       set(gen_src ${gen_dir}/${name}_cuda.cu)
     else()
       set(gen_src ${gen_dir}/${name}_${backend}.${cpu_ext})
     endif()
-    add_executable(${exe} ${APP_SOURCES} ${gen_src})
-    add_dependencies(${exe} ${name}_generated)
-    target_include_directories(${exe} PRIVATE ${APP_KERNEL_DIR} ${gen_dir})
-    target_compile_definitions(${exe} PRIVATE OP2_GENERATED_LOOPS="${name}_loops.h"
-                               OP2_BACKEND_${backend})
-    target_link_libraries(${exe} PRIVATE OP2::op2_${backend} ${APP_LIBS})
-    if(backend STREQUAL "openmp")
-      target_link_libraries(${exe} PRIVATE OpenMP::OpenMP_C)
-      if(language STREQUAL "c++")
-        if(NOT TARGET OpenMP::OpenMP_CXX)
-          find_package(OpenMP REQUIRED COMPONENTS CXX)
-        endif()
-        target_link_libraries(${exe} PRIVATE OpenMP::OpenMP_CXX)
+    set(loops ${name}_${backend}_loops)
+    add_library(${loops} OBJECT ${gen_src})
+    add_dependencies(${loops} ${name}_generated)
+    set(exes ${name}_${backend})
+    # The offload backend keeps its data on the device without the layer's
+    # exchange hooks: no MPI executable of it.
+    if(TARGET OP2::op2_mpi_api AND NOT backend STREQUAL "offload")
+      if(backend STREQUAL "seq")
+        list(APPEND exes ${name}_mpi)
+      else()
+        list(APPEND exes ${name}_mpi_${backend})
       endif()
     endif()
+    foreach(exe ${exes})
+      add_executable(${exe} ${APP_SOURCES})
+      add_dependencies(${exe} ${name}_generated)
+    endforeach()
+    foreach(target ${loops} ${exes})
+      target_include_directories(${target} PRIVATE ${APP_KERNEL_DIR} ${gen_dir})
+      target_compile_definitions(${target} PRIVATE OP2_GENERATED_LOOPS="${name}_loops.h"
+                                 OP2_BACKEND_${backend})
+      if(backend STREQUAL "openmp")
+        target_link_libraries(${target} PRIVATE OpenMP::OpenMP_C)
+        if(language STREQUAL "c++")
+          if(NOT TARGET OpenMP::OpenMP_CXX)
+            find_package(OpenMP REQUIRED COMPONENTS CXX)
+          endif()
+          target_link_libraries(${target} PRIVATE OpenMP::OpenMP_CXX)
+        endif()
+      endif()
+    endforeach()
+    # The libraries' include directories only: an object library passes its
+    # link libraries on to whoever links it, and the MPI executables must not
+    # get op2_io (serial HDF5) that way.
+    target_link_libraries(${loops} PRIVATE OP2::op2_${backend})
+    foreach(lib ${APP_LIBS})
+      if(TARGET ${lib})
+        target_include_directories(${loops} PRIVATE
+                                   $<TARGET_PROPERTY:${lib},INTERFACE_INCLUDE_DIRECTORIES>)
+      endif()
+    endforeach()
+    foreach(exe ${exes})
+      if(exe STREQUAL "${name}_${backend}")
+        set(libs ${APP_LIBS})
+      else()
+        set(libs OP2::op2_mpi_api ${mpi_libs})
+      endif()
+      target_link_libraries(${exe} PRIVATE ${loops} OP2::op2_${backend} ${libs})
+      if(backend STREQUAL "cuda")
+        set_target_properties(${exe} PROPERTIES LINKER_LANGUAGE CUDA)
+      endif()
+    endforeach()
   endforeach()
 endfunction()
 
@@ -95,11 +163,23 @@ function(op2_cuda_emulation name)
   set(wrapper ${gen_dir}/${name}_cudaemu.cpp)
   file(CONFIGURE OUTPUT ${wrapper}
        CONTENT "/* ${name}'s generated CUDA code over the CPU emulation. */\n#include \"${name}_cuda.cu\"\n")
-  set(exe ${name}_cudaemu)
-  add_executable(${exe} ${sources} ${wrapper})
-  add_dependencies(${exe} ${name}_generated)
-  target_include_directories(${exe} PRIVATE ${kernel_dir} ${gen_dir})
-  target_compile_definitions(${exe} PRIVATE OP2_GENERATED_LOOPS="${name}_loops.h"
-                             OP2_BACKEND_cuda)
-  target_link_libraries(${exe} PRIVATE op2_cuda_emu ${libs})
+  # NAME_mpi_cudaemu too with the MPI layer: the exchanges of data kept on the
+  # device (op_cuda_halo.cu) tested without a GPU.
+  set(exes ${name}_cudaemu)
+  if(TARGET OP2::op2_mpi_api)
+    list(APPEND exes ${name}_mpi_cudaemu)
+  endif()
+  foreach(exe ${exes})
+    add_executable(${exe} ${sources} ${wrapper})
+    add_dependencies(${exe} ${name}_generated)
+    target_include_directories(${exe} PRIVATE ${kernel_dir} ${gen_dir})
+    target_compile_definitions(${exe} PRIVATE OP2_GENERATED_LOOPS="${name}_loops.h"
+                               OP2_BACKEND_cuda)
+    if(exe STREQUAL "${name}_mpi_cudaemu")
+      _op2_mpi_libs(mpi_libs ${libs})
+      target_link_libraries(${exe} PRIVATE op2_cuda_emu OP2::op2_mpi_api ${mpi_libs})
+    else()
+      target_link_libraries(${exe} PRIVATE op2_cuda_emu ${libs})
+    endif()
+  endforeach()
 endfunction()

@@ -45,6 +45,9 @@ typedef struct {
   const op_plan *plan;
   int timer;              /* index into the timing table */
   double t0;
+  int size;               /* elements run: set->size, plus the execute halo on many
+                             processes when the loop writes through a map */
+  int halo_waited;        /* op_loop_wait done (many processes) */
 } op_loop_ctx;
 
 void op_loop_begin(op_loop_ctx *L, const char *name, op_set set, int nargs, const op_arg *args,
@@ -55,6 +58,15 @@ void op_loop_begin_part(op_loop_ctx *L, const char *name, op_set set, int nargs,
                         const op_arg *args, const op_arg_sig *sig, const char *kernel,
                         const char *where, int part_size, unsigned plan_parts);
 void op_loop_end(op_loop_ctx *L);
+/* Generated loops call this before the first block colour that is not core
+ * (plan->ncolors_core): on many processes it waits for the halo exchanges the
+ * loop started, which ran during the core colours; elsewhere it does nothing. */
+void op_loop_wait(op_loop_ctx *L);
+
+/* 1 when every dat written through a map is only incremented, and by no
+ * argument otherwise read or written: then the increments may be atomic,
+ * elements in any order (the CUDA and offload backends' atomic strategies). */
+int op_args_increments_only(int nargs, const op_arg *args);
 
 /* Scratch space for per-block reduction partials of argument `arg`, valid
  * until the next call for the same argument number. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "op2.h"
+#include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
 #include "op2_parallel.h"
@@ -88,7 +89,7 @@ static void require_init(const char *what) {
 
 /* ---- sets, maps, dats -------------------------------------------------------- */
 
-op_set op_decl_set(int size, const char *name) {
+op_set op_decl_set_local(int size, const char *name) {
   require_init("op_decl_set");
   OP_CHECK(name && *name, "op_decl_set: a set needs a name");
   OP_CHECK(size >= 0, "op_decl_set(\"%s\"): negative size %d", name, size);
@@ -96,6 +97,7 @@ op_set op_decl_set(int size, const char *name) {
   op_set s = op_calloc(1, sizeof(*s));
   s->index = op_g.nsets;
   s->size = size;
+  s->core_size = size;
   s->name = op_strdup(name);
   GROW(op_g.sets, op_g.nsets, op_g.cap_sets);
   op_g.sets[op_g.nsets++] = s;
@@ -131,7 +133,15 @@ static void check_map_entries(long lo, long hi, void *ctx) {
   }
 }
 
-op_map op_decl_map(op_set from, op_set to, int dim, int *imap, const char *name) {
+/* On many processes size is this process's slice (OP2's meaning). */
+op_set op_decl_set(int size, const char *name) {
+  op_set s = op_decl_set_local(size, name);
+  if (op_dist) op_dist->set_declared(s);
+  return s;
+}
+
+op_map op_decl_map_local(op_set from, op_set to, int dim, int *imap, const char *name,
+                         int check_range) {
   require_init("op_decl_map");
   OP_CHECK(name && *name, "op_decl_map: a map needs a name");
   OP_CHECK(from && to, "op_decl_map(\"%s\"): from-set or to-set is NULL", name);
@@ -139,8 +149,9 @@ op_map op_decl_map(op_set from, op_set to, int dim, int *imap, const char *name)
   OP_CHECK(imap || from->size == 0, "op_decl_map(\"%s\"): map data is NULL", name);
   OP_CHECK(!op_find_map(name), "op_decl_map: a map named \"%s\" already exists", name);
   /* Map entries out of range are checked once, here, whatever the diagnostics
-   * level: every later indirect access trusts them. */
-  map_check chk = {imap, to->size, (long)from->size * dim, -1};
+   * level: every later indirect access trusts them. (On many processes they
+   * are global numbers, checked by the layer against the global sizes.) */
+  map_check chk = {imap, to->size, check_range ? (long)from->size * dim : 0, -1};
   op_parallel_for((chk.entries + MAP_CHECK_PIECE - 1) / MAP_CHECK_PIECE, check_map_entries, &chk);
   if (chk.first_bad >= 0)
     op_fatal("op_decl_map(\"%s\"): entry %d of element %ld is %d, outside the to-set \"%s\" "
@@ -164,10 +175,17 @@ op_map op_decl_map(op_set from, op_set to, int dim, int *imap, const char *name)
   return m;
 }
 
+/* On many processes: the rows of this process's slice of from, in global numbers. */
+op_map op_decl_map(op_set from, op_set to, int dim, int *imap, const char *name) {
+  op_map m = op_decl_map_local(from, to, dim, imap, name, !op_dist);
+  if (op_dist) op_dist->map_declared(m);
+  return m;
+}
+
 /* The library's own zeroed data, or a copy of data (OP2's semantics: the
  * application may free its array once declared). */
-static op_dat decl_dat(op_set set, int dim, const char *type, const void *data,
-                       const char *name) {
+op_dat op_decl_dat_local(op_set set, int dim, const char *type, const void *data,
+                         const char *name, int notify_backend) {
   require_init("op_decl_dat");
   OP_CHECK(name && *name, "op_decl_dat: a dat needs a name");
   OP_CHECK(set, "op_decl_dat(\"%s\"): set is NULL", name);
@@ -185,16 +203,29 @@ static op_dat decl_dat(op_set set, int dim, const char *type, const void *data,
   d->size = dim * d->elem_bytes;
   d->name = op_strdup(name);
   d->type_name = op_strdup(canonical_type_name(d->type));
-  /* Filled over the backend's threads: each first touches the part its loops use. */
+  /* Rows for the halos too, once a set has them (a dat declared after
+   * op_partition), zeroed. Filled over the backend's threads: each first
+   * touches the part its loops use. */
   const size_t bytes = (size_t)set->size * (size_t)d->size;
-  d->data = op_alloc_big(bytes);
+  const size_t held = (size_t)op_set_held(set) * (size_t)d->size;
+  d->data = op_alloc_big(held);
   op_parallel_copy(d->data, data, bytes);
+  if (held > bytes) memset(d->data + bytes, 0, held - bytes);
   if (data && op_set_user_ids(set)) op_dat_user_rows_arrived(d); /* after op_renumber */
   d->user_owned = 0;
   d->where = OP_DAT_HOST_CURRENT;
   GROW(op_g.dats, op_g.ndats, op_g.cap_dats);
   op_g.dats[op_g.ndats++] = d;
-  op_backend_dat_declared(d);
+  if (notify_backend) op_backend_dat_declared(d);
+  return d;
+}
+
+/* On many processes the layer takes the rows over; the backend hears of the
+ * dat once it is distributed (its rows then include the halos). */
+static op_dat decl_dat(op_set set, int dim, const char *type, const void *data,
+                       const char *name) {
+  op_dat d = op_decl_dat_local(set, dim, type, data, name, !op_dist);
+  if (op_dist) op_dist->dat_declared(d, data == NULL);
   return d;
 }
 
@@ -246,6 +277,7 @@ void op_decl_const_named(int dim, const char *type, const void *data, size_t byt
 /* ---- arguments ------------------------------------------------------------------ */
 
 op_arg op_arg_dat(op_dat dat, int idx, op_map map, int dim, const char *type, op_access acc) {
+  if (op_dist && dat) op_dist->before_loop(dat->set);
   op_arg a;
   memset(&a, 0, sizeof a);
   a.kind = OP_ARG_DAT;
@@ -317,8 +349,17 @@ void op_fetch_data(op_dat dat, void *dest) {
 }
 
 void op_fetch_data_idx(op_dat dat, void *dest, int low, int high) {
-  const char *src = op_fetch_data_ptr(dat);
+  OP_CHECK(dat, "op_fetch_data_idx: dat is NULL");
   OP_CHECK(dest, "op_fetch_data_idx(\"%s\"): destination is NULL", dat->name);
+  if (op_dist) {
+    const int n = op_get_size(dat->set);
+    OP_CHECK(low >= 0 && low <= high && high < n,
+             "op_fetch_data_idx(\"%s\"): elements %d..%d are not within the %d of set \"%s\"",
+             dat->name, low, high, n, dat->set->name);
+    op_dist->fetch_idx(dat, dest, low, high);
+    return;
+  }
+  const char *src = op_fetch_data_ptr(dat);
   OP_CHECK(low >= 0 && low <= high && high < dat->set->size,
            "op_fetch_data_idx(\"%s\"): elements %d..%d are not within the %d of set \"%s\"",
            dat->name, low, high, dat->set->size, dat->set->name);
@@ -334,12 +375,13 @@ void op_fetch_data_idx(op_dat dat, void *dest, int low, int high) {
 
 int op_get_size(op_set set) {
   OP_CHECK(set, "op_get_size: set is NULL");
-  return set->size;
+  return op_dist ? op_dist->global_size(set) : set->size;
 }
 
 void op_host_data_changed(op_dat dat) {
   OP_CHECK(dat, "op_host_data_changed: dat is NULL");
   dat->where = OP_DAT_HOST_CURRENT;
+  if (op_dist) op_dist->dat_changed(dat);
 }
 
 /* ---- diagnostics output ------------------------------------------------------------ */

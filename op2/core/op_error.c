@@ -1,6 +1,7 @@
 /* op_error.c - fatal errors and checked allocation. */
 #include "op2_error.h"
 #include "op2.h"
+#include "op2_dist.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,7 +11,13 @@
 void op_fatal_at(const char *file, int line, const char *func, const char *fmt, ...) {
   va_list ap;
   fflush(stdout);
-  fprintf(stderr, "OP2 error: ");
+  /* On many processes the message names the process that saw it; the exit
+   * then ends the whole job (the MPI layer turns a failing exit into
+   * MPI_Abort, so no process is left waiting). */
+  if (op_dist && op_dist->nprocs > 0)
+    fprintf(stderr, "OP2 error on rank %d of %d: ", op_dist->rank, op_dist->nprocs);
+  else
+    fprintf(stderr, "OP2 error: ");
   va_start(ap, fmt);
   vfprintf(stderr, fmt, ap);
   va_end(ap);

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "op2.h"
+#include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
 #include "op2_parallel.h"
@@ -28,8 +29,9 @@ static const char *usage =
     "                      allows them, 0: normal pages (env OP_HUGE_PAGES; default 1)\n";
 
 const char *op_usage_text(void) {
-  static char text[2048];
-  snprintf(text, sizeof text, "%s%s", usage, op_backend_usage());
+  static char text[4096];
+  snprintf(text, sizeof text, "%s%s%s", usage, op_backend_usage(),
+           op_dist ? op_dist->usage() : "");
   return text;
 }
 
@@ -54,9 +56,9 @@ static int take_option(const char *a) {
   } else if (!strncmp(a, "OP_PART_SIZE=", 13)) {
     op_g.part_size = parse_int_option("option OP_PART_SIZE", a + 13, 1, 1 << 20);
   } else if (!strncmp(a, "--op-", 5)) {
-    if (!op_backend_option(a))
-      op_fatal("unknown OP2 option \"%s\" for the %s backend; OP2 options are:\n%s%s", a,
-               op_backend_name(), usage, op_backend_usage());
+    if (!op_backend_option(a) && !(op_dist && op_dist->option(a)))
+      op_fatal("unknown OP2 option \"%s\" for the %s backend; OP2 options are:\n%s", a,
+               op_backend_name(), op_usage_text());
   } else {
     return 0;
   }
@@ -66,6 +68,8 @@ static int take_option(const char *a) {
 /* argc_io is NULL for op_init (argv read only), else updated as argv is. */
 static void init(int argc, char **argv, int *argc_io, int diags) {
   OP_CHECK(!op_g.initialised, "op_init called twice");
+  /* Many processes: MPI starts first, so that every message can name its rank. */
+  if (op_dist) op_dist->init();
   OP_CHECK(argc >= 0 && (argc == 0 || argv), "op_init: argc is %d but argv is %s", argc,
            argv ? "given" : "NULL");
   op_g.initialised = 1;
@@ -106,6 +110,7 @@ void op_exit(void) {
   op_profile_free();
   op_registry_free();
   op_g.initialised = 0;
+  if (op_dist) op_dist->exit();
 }
 
 int op_diags_level(void) { return op_g.diags; }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "op2.h"
+#include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
 #include "op2_state.h"
@@ -143,9 +144,16 @@ void op_loop_begin_part(op_loop_ctx *L, const char *name, op_set set, int nargs,
   L->args = args;
   check_against_signature(L, sig);
   if (op_g.diags >= 1) check_against_mesh(L);
-  L->plan = op_plan_get(L->name, set, part_size, nargs, args, plan_parts);
   L->timer = op_timer_find(L->name);
   L->t0 = op_wtime();
+  L->halo_waited = 0;
+  /* Many processes: partitioned by now, the halo exchanges this loop needs
+   * in flight while the core blocks run. */
+  L->size = op_dist ? op_dist->loop_begin(L) : set->size;
+  L->plan = op_plan_get(L->name, set, part_size, nargs, args, plan_parts);
+  if (L->plan->set_size != L->size)
+    op_fatal("loop \"%s\" (%s): its plan covers %d elements but the loop runs %d", L->name,
+             L->where, L->plan->set_size, L->size);
 }
 
 void op_loop_begin(op_loop_ctx *L, const char *name, op_set set, int nargs, const op_arg *args,
@@ -155,7 +163,26 @@ void op_loop_begin(op_loop_ctx *L, const char *name, op_set set, int nargs, cons
                      OP_PLAN_AFFINE_RUNS);
 }
 
+void op_loop_wait(op_loop_ctx *L) {
+  if (op_dist && !L->halo_waited) op_dist->loop_wait(L);
+  L->halo_waited = 1;
+}
+
+int op_args_increments_only(int nargs, const op_arg *args) {
+  for (int i = 0; i < nargs; i++) {
+    const op_arg *a = &args[i];
+    if (a->kind != OP_ARG_DAT || !a->map) continue;
+    if (!a->dat) return 0;
+    if (a->acc == OP_WRITE || a->acc == OP_RW) return 0;
+    if (a->acc != OP_INC) continue;
+    for (int j = 0; j < nargs; j++)
+      if (args[j].kind == OP_ARG_DAT && args[j].dat == a->dat && args[j].acc != OP_INC) return 0;
+  }
+  return 1;
+}
+
 void op_loop_end(op_loop_ctx *L) {
+  if (op_dist) op_dist->loop_end(L);
   op_timer_add(L->timer, op_wtime() - L->t0, L->plan ? L->plan->bytes_moved : 0.0);
 }
 

@@ -9,23 +9,25 @@
 #include <string.h>
 
 #include "op2.h"
+#include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_renumber.h"
 
 void op_printf(const char *format, ...) {
+  if (!op_is_root()) return;
   va_list ap;
   va_start(ap, format);
   vprintf(format, ap);
   va_end(ap);
 }
 
-int op_is_root(void) { return 1; }
+int op_is_root(void) { return op_rank() == 0; }
 
-typedef int (*dat_writer)(FILE *f, op_dat dat, const char *data);
+typedef int (*dat_writer)(FILE *f, op_dat dat, int rows, const char *data);
 
-static int write_text(FILE *f, op_dat dat, const char *data) {
-  if (fprintf(f, "%d %d\n", dat->set->size, dat->dim) < 0) return -1;
-  const size_t n = (size_t)dat->set->size;
+static int write_text(FILE *f, op_dat dat, int rows, const char *data) {
+  if (fprintf(f, "%d %d\n", rows, dat->dim) < 0) return -1;
+  const size_t n = (size_t)rows;
   for (size_t e = 0; e < n; e++) {
     for (int d = 0; d < dat->dim; d++) {
       const size_t k = e * (size_t)dat->dim + (size_t)d;
@@ -43,21 +45,25 @@ static int write_text(FILE *f, op_dat dat, const char *data) {
   return 0;
 }
 
-static int write_binary(FILE *f, op_dat dat, const char *data) {
-  const int head[2] = {dat->set->size, dat->dim};
-  const size_t n = (size_t)dat->set->size;
+static int write_binary(FILE *f, op_dat dat, int rows, const char *data) {
+  const int head[2] = {rows, dat->dim};
+  const size_t n = (size_t)rows;
   if (fwrite(head, sizeof head, 1, f) != 1) return -1;
   if (n && fwrite(data, (size_t)dat->size, n, f) != n) return -1;
   return 0;
 }
 
 /* Writes file.tmp and renames it over file: a failed run leaves any earlier
- * file as it was. Failures are fatal, naming the file. */
+ * file as it was. Failures are fatal, naming the file. On many processes the
+ * root writes the whole dat in the user's numbering, as OP2 does. */
 static void write_dat_file(op_dat dat, const char *file, const char *what, const char *mode,
                            dat_writer writer) {
   OP_CHECK(dat && file && *file, "%s: dat or file name missing", what);
-  /* In the user's numbering, whatever order the library keeps it in. */
-  const char *data = op_fetch_data_ptr(dat);
+  /* In the user's numbering: global numbers on many processes (gathered by
+   * the layer), the user's order after op_renumber on one. */
+  const char *data = op_fetch_data_global(dat); /* collective */
+  if (!op_is_root()) return;
+  const int rows = op_get_size(dat->set);
   char *user = NULL;
   if (op_set_storage_ids(dat->set)) {
     user = op_malloc((size_t)dat->set->size * (size_t)dat->size);
@@ -69,7 +75,7 @@ static void write_dat_file(op_dat dat, const char *file, const char *what, const
   snprintf(tmp, n, "%s.tmp", file);
   FILE *f = fopen(tmp, mode);
   if (!f) op_fatal("%s(\"%s\"): cannot create %s", what, dat->name, tmp);
-  int bad = writer(f, dat, data) != 0;
+  int bad = writer(f, dat, rows, data) != 0;
   bad |= fclose(f) != 0;
   if (bad || rename(tmp, file) != 0) {
     remove(tmp);

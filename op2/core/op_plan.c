@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "op2.h"
+#include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
 #include "op2_parallel.h"
@@ -47,18 +48,27 @@ static void find_indirect_dats(op_plan *p, int nargs, const op_arg *args) {
   }
 }
 
+/* Blocks of [lo, hi) from block b on; returns the next block number. */
+static int blocks_of_range(op_plan *p, int b, long long lo, long long hi) {
+  const long long ps = p->part_size;
+  for (long long start = lo; start < hi; start += ps, b++) {
+    p->offset[b] = (int)start;
+    p->nelems[b] = (int)(start + ps <= hi ? ps : hi - start);
+  }
+  return b;
+}
+
 /* Any partition size in [1, INT_MAX] is valid: a block holds at most the
- * whole set, and every product below is formed in 64 bits. */
+ * whole set, and every product below is formed in 64 bits. The core
+ * elements [0, core_size) and the others are blocked apart. */
 static void make_blocks(op_plan *p) {
-  const long long size = p->set_size, ps = p->part_size;
-  p->nblocks = size == 0 ? 0 : (int)((size - 1) / ps + 1);
+  const long long size = p->set_size, core = p->core_size, ps = p->part_size;
+  const long long ncore = core == 0 ? 0 : (core - 1) / ps + 1;
+  const long long nrest = size == core ? 0 : (size - core - 1) / ps + 1;
+  p->nblocks = (int)(ncore + nrest);
   p->offset = op_malloc(sizeof(int) * ((size_t)p->nblocks + 1));
   p->nelems = op_malloc(sizeof(int) * ((size_t)p->nblocks + 1));
-  for (int b = 0; b < p->nblocks; b++) {
-    const long long start = (long long)b * ps;
-    p->offset[b] = (int)start;
-    p->nelems[b] = (int)(start + ps <= size ? ps : size - start);
-  }
+  blocks_of_range(p, blocks_of_range(p, 0, 0, core), core, size);
 }
 
 /* Does argument i take part in conflicts (its dat is written indirectly)? */
@@ -66,13 +76,14 @@ static inline int conflicting(const op_plan *p, int i) {
   return p->inds[i] >= 0 && p->ind_writes[p->inds[i]];
 }
 
-/* One 32-bit colour mask per element of every conflicting indirect dat. */
+/* One 32-bit colour mask per element of every conflicting indirect dat
+ * (halo copies included: a loop may write them). */
 static uint32_t **alloc_masks(const op_plan *p, const op_arg *args, int nargs) {
   uint32_t **work = op_calloc((size_t)(p->ninds ? p->ninds : 1), sizeof(uint32_t *));
   for (int i = 0; i < nargs; i++) {
     int k = p->inds[i];
     if (k >= 0 && p->ind_writes[k] && !work[k])
-      work[k] = op_calloc((size_t)args[i].dat->set->size + 1, sizeof(uint32_t));
+      work[k] = op_calloc((size_t)op_set_held(args[i].dat->set) + 1, sizeof(uint32_t));
   }
   return work;
 }
@@ -85,28 +96,23 @@ static void free_masks(uint32_t **work, int ninds) {
 static void clear_masks(uint32_t **work, const op_plan *p, const op_arg *args, int nargs) {
   for (int i = 0; i < nargs; i++) {
     int k = p->inds[i];
-    if (k >= 0 && work[k]) memset(work[k], 0, sizeof(uint32_t) * (size_t)args[i].dat->set->size);
+    if (k >= 0 && work[k])
+      memset(work[k], 0, sizeof(uint32_t) * (size_t)op_set_held(args[i].dat->set));
   }
 }
 
-static void colour_blocks(op_plan *p, const op_arg *args, int nargs) {
-  int nb = p->nblocks;
-  int *colour = op_malloc(sizeof(int) * (size_t)(nb ? nb : 1));
-  for (int b = 0; b < nb; b++) colour[b] = -1;
-  int any_conflict = 0;
-  for (int i = 0; i < nargs; i++) any_conflict |= conflicting(p, i);
-  /* Blocks that share no written element need no colours: one pass of
-   * ranges where the plan has affine runs, instead of a mask per element. */
-  if (any_conflict && op_plan_blocks_disjoint(p, args, nargs)) any_conflict = 0;
-  uint32_t **work = any_conflict ? alloc_masks(p, args, nargs) : NULL;
-  int ncolors = 0, remaining = nb, base = 0;
+/* Colours blocks [b0, b1) with colours from `first` on, in passes of 32;
+ * returns the colours used (first + the number). Masks are left clear;
+ * without a conflict (any_conflict 0) there are none and one colour does. */
+static int colour_block_range(op_plan *p, const op_arg *args, int nargs, int any_conflict,
+                              uint32_t **work, int *colour, int b0, int b1, int first) {
   if (!any_conflict) {
-    for (int b = 0; b < nb; b++) colour[b] = 0;
-    ncolors = nb > 0;
-    remaining = 0;
+    for (int b = b0; b < b1; b++) colour[b] = first;
+    return first + (b1 > b0);
   }
+  int ncolors = first, remaining = b1 - b0, base = first;
   while (remaining > 0) {
-    for (int b = 0; b < nb; b++) {
+    for (int b = b0; b < b1; b++) {
       if (colour[b] >= 0) continue;
       int start = p->offset[b], end = start + p->nelems[b];
       uint32_t mask = 0;
@@ -129,6 +135,25 @@ static void colour_blocks(op_plan *p, const op_arg *args, int nargs) {
     base += 32;
     clear_masks(work, p, args, nargs);
   }
+  return ncolors;
+}
+
+/* The core blocks first, then the others in colours of their own, so that a
+ * loop can wait for its halos between the two (ncolors_core). */
+static void colour_blocks(op_plan *p, const op_arg *args, int nargs) {
+  int nb = p->nblocks, nb_core = 0;
+  while (nb_core < nb && p->offset[nb_core] < p->core_size) nb_core++;
+  int *colour = op_malloc(sizeof(int) * (size_t)(nb ? nb : 1));
+  for (int b = 0; b < nb; b++) colour[b] = -1;
+  int any_conflict = 0;
+  for (int i = 0; i < nargs; i++) any_conflict |= conflicting(p, i);
+  /* Blocks that share no written element need no colours: one pass of
+   * ranges where the plan has affine runs, instead of a mask per element. */
+  if (any_conflict && op_plan_blocks_disjoint(p, args, nargs)) any_conflict = 0;
+  uint32_t **work = any_conflict ? alloc_masks(p, args, nargs) : NULL;
+  p->ncolors_core = colour_block_range(p, args, nargs, any_conflict, work, colour, 0, nb_core, 0);
+  int ncolors =
+      colour_block_range(p, args, nargs, any_conflict, work, colour, nb_core, nb, p->ncolors_core);
   if (work) free_masks(work, p->ninds);
 
   /* The block map: blocks grouped by colour, in block order within a colour. */
@@ -173,7 +198,7 @@ static void renumber(op_plan *p, const op_arg *args, int nargs) {
   int *list = op_malloc(sizeof(int) * (maxlist + 1));
   for (int k = 0; k < ni; k++) {
     op_dat d = op_g.dats[p->ind_dat[k]];
-    int *local = op_malloc(sizeof(int) * (size_t)(d->set->size + 1)); /* global -> local */
+    int *local = op_malloc(sizeof(int) * (size_t)(op_set_held(d->set) + 1)); /* global -> local */
     size_t cap = 1024, total = 0;
     int *all = op_malloc(sizeof(int) * cap);
     for (int b = 0; b < nb; b++) {
@@ -359,7 +384,8 @@ op_plan *op_plan_build(const char *loop_name, op_set set, int part_size, int nar
   op_plan *p = op_calloc(1, sizeof(*p));
   p->loop_name = op_strdup(loop_name);
   p->set = set;
-  p->set_size = set->size;
+  p->set_size = op_loop_set_size(set, nargs, args);
+  p->core_size = set->core_size < p->set_size ? set->core_size : p->set_size;
   p->part_size = part_size;
   p->nargs = nargs;
   p->what = what;
@@ -438,7 +464,9 @@ static int ncache, cap_cache;
 
 static int matches(const op_plan *p, const char *loop_name, op_set set, int part_size, int nargs,
                    const op_arg *args, unsigned what) {
-  if (p->set != set || p->set_size != set->size || p->part_size != part_size ||
+  if (p->set != set || p->set_size != op_loop_set_size(set, nargs, args) ||
+      p->core_size != (set->core_size < p->set_size ? set->core_size : p->set_size) ||
+      p->part_size != part_size ||
       p->nargs != nargs || (p->what & what) != what || strcmp(p->loop_name, loop_name) != 0)
     return 0;
   for (int i = 0; i < nargs; i++) {

@@ -29,7 +29,8 @@ typedef struct op_plan {
   /* ---- what the plan was built for (the cache key) ---- */
   char *loop_name;
   op_set set;
-  int set_size;
+  int set_size;   /* elements the loop runs (op_loop_set_size) */
+  int core_size;  /* of which [0, core_size) read no halo data (all of them on one process) */
   int part_size;
   int nargs;
   int *arg_dat;   /* dat index per argument, -1 for gbl/idx */
@@ -49,6 +50,10 @@ typedef struct op_plan {
 
   /* ---- block colouring and the block map ---- */
   int ncolors;
+  /* Blocks never mix core and other elements, and the core blocks take the
+   * first colours [0, ncolors_core): on many processes the halo exchanges of
+   * a loop run while those do (ncolors_core == ncolors on one process). */
+  int ncolors_core;
   int *ncolblk;   /* blocks of each colour */
   int *colblk_offset; /* first position in blkmap of each colour */
   int *blkmap;    /* blocks grouped by colour */

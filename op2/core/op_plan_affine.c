@@ -129,7 +129,9 @@ static const map_breaks *breaks_of(op_map m) {
   map_breaks *b = &maps_seen[m->index];
   if (b->known) return b;
   b->known = 1;
-  const long rows = m->from->size;
+  /* Every row a plan may run: the owned elements and, on many processes,
+   * the execute halo after them. */
+  const long rows = (long)m->from->size + m->from->exec_size;
   const long pieces = rows / PIECE_ROWS < 1 ? 1 : rows / PIECE_ROWS > ROW_PIECES ? ROW_PIECES
                                                                                   : rows / PIECE_ROWS;
   const long limit = rows / OP_AFFINE_MIN_RUN + pieces;

@@ -16,6 +16,7 @@
 #include "op2_error.h"
 #include "op2_state.h"
 #include "op_plan.h"
+#include "op2_dist.h"
 
 OP_PRINTF(3, 4) static int fail(char *msg, size_t len, const char *fmt, ...) {
   va_list ap;
@@ -54,7 +55,7 @@ static void alloc_owners(const op_plan *p, int ***owner, int ***group) {
   *owner = op_calloc((size_t)(p->ninds ? p->ninds : 1), sizeof(int *));
   *group = op_calloc((size_t)(p->ninds ? p->ninds : 1), sizeof(int *));
   for (int k = 0; k < p->ninds; k++) {
-    size_t n = (size_t)op_g.dats[p->ind_dat[k]]->set->size + 1;
+    size_t n = (size_t)op_set_held(op_g.dats[p->ind_dat[k]]->set) + 1;
     (*owner)[k] = op_malloc(sizeof(int) * n);
     (*group)[k] = op_malloc(sizeof(int) * n);
     for (size_t j = 0; j < n; j++) (*group)[k][j] = -1;
@@ -78,6 +79,9 @@ static int check_blocks(const op_plan *p, char *msg, size_t len) {
     if (p->nelems[b] <= 0 || p->nelems[b] > p->part_size)
       return fail(msg, len, "block %d has %d elements (part size %d)", b, p->nelems[b],
                   p->part_size);
+    if (next < p->core_size && next + p->nelems[b] > p->core_size)
+      return fail(msg, len, "block %d (elements %d to %d) straddles the core boundary %d", b, next,
+                  next + p->nelems[b] - 1, p->core_size);
     next += p->nelems[b];
   }
   if (next != p->set_size)
@@ -96,12 +100,21 @@ static int check_blkmap(const op_plan *p, char *msg, size_t len) {
   }
   if (!rc && total != p->nblocks)
     rc = fail(msg, len, "the block map lists %d blocks of %d", total, p->nblocks);
+  if (!rc && (p->ncolors_core < 0 || p->ncolors_core > p->ncolors))
+    rc = fail(msg, len, "%d core colours of %d", p->ncolors_core, p->ncolors);
   for (int j = 0; j < p->nblocks && !rc; j++) {
     int b = p->blkmap[j];
-    if (b < 0 || b >= p->nblocks || seen[b])
+    if (b < 0 || b >= p->nblocks || seen[b]) {
       rc = fail(msg, len, "block map entry %d (block %d) is out of range or repeated", j, b);
-    else
+    } else {
       seen[b] = 1;
+      /* Core blocks in the core colours, the others after them. */
+      const int core_colour = j < (p->ncolors_core ? p->colblk_offset[p->ncolors_core] : 0);
+      if (core_colour != (p->offset[b] < p->core_size))
+        rc = fail(msg, len, "block %d (%s) has a %s colour (core colours: %d)", b,
+                  p->offset[b] < p->core_size ? "core" : "not core",
+                  core_colour ? "core" : "later", p->ncolors_core);
+    }
   }
   free(seen);
   return rc;

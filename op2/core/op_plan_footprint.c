@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "op2.h"
+#include "op2_dist.h"
 #include "op2_error.h"
 #include "op_plan_parts.h"
 
@@ -101,7 +102,7 @@ int op_plan_blocks_disjoint(const op_plan *p, const op_arg *args, int nargs) {
     if (args[i].kind != OP_ARG_DAT || !args[i].map || dat_seen(args, i)) continue;
     const op_dat d = args[i].dat;
     if (!writes_indirectly(args, nargs, d, 0)) continue;
-    bitmap b = {bits_alloc(d->set->size), 0};
+    bitmap b = {bits_alloc(op_set_held(d->set)), 0};
     /* Each block tests what it touches against the blocks before it, then
      * marks it: touching an element twice within one block is fine. */
     for (int blk = 0; blk < p->nblocks && !b.hit; blk++) {
@@ -122,7 +123,7 @@ int op_plan_segments_chunk_safe(const op_plan *p, const op_arg *args, int nargs)
     if (args[i].kind != OP_ARG_DAT || !args[i].map || dat_seen(args, i)) continue;
     const op_dat d = args[i].dat;
     if (!writes_indirectly(args, nargs, d, 1)) continue;
-    bitmap b = {bits_alloc(d->set->size), 0};
+    bitmap b = {bits_alloc(op_set_held(d->set)), 0};
     for (int g = 0; g < p->nsegs && !b.hit; g++) {
       if (p->seg_affine[g]) continue;
       for (int j = 0; j < nargs && !b.hit; j++)
@@ -140,12 +141,12 @@ int op_plan_segments_chunk_safe(const op_plan *p, const op_arg *args, int nargs)
 }
 
 long op_plan_touched(const op_plan *p, const op_arg *args, int nargs, op_dat d) {
-  bitmap b = {bits_alloc(d->set->size), 0};
+  bitmap b = {bits_alloc(op_set_held(d->set)), 0};
   for (int j = 0; j < nargs; j++)
     if (is_mapped_dat(&args[j], d))
       for (int blk = 0; blk < p->nblocks; blk++) mark_block(&b, p, args, j, blk, BITS_SET);
   long n = 0;
-  for (long w = 0; w <= (long)d->set->size / 64; w++) n += __builtin_popcountll(b.w[w]);
+  for (long w = 0; w <= (long)op_set_held(d->set) / 64; w++) n += __builtin_popcountll(b.w[w]);
   free(b.w);
   return n;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "op2.h"
+#include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_parallel.h"
 #include "op2_renumber.h"
@@ -389,6 +390,16 @@ void op_renumber(op_map base) {
            "op_renumber(\"%s\"): call it before the first op_par_loop (loops have run, and "
            "their plans hold the old numbers)",
            base->name);
+  /* On the MPI build the partition orders each process's elements (owned
+   * core elements first, then the halos: op2/mpi/op_mpi_halo.c) and an
+   * element's user number is its global one (op_global_index): the call is
+   * kept for OP2's applications and changes nothing there. */
+  if (op_dist) {
+    op_printf("op_renumber(\"%s\"): not applied on the MPI build: each process keeps the "
+              "partition's local order\n",
+              base->name);
+    return;
+  }
   if (nnumberings < op_g.nsets) {
     numberings = op_realloc(numberings, sizeof(numbering) * (size_t)op_g.nsets);
     memset(numberings + nnumberings, 0, sizeof(numbering) * (size_t)(op_g.nsets - nnumberings));

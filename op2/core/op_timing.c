@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "op2.h"
+#include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
 #include "op2_state.h"
@@ -17,6 +18,10 @@ typedef struct {
 
 static op_timer *timers;
 static int ntimers, cap_timers;
+/* Many processes: each loop's seconds as op_timing_output last reduced them
+ * (the largest over the processes), for op_timing_json. */
+static double *reduced;
+static int nreduced;
 
 int op_timer_find(const char *name) {
   for (int i = 0; i < ntimers; i++)
@@ -39,32 +44,77 @@ void op_timer_add(int timer, double seconds, double bytes) {
   timers[timer].bytes += bytes;
 }
 
-static double gbps(const op_timer *t) {
-  return t->seconds > 0.0 ? t->bytes / t->seconds * 1e-9 : 0.0;
+static double gbps(double bytes, double seconds) {
+  return seconds > 0.0 ? bytes / seconds * 1e-9 : 0.0;
 }
 
+/* One process: the table as it always was. Many: each process runs the same
+ * loops in the same order, so the tables line up; the time is the largest
+ * over the processes (what the run waited for), then the mean, and the bytes
+ * are this process's share times the processes (an estimate: parts are equal
+ * to within the partition's imbalance). Collective on many processes. */
 void op_timing_output(void) {
-  double total = 0.0;
-  for (int i = 0; i < ntimers; i++) total += timers[i].seconds;
-  printf("\n  %-20s %10s %12s %8s %10s\n", "loop", "calls", "time (s)", "share", "GB/s");
-  printf("  %-20s %10s %12s %8s %10s\n", "--------------------", "----------", "------------",
-         "--------", "----------");
-  for (int i = 0; i < ntimers; i++) {
-    const op_timer *t = &timers[i];
-    printf("  %-20s %10ld %12.4f %7.1f%% %10.2f\n", t->name, t->calls, t->seconds,
-           total > 0 ? 100.0 * t->seconds / total : 0.0, gbps(t));
+  const int P = op_num_procs();
+  double *largest = op_calloc((size_t)ntimers + 1, sizeof(double));
+  double *mean = op_calloc((size_t)ntimers + 1, sizeof(double));
+  double *mine = op_calloc((size_t)ntimers + 1, sizeof(double));
+  for (int i = 0; i < ntimers; i++) mine[i] = largest[i] = mean[i] = timers[i].seconds;
+  if (op_dist && P > 1) {
+    op_dist->reduce_times(ntimers, mine, largest, mean);
+    free(reduced);
+    reduced = op_calloc((size_t)ntimers + 1, sizeof(double));
+    memcpy(reduced, largest, sizeof(double) * (size_t)ntimers);
+    nreduced = ntimers;
   }
-  printf("  %-20s %10s %12.4f\n", "total in loops", "", total);
+  double total = 0.0;
+  for (int i = 0; i < ntimers; i++) total += largest[i];
+  if (op_is_root()) {
+    if (P > 1) {
+      printf("\n  %-20s %10s %12s %12s %8s %10s\n", "loop", "calls", "max time (s)", "mean (s)",
+             "share", "GB/s");
+      printf("  %-20s %10s %12s %12s %8s %10s\n", "--------------------", "----------",
+             "------------", "------------", "--------", "----------");
+    } else {
+      printf("\n  %-20s %10s %12s %8s %10s\n", "loop", "calls", "time (s)", "share", "GB/s");
+      printf("  %-20s %10s %12s %8s %10s\n", "--------------------", "----------", "------------",
+             "--------", "----------");
+    }
+    for (int i = 0; i < ntimers; i++) {
+      const op_timer *t = &timers[i];
+      const double share = total > 0 ? 100.0 * largest[i] / total : 0.0;
+      if (P > 1)
+        printf("  %-20s %10ld %12.4f %12.4f %7.1f%% %10.2f\n", t->name, t->calls, largest[i],
+               mean[i], share, gbps(t->bytes * P, largest[i]));
+      else
+        printf("  %-20s %10ld %12.4f %7.1f%% %10.2f\n", t->name, t->calls, t->seconds, share,
+               gbps(t->bytes, t->seconds));
+    }
+    printf("  %-20s %10s %12.4f\n", "total in loops", "", total);
+  }
+  if (op_dist && P > 1) {
+    long long messages = 0, bytes = 0;
+    op_dist->halo_traffic(&messages, &bytes);
+    if (op_is_root())
+      printf("  halo exchanges: %lld messages, %.3f MB over %d processes\n", messages,
+             (double)bytes * 1e-6, P);
+  }
+  free(largest);
+  free(mean);
+  free(mine);
 }
 
 void op_timing_json(void *file) {
   FILE *f = file;
   fprintf(f, "[");
+  const int P = op_num_procs();
   for (int i = 0; i < ntimers; i++) {
     const op_timer *t = &timers[i];
+    /* Many processes: the largest time over them, if op_timing_output has
+     * reduced it; the bytes of the whole mesh (see op_timing_output). */
+    const double seconds = i < nreduced ? reduced[i] : t->seconds, bytes = t->bytes * P;
     fprintf(f, "%s{\"loop\": \"%s\", \"calls\": %ld, \"seconds\": %.9g, \"bytes\": %.17g, "
                "\"gb_per_s\": %.6g}",
-            i ? ", " : "", t->name, t->calls, t->seconds, t->bytes, gbps(t));
+            i ? ", " : "", t->name, t->calls, seconds, bytes, gbps(bytes, seconds));
   }
   fprintf(f, "]");
 }
@@ -74,4 +124,7 @@ void op_timing_free(void) {
   free(timers);
   timers = NULL;
   ntimers = cap_timers = 0;
+  free(reduced);
+  reduced = NULL;
+  nreduced = 0;
 }

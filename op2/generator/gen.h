@@ -79,11 +79,13 @@ typedef struct {
 void gen_parse(const token_list *tl, gen_program *prog);
 
 /* ---- output ---- */
-typedef enum { GEN_SEQ, GEN_OPENMP, GEN_CUDA } gen_backend;
+typedef enum { GEN_SEQ, GEN_OPENMP, GEN_CUDA, GEN_OFFLOAD } gen_backend;
 
 void gen_emit_prototypes(FILE *f, const gen_program *prog, const char *app);
 void gen_emit_cpu(FILE *f, const gen_program *prog, const char *app, gen_backend backend);
 void gen_emit_cuda(FILE *f, const gen_program *prog, const char *app);
+/* OpenMP target offload (gen_emit_offload.c, docs/offload.md). */
+void gen_emit_offload(FILE *f, const gen_program *prog, const char *app);
 
 /* Shared by the emitters (gen_emit_common.c). */
 /* `static const op_arg_sig sig[n] = {...};`: what the code was generated for. */
@@ -93,6 +95,15 @@ void gen_emit_sig(FILE *f, const gen_loop *lp);
  * a printf format of the partials' address for argument %d; nparts the count. */
 void gen_emit_reduce(FILE *f, const gen_loop *lp, int a, const char *indent, const char *part_fmt,
                      const char *nparts);
+/* Many processes (the MPI layer under every backend): before the first block
+ * colour that is not core, the loop waits for the halo exchanges it started
+ * (op_loop_wait; a no-op on one process). col_var names the colour variable. */
+void gen_emit_halo_wait(FILE *f, const char *indent, const char *col_var);
+/* The text of op_arg_idx argument a's value: the user's (global) number of
+ * local element `at` of the loop's set, or (indirect) of arg a's to-set, where
+ * `at` is the text of the element's or its map entry's local number. In a
+ * static buffer. */
+const char *gen_idx_text(int a, int indirect, const char *at);
 /* Writes the kernel header at path with __device__ before every function
  * declared or defined at file scope that has no execution space of its own,
  * under a #line directive naming the header (gen_device.c). */

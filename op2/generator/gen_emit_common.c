@@ -66,3 +66,16 @@ void gen_emit_reduce(FILE *f, const gen_loop *lp, int a, const char *indent, con
           indent, g->type, g->acc, g->type, a, g->type, part, nparts, dim, ninfo);
   fprintf(f, "%s}\n", indent);
 }
+
+void gen_emit_halo_wait(FILE *f, const char *indent, const char *col_var) {
+  fprintf(f, "%sif (%s == plan->ncolors_core) op_loop_wait(&L);\n", indent, col_var);
+}
+
+const char *gen_idx_text(int a, int indirect, const char *at) {
+  static char buf[256];
+  if (indirect)
+    snprintf(buf, sizeof buf, "op_global_index(arg%d.map->to, %s)", a, at);
+  else
+    snprintf(buf, sizeof buf, "op_global_index(set, %s)", at);
+  return buf;
+}

@@ -132,7 +132,9 @@ static void emit_call(FILE *f, const gen_loop *lp, access_mode mode, int temps,
 }
 
 /* op_arg_idx: the element's number, or its map entry, in the user's
- * numbering (uid%d, NULL unless the set was renumbered: op2_renumber.h). */
+ * numbering: uid%d after op_renumber (NULL unless the set was renumbered:
+ * op2_renumber.h), else the global number (op_global_index; the local one
+ * on one process). */
 static void emit_idx_decls(FILE *f, const gen_loop *lp, access_mode mode, const char *indent) {
   for (int a = 0; a < lp->nargs; a++) {
     const gen_arg *g = &lp->args[a];
@@ -147,7 +149,8 @@ static void emit_idx_decls(FILE *f, const gen_loop *lp, access_mode mode, const 
     else
       snprintf(at, sizeof at, "map%d[n * mdim%d + midx%d]", a, a, a);
     /* Not const: OP2 kernels may take it as int *. */
-    fprintf(f, "%sint idx%d = uid%d ? uid%d[%s] : %s;\n", indent, a, a, a, at, at);
+    fprintf(f, "%sint idx%d = uid%d ? uid%d[%s] : %s;\n", indent, a, a, a, at,
+            gen_idx_text(a, g->indirect, at));
   }
 }
 
@@ -444,6 +447,7 @@ static void emit_loop(FILE *f, const gen_loop *lp, gen_backend backend) {
   }
 
   fprintf(f, "  for (int col = 0; col < plan->ncolors; col++) {\n");
+  gen_emit_halo_wait(f, "    ", "col");
   fprintf(f, "    const int first = plan->colblk_offset[col], count = plan->ncolblk[col];\n");
   if (backend == GEN_OPENMP) fprintf(f, "#pragma omp parallel for schedule(static) if (count > 1)\n");
   fprintf(f, "    for (int j = 0; j < count; j++) {\n");

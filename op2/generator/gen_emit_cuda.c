@@ -131,6 +131,8 @@ static void emit_params(FILE *f, const loop_info *L) {
     if (a->kind != GEN_ARG_IDX && a->dim < 0) out(f, 2, "int dim%d;\n", i);
     if (a->kind == GEN_ARG_GBL || is_info(a)) out(f, 2, "%s *g%d;\n", a->type, i);
     if (is_part(a)) out(f, 2, "%s *p%d;\n", a->type, i);
+    /* op_arg_idx on many processes: the global numbers (NULL on one process). */
+    if (a->kind == GEN_ARG_IDX) out(f, 2, "const int *gid%d;\n", i);
   }
   if (L->has_staged) {
     out(f, 2, "const int *blkmap, *offset, *nelems, *nthrcol, *thrcol, *ind_offs, *ind_sizes;\n");
@@ -191,11 +193,14 @@ static void emit_idx(FILE *f, const loop_info *L, int ind) {
   for (int i = 0; i < L->n; i++) {
     const gen_arg *a = &L->lp->args[i];
     if (a->kind != GEN_ARG_IDX) continue;
-    if (a->indirect)
+    /* The user's (global) number: not const, OP2 kernels may take int *. */
+    if (a->indirect) {
       out(f, ind, "int i%d = p.m%d[(size_t)n * (size_t)p.mdim%d + (size_t)p.midx%d];\n", i, i,
           i, i);
-    else
-      out(f, ind, "int i%d = n; /* not const: OP2 kernels may take int * */\n", i);
+      out(f, ind, "if (p.gid%d) i%d = p.gid%d[i%d];\n", i, i, i, i);
+    } else {
+      out(f, ind, "int i%d = p.gid%d ? p.gid%d[n] : n;\n", i, i, i);
+    }
   }
 }
 
@@ -484,7 +489,8 @@ static void emit_stub(FILE *f, const loop_info *L) {
   out(f, 2, "op_cuda_loop_begin(&C, &desc, name, set, %d, args, sig);\n", n);
   out(f, 2, "struct op_cuda_p_%s p;\n", K);
   out(f, 2, "memset(&p, 0, sizeof p);\n");
-  out(f, 2, "p.size = set->size;\n");
+  /* The elements the loop runs (on many processes the execute halo too). */
+  out(f, 2, "p.size = C.L.size;\n");
   for (int i = 0; i < n; i++) {
     const gen_arg *a = &lp->args[i];
     if (is_dat(a)) out(f, 2, "p.d%d = (%s *)op_cuda_dat_d(arg%d.dat);\n", i, a->type, i);
@@ -494,6 +500,10 @@ static void emit_stub(FILE *f, const loop_info *L) {
     if (a->kind != GEN_ARG_IDX && a->dim < 0) out(f, 2, "p.dim%d = arg%d.dim;\n", i, i);
     if (a->kind == GEN_ARG_GBL || is_info(a))
       out(f, 2, "p.g%d = (%s *)C.gbl_d[%d];\n", i, a->type, i);
+    if (a->kind == GEN_ARG_IDX && a->indirect)
+      out(f, 2, "p.gid%d = op_cuda_gid_d(arg%d.map->to);\n", i, i);
+    else if (a->kind == GEN_ARG_IDX)
+      out(f, 2, "p.gid%d = op_cuda_gid_d(set);\n", i);
   }
   out(f, 2, "switch (C.cfg.strategy) {\n");
   if (L->indirect) {

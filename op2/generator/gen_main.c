@@ -25,9 +25,11 @@ static void usage(FILE *f) {
           "    NAME_seq.c       sequential backend (NAME_seq.cpp for C++)\n"
           "    NAME_openmp.c    OpenMP backend (NAME_openmp.cpp for C++)\n"
           "    NAME_cuda.cu     CUDA backend\n"
+          "    NAME_offload.c   OpenMP target-offload backend (NAME_offload.cpp for C++)\n"
           "  --kernel-dir DIR   where the kernel headers <kernel>.h (and OP2's optional\n"
           "                     user_types.h) live (default: the directory of the first source)\n"
-          "  --backends LIST    comma-separated subset of seq,openmp,cuda (default all)\n"
+          "  --backends LIST    comma-separated subset of seq,openmp,cuda,offload\n"
+          "                     (default seq,openmp,cuda)\n"
           "  --language L       c or c++: the language of the CPU loop code, which includes\n"
           "                     the kernel headers (default: c++ when the first source ends\n"
           "                     in .cpp, .cc, .cxx or .C, else c)\n");
@@ -75,6 +77,8 @@ static void emit_to(const char *dir, const char *app, const char *suffix, const 
     gen_emit_prototypes(f, prog, app);
   else if (backend == GEN_CUDA)
     gen_emit_cuda(f, prog, app);
+  else if (backend == GEN_OFFLOAD)
+    gen_emit_offload(f, prog, app);
   else
     gen_emit_cpu(f, prog, app, backend);
   fclose(f);
@@ -200,6 +204,8 @@ int main(int argc, char **argv) {
   if (strstr(backends, "seq")) emit_to(out, app, suffix, &prog, GEN_SEQ, 0);
   snprintf(suffix, sizeof suffix, "_openmp%s", cpu_suffix);
   if (strstr(backends, "openmp")) emit_to(out, app, suffix, &prog, GEN_OPENMP, 0);
+  snprintf(suffix, sizeof suffix, "_offload%s", cpu_suffix);
+  if (strstr(backends, "offload")) emit_to(out, app, suffix, &prog, GEN_OFFLOAD, 0);
   if (strstr(backends, "cuda")) {
     emit_device_headers(out, app, &prog);
     emit_to(out, app, "_cuda.cu", &prog, GEN_CUDA, 0);

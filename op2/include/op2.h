@@ -37,8 +37,19 @@ typedef enum { OP_TYPE_DOUBLE = 0, OP_TYPE_FLOAT, OP_TYPE_INT } op_type;
 
 typedef struct op_set_core {
   int index;        /* position in the library's set table */
-  int size;         /* number of elements */
+  int size;         /* number of elements (on many processes: those this one owns) */
   char *name;
+  /* On many processes (an MPI build, after op_partition; docs/mpi.md) a
+   * process also holds copies of elements others own. Local numbers:
+   * [0, core_size) owned elements that touch no copy, [core_size, size) the
+   * other owned ones, then exec_size elements of the execute halo (run here
+   * too, so that owned elements receive every increment) and nonexec_size of
+   * the non-execute halo (only read). On one process core_size == size and
+   * the halos are empty. */
+  int core_size;
+  int exec_size;
+  int nonexec_size;
+  const int *gid;   /* the user's (global) number of every local element; NULL: its index */
 } *op_set;
 
 typedef struct op_map_core {
@@ -108,6 +119,39 @@ void op_exit(void);
 
 /* One line per --op-* option, for the application's --help. */
 const char *op_usage_text(void);
+
+/* ---- many processes (MPI builds; docs/mpi.md) ------------------------------ */
+
+/* OP2's op_partition: splits the mesh over the processes with the named
+ * partitioner ("PTSCOTCH" "KWAY" on the graph of map, "GEOM" "RCB" on the
+ * coordinates coords, "BLOCK" "BLOCK"), moves every element to its owner and
+ * builds the halos. Call it after the declarations, before the first loop (a
+ * loop before it partitions in blocks). A no-op on one process without MPI. */
+void op_partition(const char *lib, const char *routine, op_set prime_set, op_map prime_map,
+                  op_dat coords);
+/* The processes of the run (1 without MPI), and this one's number (0 ...). */
+int op_num_procs(void);
+int op_rank(void);
+/* The slice of n elements this process declares: global numbers
+ * [*first, *first + *count), balanced (the first n % P processes get one more).
+ * On one process, all of them. */
+void op_slice(int n, int *first, int *count);
+/* The user's (global) number of local element i of set s: on many processes
+ * after op_partition s->gid[i], else i (what op_arg_idx passes to a kernel). */
+static inline int op_global_index(const struct op_set_core *s, int i) {
+  return s->gid ? s->gid[i] : i;
+}
+/* The root's bytes to every process (collective; nothing on one process). */
+void op_broadcast(void *data, size_t bytes);
+/* The largest v over the processes (collective; v on one process). */
+int op_max_int(int v);
+double op_max_double(double v);
+/* For work only the root does (writing shared files): the root's status to
+ * every process (collective; rc on one process). When it is non-zero the
+ * other processes do not return: they wait while the root reports the
+ * failure and ends the job, by exiting with a non-zero status or through
+ * op_exit, as it must. */
+int op_root_status(int rc);
 
 /* ---- declarations ------------------------------------------------------ */
 
@@ -181,15 +225,24 @@ op_arg op_arg_info_core(void *data, int dim, const char *type, size_t elem_bytes
 /* ---- data access ------------------------------------------------------------ */
 
 /* Brings the host copy of dat up to date and copies it into dest
- * (set->size * dat->size bytes). */
+ * (set->size * dat->size bytes: on many processes, as in OP2, the rows this
+ * process owns, in its local order). */
 void op_fetch_data(op_dat dat, void *dest);
 /* Brings the host copy up to date and returns it; valid until the next loop. */
 void *op_fetch_data_ptr(op_dat dat);
 /* Tells the library the host copy was changed by the application. */
 void op_host_data_changed(op_dat dat);
-/* Elements low..high (inclusive) of dat into dest. */
+/* Elements low..high (inclusive) of dat into dest; on many processes, as in
+ * OP2, those of the user's (global) numbering, gathered on every process. */
 void op_fetch_data_idx(op_dat dat, void *dest, int low, int high);
-/* The number of elements of a set (over all processes, once there are several). */
+/* The whole dat in the user's numbering, on the process that prints
+ * (op_is_root), for output; NULL on the others. Collective. On one process it
+ * is op_fetch_data_ptr's. Valid until the next call for this dat or loop. */
+const void *op_fetch_data_global(op_dat dat);
+/* The whole map in the user's numbering (rows and entries), on the root; NULL
+ * on the others. Collective. On one process, map->map. */
+const int *op_fetch_map_global(op_map map);
+/* The number of elements of a set, over all processes. */
 int op_get_size(op_set set);
 /* OP2's text and binary dumps of a dat. Text: "size dim", then one line per
  * element, each value printed as " %+.15E" (double), " %+f" (float) or

@@ -60,11 +60,13 @@ static int close_group(const op_io_ctx *c, hid_t g, int rc) {
   return rc;
 }
 
-static int write_body(const op_io_ctx *c, hid_t f, const op_dat *dats, int ndats,
-                      const char *const *names, const double *scalars, int nscalars) {
+/* data[i]: every row of dats[i] in the user's numbering (the root's gathering
+ * on many processes). */
+static int write_body(const op_io_ctx *c, hid_t f, const op_dat *dats, const void *const *data,
+                      int ndats, const char *const *names, const double *scalars, int nscalars) {
   int rc = OP_IO_OK;
   for (int i = 0; rc == OP_IO_OK && i < ndats; ++i)
-    rc = op_h5_write_dat(c, f, dats[i], 0); /* fetches the host copy first */
+    rc = op_h5_write_dat(c, f, dats[i], data[i], 0);
   /* Set sizes, for tools reading the file in the OP2 layout. */
   for (int i = 0; rc == OP_IO_OK && i < ndats; ++i) {
     op_set s = dats[i]->set;
@@ -107,6 +109,32 @@ static int write_body(const op_io_ctx *c, hid_t f, const op_dat *dats, int ndats
   return close_group(&cg, g, rc);
 }
 
+static int write_file(const op_io_ctx *c, const char *file, const op_dat *dats,
+                      const void *const *data, int ndats, const char *const *scalar_names,
+                      const double *scalars, int nscalars) {
+  char *tmp = op_io_tmpname(file);
+  if (!tmp)
+    return OP_IO_ERR(c, OP_IO_ENOMEM, "out of memory");
+  hid_t f;
+  int rc = op_h5_create(c, tmp, &f);
+  if (rc != OP_IO_OK) {
+    free(tmp);
+    return rc;
+  }
+  rc = write_body(c, f, dats, data, ndats, scalar_names, scalars, nscalars);
+  int rc2 = op_h5_close(c, f);
+  rc = rc != OP_IO_OK ? rc : rc2;
+  if (rc == OP_IO_OK)
+    rc = op_io_commit(c, tmp, file); /* fsync tmp, rename, fsync directory */
+  else if (unlink(tmp) != 0)
+    fprintf(stderr, "op2-io: warning: cannot remove '%s'\n", tmp);
+  free(tmp);
+  return rc;
+}
+
+/* Every process takes part (the dats in the user's numbering are gathered on
+ * the root, which writes them: the file is the same whatever the number of
+ * processes, and a restart may use another number). */
 int op_checkpoint_write(const char *file, const op_dat *dats, int ndats,
                         const char *const *scalar_names, const double *scalars, int nscalars,
                         char *err, size_t errlen) {
@@ -116,24 +144,15 @@ int op_checkpoint_write(const char *file, const op_dat *dats, int ndats,
   int rc = check_args(&c, dats, ndats, scalar_names, scalars, nscalars);
   if (rc != OP_IO_OK)
     return rc;
-  char *tmp = op_io_tmpname(file);
-  if (!tmp)
-    return OP_IO_ERR(&c, OP_IO_ENOMEM, "out of memory");
-  hid_t f;
-  rc = op_h5_create(&c, tmp, &f);
-  if (rc != OP_IO_OK) {
-    free(tmp);
-    return rc;
-  }
-  rc = write_body(&c, f, dats, ndats, scalar_names, scalars, nscalars);
-  int rc2 = op_h5_close(&c, f);
-  rc = rc != OP_IO_OK ? rc : rc2;
-  if (rc == OP_IO_OK)
-    rc = op_io_commit(&c, tmp, file); /* fsync tmp, rename, fsync directory */
-  else if (unlink(tmp) != 0)
-    fprintf(stderr, "op2-io: warning: cannot remove '%s'\n", tmp);
-  free(tmp);
-  return rc;
+  const void **data = calloc((size_t)ndats + 1, sizeof *data);
+  if (!data)
+    rc = OP_IO_ERR(&c, OP_IO_ENOMEM, "out of memory");
+  for (int i = 0; data && i < ndats; ++i)
+    data[i] = op_fetch_data_global(dats[i]); /* collective */
+  if (rc == OP_IO_OK && op_io_writer())
+    rc = write_file(&c, file, dats, data, ndats, scalar_names, scalars, nscalars);
+  free(data);
+  return op_io_shared(rc, err);
 }
 
 /* ---- reading ---------------------------------------------------------------------------- */
@@ -252,7 +271,19 @@ int op_checkpoint_read(const char *file, op_dat *dats, int ndats,
     rc = OP_IO_ERR(&c, OP_IO_ENOMEM, "out of memory");
   if (rc == OP_IO_OK)
     rc = check_format(&c, f, ndats);
-  /* Read everything into scratch memory first. */
+  /* Everything checked first (every process checks the file itself), */
+  for (int i = 0; rc == OP_IO_OK && i < ndats; ++i) {
+    rc = op_h5_check_dat(&c, f, dats[i], dats[i]->name);
+    if (rc == OP_IO_OK)
+      rc = check_set_attr(&c, f, dats[i]);
+  }
+  if (rc == OP_IO_OK)
+    rc = read_scalars(&c, f, scalar_names, vals, nscalars);
+  int rc2 = op_h5_close(&c, f);
+  rc = rc != OP_IO_OK ? rc : rc2;
+  /* then read into scratch memory (on many processes collectively: each
+   * reads a slice and sends the rows to their owners, whatever the number of
+   * processes that wrote the file). */
   for (int i = 0; rc == OP_IO_OK && i < ndats; ++i) {
     op_dat d = dats[i];
     size_t bytes = (size_t)d->set->size * (size_t)d->size;
@@ -264,20 +295,14 @@ int op_checkpoint_read(const char *file, op_dat *dats, int ndats,
       rc = OP_IO_ERR(&cd, OP_IO_ENOMEM, "out of memory for %zu bytes", bytes);
       break;
     }
-    rc = op_h5_read_dat_into(&c, f, d, d->name, bufs[i]);
-    if (rc == OP_IO_OK)
-      rc = check_set_attr(&c, f, d);
+    rc = op_h5_read_dat_rows(&c, file, d, d->name, bufs[i]);
   }
-  if (rc == OP_IO_OK)
-    rc = read_scalars(&c, f, scalar_names, vals, nscalars);
-  int rc2 = op_h5_close(&c, f);
-  rc = rc != OP_IO_OK ? rc : rc2;
   /* Commit only when everything succeeded. */
   if (rc == OP_IO_OK) {
     for (int i = 0; i < ndats; ++i) {
       op_dat d = dats[i];
-      memcpy(d->data, bufs[i], (size_t)d->set->size * (size_t)d->size);
-      op_dat_user_rows_arrived(d); /* written in the user's numbering */
+      memcpy(op_fetch_data_ptr(d), bufs[i], (size_t)d->set->size * (size_t)d->size);
+      op_dat_user_rows_arrived(d); /* written in the user's numbering; the host copy changed */
     }
     for (int i = 0; i < nscalars; ++i)
       scalars[i] = vals[i];

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 /* op_num_sets/op_set_at, ...: the core's registry (op2/core/op2_registry.h). */
+#include "op2_dist.h"
 #include "op2_registry.h"
 #include "op2_renumber.h"
 
@@ -564,25 +565,27 @@ int op_h5_write(const op_io_ctx *c, hid_t f, const char *name, op_type type, int
 int op_h5_write_set(const op_io_ctx *c, hid_t f, op_set set, int replace) {
   if (!set || !set->name)
     return OP_IO_ERR(c, OP_IO_EARG, "invalid set");
-  int size = set->size;
+  int size = op_get_size(set);
   return write_impl(c, f, set->name, OP_TYPE_INT, 1, 1, 1, &size, -1, replace, 0, NULL, NULL);
 }
 
-int op_h5_write_map(const op_io_ctx *c, hid_t f, op_map map, int replace) {
+int op_h5_write_map(const op_io_ctx *c, hid_t f, op_map map, const int *entries, int replace) {
   if (!map || !map->name || !map->from || !map->to || map->dim < 1)
     return OP_IO_ERR(c, OP_IO_EARG, "invalid map");
   const char *names[2] = {"from", "to"};
   const char *vals[2] = {map->from->name ? map->from->name : "",
                          map->to->name ? map->to->name : ""};
-  /* Rows and entries in the user's numbering. */
+  /* Rows and entries in the user's numbering: after op_renumber (one
+   * process only) converted here; on many processes entries are global. */
   int *user = NULL;
   if (op_set_storage_ids(map->from) || op_set_user_ids(map->to)) {
     user = malloc(sizeof(int) * (size_t)map->from->size * (size_t)map->dim + 1);
     if (!user) return OP_IO_ERR(c, OP_IO_ENOMEM, "out of memory for map '%s'", map->name);
     op_map_to_user_order(map, user);
+    entries = user;
   }
-  const int rc = write_impl(c, f, map->name, OP_TYPE_INT, 2, map->from->size, map->dim,
-                            user ? user : map->map, map->dim, replace, 2, names, vals);
+  const int rc = write_impl(c, f, map->name, OP_TYPE_INT, 2, op_get_size(map->from), map->dim,
+                            entries, map->dim, replace, 2, names, vals);
   free(user);
   return rc;
 }
@@ -595,15 +598,18 @@ const void *op_h5_user_rows(op_dat dat, void **owned) {
   return *owned;
 }
 
-int op_h5_write_dat(const op_io_ctx *c, hid_t f, op_dat dat, int replace) {
+int op_h5_write_dat(const op_io_ctx *c, hid_t f, op_dat dat, const void *data, int replace) {
   if (!dat || !dat->name || !dat->set || dat->dim < 1)
     return OP_IO_ERR(c, OP_IO_EARG, "invalid dat");
-  void *owned;
-  const void *data = op_h5_user_rows(dat, &owned);
-  if (!data) return OP_IO_ERR(c, OP_IO_ENOMEM, "out of memory for dat '%s'", dat->name);
+  /* In the user's order after op_renumber (one process only). */
+  void *owned = NULL;
+  if (op_set_storage_ids(dat->set)) {
+    data = op_h5_user_rows(dat, &owned);
+    if (!data) return OP_IO_ERR(c, OP_IO_ENOMEM, "out of memory for dat '%s'", dat->name);
+  }
   const char *names[1] = {"set"};
   const char *vals[1] = {dat->set->name ? dat->set->name : ""};
-  const int rc = write_impl(c, f, dat->name, dat->type, 2, dat->set->size, dat->dim, data,
+  const int rc = write_impl(c, f, dat->name, dat->type, 2, op_get_size(dat->set), dat->dim, data,
                             dat->dim, replace, 1, names, vals);
   free(owned);
   return rc;
@@ -616,25 +622,41 @@ static int check_dat_info(const op_io_ctx *c, const op_hdf5_info *info, op_set s
   if (!info->type_known || info->type != type)
     return OP_IO_ERR(c, OP_IO_ETYPE, "stored type is '%s', requested '%s'", info->type_name,
                      op_io_type_name(type));
+  const int size = op_get_size(set);
   if (info->rank > 2 || (info->rank < 2 && dim != 1))
     return OP_IO_ERR(c, OP_IO_ESHAPE, "dataset has rank %d, expected [%d x %d]", info->rank,
-                     set->size, dim);
-  if (info->rows != set->size)
+                     size, dim);
+  if (info->rows != size)
     return OP_IO_ERR(c, OP_IO_ESHAPE, "dataset has %lld rows, set '%s' has size %d", info->rows,
-                     set->name ? set->name : "?", set->size);
+                     set->name ? set->name : "?", size);
   if (info->cols != dim)
     return OP_IO_ERR(c, OP_IO_ESHAPE, "dataset has %lld columns, expected dim %d", info->cols, dim);
   return OP_IO_OK;
 }
 
-int op_h5_read_dat_into(const op_io_ctx *c0, hid_t f, op_dat dat, const char *name, void *buf) {
+int op_h5_check_dat(const op_io_ctx *c0, hid_t f, op_dat dat, const char *name) {
   op_io_ctx c = with_object(c0, "dataset", name);
   op_hdf5_info info;
   int rc = op_h5_query(c0, f, name, &info);
   if (rc == OP_IO_OK)
     rc = check_dat_info(&c, &info, dat->set, dat->dim, dat->type);
-  if (rc == OP_IO_OK)
+  return rc;
+}
+
+int op_h5_read_dat_rows(const op_io_ctx *c0, const char *file, op_dat dat, const char *name,
+                        void *buf) {
+  op_io_ctx c = with_object(c0, "dataset", name);
+  hid_t f;
+  int rc = op_h5_open_read(&c, &f);
+  if (rc != OP_IO_OK)
+    return rc;
+  rc = op_h5_check_dat(c0, f, dat, name);
+  if (rc == OP_IO_OK && !op_dist)
     rc = op_h5_read(c0, f, name, dat->type, dat->set->size, dat->dim, OP_H5_SHAPE_2D, buf);
+  rc = keep(rc, op_h5_close(&c, f));
+  /* Many processes: the file checked here by each, then read collectively. */
+  if (rc == OP_IO_OK && op_dist)
+    rc = op_dist->read_dat_rows(file, name, dat, buf, c.err, c.errlen);
   return rc;
 }
 
@@ -684,8 +706,8 @@ int op_hdf5_read_dataset(const char *file, const char *name, const char *type, l
   return keep(rc, op_h5_close(&co, f));
 }
 
-int op_hdf5_write_dataset(const char *file, const char *name, const char *type, long long rows,
-                          int cols, const void *buf, char *err, size_t errlen) {
+static int write_dataset(const char *file, const char *name, const char *type, long long rows,
+                         int cols, const void *buf, char *err, size_t errlen) {
   op_io_ctx c = op_h5_ctx(err, errlen, file);
   op_io_ctx co = with_object(&c, "dataset", name);
   op_type t;
@@ -701,6 +723,13 @@ int op_hdf5_write_dataset(const char *file, const char *name, const char *type, 
     return rc;
   rc = op_h5_write(&c, f, name, t, 2, rows, cols, buf, cols, 1);
   return keep(rc, op_h5_close(&co, f));
+}
+
+/* The root writes: buf is the same on every process (a constant, a table). */
+int op_hdf5_write_dataset(const char *file, const char *name, const char *type, long long rows,
+                          int cols, const void *buf, char *err, size_t errlen) {
+  int rc = op_io_writer() ? write_dataset(file, name, type, rows, cols, buf, err, errlen) : OP_IO_OK;
+  return op_io_shared(rc, err);
 }
 
 int op_hdf5_read_set_size(const char *file, const char *name, int *size, char *err,
@@ -720,7 +749,7 @@ int op_hdf5_read_set_size(const char *file, const char *name, int *size, char *e
   return keep(rc, op_h5_close(&co, f));
 }
 
-int op_hdf5_write_set(const char *file, op_set set, char *err, size_t errlen) {
+static int write_set(const char *file, op_set set, char *err, size_t errlen) {
   op_io_ctx c = op_h5_ctx(err, errlen, file);
   op_io_ctx co = with_object(&c, "dataset", set ? set->name : NULL);
   int rc = op_h5_check_name(&co, set ? set->name : NULL);
@@ -732,6 +761,11 @@ int op_hdf5_write_set(const char *file, op_set set, char *err, size_t errlen) {
     return rc;
   rc = op_h5_write_set(&c, f, set, 1);
   return keep(rc, op_h5_close(&co, f));
+}
+
+int op_hdf5_write_set(const char *file, op_set set, char *err, size_t errlen) {
+  int rc = op_io_writer() ? write_set(file, set, err, errlen) : OP_IO_OK;
+  return op_io_shared(rc, err);
 }
 
 int op_hdf5_read_map(const char *file, const char *name, int from_size, int dim, int to_size,
@@ -758,7 +792,8 @@ int op_hdf5_read_map(const char *file, const char *name, int from_size, int dim,
   return OP_IO_OK;
 }
 
-int op_hdf5_write_map(const char *file, op_map map, char *err, size_t errlen) {
+static int write_map(const char *file, op_map map, const int *entries, char *err,
+                     size_t errlen) {
   op_io_ctx c = op_h5_ctx(err, errlen, file);
   op_io_ctx co = with_object(&c, "dataset", map ? map->name : NULL);
   int rc = op_h5_check_name(&co, map ? map->name : NULL);
@@ -768,8 +803,14 @@ int op_hdf5_write_map(const char *file, op_map map, char *err, size_t errlen) {
   rc = op_h5_open_write(&co, &f);
   if (rc != OP_IO_OK)
     return rc;
-  rc = op_h5_write_map(&c, f, map, 1);
+  rc = op_h5_write_map(&c, f, map, entries, 1);
   return keep(rc, op_h5_close(&co, f));
+}
+
+int op_hdf5_write_map(const char *file, op_map map, char *err, size_t errlen) {
+  const int *entries = map ? op_fetch_map_global(map) : NULL; /* collective */
+  int rc = op_io_writer() ? write_map(file, map, entries, err, errlen) : OP_IO_OK;
+  return op_io_shared(rc, err);
 }
 
 int op_hdf5_read_dat(const char *file, op_dat dat, const char *name, char *err, size_t errlen) {
@@ -782,19 +823,16 @@ int op_hdf5_read_dat(const char *file, op_dat dat, const char *name, char *err, 
   int rc = op_h5_check_name(&co, name);
   if (rc != OP_IO_OK)
     return rc;
-  hid_t f;
-  rc = op_h5_open_read(&co, &f);
-  if (rc != OP_IO_OK)
-    return rc;
-  /* Validate before touching the dat, then read straight into its host copy. */
-  rc = op_h5_read_dat_into(&c, f, dat, name, dat->data);
-  rc = keep(rc, op_h5_close(&co, f));
+  /* Validated before the dat is touched, then read straight into its host
+   * copy (the rows this process owns). */
+  op_fetch_data_ptr(dat);
+  rc = op_h5_read_dat_rows(&c, file, dat, name, dat->data);
   if (rc == OP_IO_OK)
     op_dat_user_rows_arrived(dat); /* the file's rows are in the user's numbering */
   return rc;
 }
 
-int op_hdf5_write_dat(const char *file, op_dat dat, char *err, size_t errlen) {
+static int write_dat(const char *file, op_dat dat, const void *data, char *err, size_t errlen) {
   op_io_ctx c = op_h5_ctx(err, errlen, file);
   op_io_ctx co = with_object(&c, "dataset", dat ? dat->name : NULL);
   int rc = op_h5_check_name(&co, dat ? dat->name : NULL);
@@ -804,8 +842,14 @@ int op_hdf5_write_dat(const char *file, op_dat dat, char *err, size_t errlen) {
   rc = op_h5_open_write(&co, &f);
   if (rc != OP_IO_OK)
     return rc;
-  rc = op_h5_write_dat(&c, f, dat, 1);
+  rc = op_h5_write_dat(&c, f, dat, data, 1);
   return keep(rc, op_h5_close(&co, f));
+}
+
+int op_hdf5_write_dat(const char *file, op_dat dat, char *err, size_t errlen) {
+  const void *data = dat ? op_fetch_data_global(dat) : NULL; /* collective */
+  int rc = op_io_writer() ? write_dat(file, dat, data, err, errlen) : OP_IO_OK;
+  return op_io_shared(rc, err);
 }
 
 int op_hdf5_read_const(const char *file, const char *name, int dim, const char *type, void *data,
@@ -826,8 +870,8 @@ int op_hdf5_read_const(const char *file, const char *name, int dim, const char *
   return keep(rc, op_h5_close(&co, f));
 }
 
-int op_hdf5_write_const(const char *file, const char *name, int dim, const char *type,
-                        const void *data, char *err, size_t errlen) {
+static int write_const(const char *file, const char *name, int dim, const char *type,
+                       const void *data, char *err, size_t errlen) {
   op_io_ctx c = op_h5_ctx(err, errlen, file);
   op_io_ctx co = with_object(&c, "dataset", name);
   op_type t;
@@ -847,42 +891,49 @@ int op_hdf5_write_const(const char *file, const char *name, int dim, const char 
   return keep(rc, op_h5_close(&co, f));
 }
 
+int op_hdf5_write_const(const char *file, const char *name, int dim, const char *type,
+                        const void *data, char *err, size_t errlen) {
+  int rc = op_io_writer() ? write_const(file, name, dim, type, data, err, errlen) : OP_IO_OK;
+  return op_io_shared(rc, err);
+}
+
+/* Every process takes part in each gathering; the root writes. */
 int op_hdf5_dump(const char *file, char *err, size_t errlen) {
   op_io_ctx c = op_h5_ctx(err, errlen, file);
+  const int writer = op_io_writer();
   if (!file || !file[0])
     return OP_IO_ERR(&c, OP_IO_EARG, "no file name given");
   char *tmp = op_io_tmpname(file);
   if (!tmp)
     return OP_IO_ERR(&c, OP_IO_ENOMEM, "out of memory");
-  hid_t f;
-  int rc0 = op_h5_create(&c, tmp, &f);
-  if (rc0 != OP_IO_OK) {
-    free(tmp);
-    return rc0;
-  }
-  int rc = OP_IO_OK;
-  for (int i = 0, n = op_num_sets(); rc == OP_IO_OK && i < n; ++i) {
+  hid_t f = -1;
+  int rc = writer ? op_h5_create(&c, tmp, &f) : OP_IO_OK;
+  const int created = writer && rc == OP_IO_OK;
+  for (int i = 0, n = op_num_sets(); writer && rc == OP_IO_OK && i < n; ++i) {
     op_set s = op_set_at(i);
     if (s)
       rc = op_h5_write_set(&c, f, s, 0);
   }
-  for (int i = 0, n = op_num_maps(); rc == OP_IO_OK && i < n; ++i) {
+  for (int i = 0, n = op_num_maps(); i < n; ++i) {
     op_map m = op_map_at(i);
-    if (m)
-      rc = op_h5_write_map(&c, f, m, 0);
+    const int *entries = m ? op_fetch_map_global(m) : NULL;
+    if (m && writer && rc == OP_IO_OK)
+      rc = op_h5_write_map(&c, f, m, entries, 0);
   }
-  for (int i = 0, n = op_num_dats(); rc == OP_IO_OK && i < n; ++i) {
+  for (int i = 0, n = op_num_dats(); i < n; ++i) {
     op_dat d = op_dat_at(i);
-    if (d)
-      rc = op_h5_write_dat(&c, f, d, 0);
+    const void *data = d ? op_fetch_data_global(d) : NULL;
+    if (d && writer && rc == OP_IO_OK)
+      rc = op_h5_write_dat(&c, f, d, data, 0);
   }
-  rc = keep(rc, op_h5_close(&c, f));
-  if (rc == OP_IO_OK)
+  if (created)
+    rc = keep(rc, op_h5_close(&c, f));
+  if (writer && rc == OP_IO_OK)
     rc = op_io_commit(&c, tmp, file);
-  else if (unlink(tmp) != 0)
+  else if (created && unlink(tmp) != 0)
     fprintf(stderr, "op2-io: warning: cannot remove '%s'\n", tmp);
   free(tmp);
-  return rc;
+  return op_io_shared(rc, err);
 }
 
 /* ---- OP2 API ------------------------------------------------------------------------ */
@@ -894,6 +945,8 @@ static void die(const char *func, const char *err) {
 }
 
 op_set op_decl_set_hdf5(const char *file, const char *name) {
+  /* Many processes: each reads its slice (op2/mpi). */
+  if (op_dist) return op_dist->decl_set_hdf5(file, name);
   char err[OP_IO_ERRLEN];
   int size = 0;
   if (op_hdf5_read_set_size(file, name, &size, err, sizeof err) != OP_IO_OK)
@@ -909,6 +962,7 @@ op_set op_decl_set_hdf5(const char *file, const char *name) {
 }
 
 op_map op_decl_map_hdf5(op_set from, op_set to, int dim, const char *file, const char *name) {
+  if (op_dist) return op_dist->decl_map_hdf5(from, to, dim, file, name);
   char err[OP_IO_ERRLEN];
   op_io_ctx c = with_object(&(op_io_ctx){err, sizeof err, "HDF5 file", file, NULL, NULL}, "dataset",
                             name);
@@ -941,6 +995,7 @@ op_map op_decl_map_hdf5(op_set from, op_set to, int dim, const char *file, const
 
 op_dat op_decl_dat_hdf5(op_set set, int dim, const char *type, const char *file,
                         const char *name) {
+  if (op_dist) return op_dist->decl_dat_hdf5(set, dim, type, file, name);
   char err[OP_IO_ERRLEN];
   op_io_ctx c = op_h5_ctx(err, sizeof err, file);
   op_io_ctx co = with_object(&c, "dataset", name);

@@ -63,14 +63,21 @@ int op_h5_get_attr_double(const op_io_ctx *c, hid_t obj, const char *objname, co
 int op_h5_get_attr_str(const op_io_ctx *c, hid_t obj, const char *objname, const char *attr,
                        char *buf, size_t len, int *found);
 
-/* Object-level helpers (OP2 layout, attributes included). */
+/* Object-level helpers (OP2 layout, attributes included), with the sizes over
+ * all processes (op_get_size). entries and data hold every row in the user's
+ * numbering: op_fetch_map_global / op_fetch_data_global, called by every
+ * process before the root writes (op_io_util.h, "many processes"). */
 int op_h5_write_set(const op_io_ctx *c, hid_t f, op_set set, int replace);
-int op_h5_write_map(const op_io_ctx *c, hid_t f, op_map map, int replace);
-/* Calls op_fetch_data_ptr(dat) first. */
-int op_h5_write_dat(const op_io_ctx *c, hid_t f, op_dat dat, int replace);
-/* Validates [set size, dim] and type of dataset `name`, then reads into buf
- * (set size * dat->size bytes). */
-int op_h5_read_dat_into(const op_io_ctx *c, hid_t f, op_dat dat, const char *name, void *buf);
+int op_h5_write_map(const op_io_ctx *c, hid_t f, op_map map, const int *entries, int replace);
+int op_h5_write_dat(const op_io_ctx *c, hid_t f, op_dat dat, const void *data, int replace);
+/* Validates [global size, dim] and type of dataset `name` for dat. */
+int op_h5_check_dat(const op_io_ctx *c, hid_t f, op_dat dat, const char *name);
+/* Reads dataset `name` (validated first) into buf: a row for each element of
+ * dat's set held by this process as owner (set->size rows), in its local
+ * order. Opens file itself. On many processes collective: each reads a slice
+ * and sends every row to its owner. */
+int op_h5_read_dat_rows(const op_io_ctx *c, const char *file, op_dat dat, const char *name,
+                        void *buf);
 
 /* A dat's rows in the user's numbering (files keep it whatever order the
  * library stores the set in, op2_renumber.h): the host copy itself, or a

@@ -7,6 +7,7 @@
 #endif
 
 #include "op_io_util.h"
+#include "op2_dist.h"
 
 #include "op2_error.h"
 #include "op2_registry.h"
@@ -408,4 +409,13 @@ done:
   free(tc);
   free(dc);
   return out;
+}
+
+/* ---- many processes ------------------------------------------------------------ */
+
+int op_io_writer(void) { return op_is_root(); }
+
+int op_io_shared(int rc, const char *err) {
+  (void)err; /* the root reports it (its caller prints err and ends the job) */
+  return op_root_status(rc);
 }

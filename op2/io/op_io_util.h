@@ -36,6 +36,18 @@ int op_io_fail(const op_io_ctx *c, int code, const char *src, int line, const ch
  * could not be read or written as asked; docs/errors.md). */
 void op_io_die(const char *msg) __attribute__((noreturn));
 
+/* ---- many processes -------------------------------------------------------- */
+
+/* The writers of shared files are collective on many processes (an MPI
+ * build): every process calls them, the data they write is gathered on the
+ * root (op_fetch_data_global, op_fetch_map_global), and the root alone writes.
+ * op_io_writer() is 1 on the process that writes (always without MPI);
+ * op_io_shared(rc, err), called by every process at the end, returns the
+ * root's rc (op_root_status): on a failure only the root returns, with the
+ * message in its err, and the others wait for it to end the job. */
+int op_io_writer(void);
+int op_io_shared(int rc, const char *err);
+
 /* ---- element types -------------------------------------------------------- */
 
 /* "double", "float", "int" (and the core's aliases: "r8", "real(8)", ...) ->

@@ -261,7 +261,7 @@ static int write_picture(const op_image *im, const char *file, const op_ppm_opti
 
 /* ---- structured fields -------------------------------------------------------------------- */
 
-int op_ppm_write_field(const char *file, const double *field, int nx, int ny,
+static int write_field(const char *file, const double *field, int nx, int ny,
                        const op_ppm_options *opt, double range_out[2], char *err,
                        size_t errlen) {
   op_io_ctx c = {err, errlen, "PPM file", file, NULL, NULL};
@@ -317,11 +317,24 @@ int op_ppm_write_field(const char *file, const double *field, int nx, int ny,
   return rc;
 }
 
+/* On many processes the root draws (field: what it holds, typically from
+ * op_fetch_data_global); the others may pass NULL. */
+int op_ppm_write_field(const char *file, const double *field, int nx, int ny,
+                       const op_ppm_options *opt, double range_out[2], char *err,
+                       size_t errlen) {
+  int rc = op_io_writer() ? write_field(file, field, nx, ny, opt, range_out, err, errlen)
+                          : OP_IO_OK;
+  return op_io_shared(rc, err);
+}
+
 /* ---- unstructured cells ----------------------------------------------------------------- */
 
-int op_ppm_write_cells(const char *file, op_map cell_nodes, op_dat coords, const double *values,
-                       const double window[4], int width, const op_ppm_options *opt,
-                       double range_out[2], char *err, size_t errlen) {
+/* map and xy: every cell's nodes and every node's coordinates, in the user's
+ * numbering; ncell cells. */
+static int write_cells(const char *file, op_map cell_nodes, op_dat coords, const int *map,
+                       const double *xy, int ncell, const double *values, const double window[4],
+                       int width, const op_ppm_options *opt, double range_out[2], char *err,
+                       size_t errlen) {
   op_io_ctx c = {err, errlen, "PPM file", file, NULL, NULL};
   op_ppm_options o = opt ? *opt : op_ppm_default_options();
   if (!file || !file[0])
@@ -345,9 +358,7 @@ int op_ppm_write_cells(const char *file, op_map cell_nodes, op_dat coords, const
   int rc = prepare(&c, &o, &col);
   if (rc != OP_IO_OK)
     return rc;
-  const int nv = cell_nodes->dim, ncell = cell_nodes->from->size;
-  const double *xy = op_fetch_data_ptr(coords);
-  const int *map = cell_nodes->map;
+  const int nv = cell_nodes->dim;
   /* Cells reaching into the window, for the range and the drawing. */
   unsigned char *in = malloc(ncell > 0 ? (size_t)ncell : 1);
   if (!in)
@@ -417,6 +428,28 @@ int op_ppm_write_cells(const char *file, op_map cell_nodes, op_dat coords, const
   return rc;
 }
 
+/* Every process calls it: the mesh and coordinates are gathered on the root,
+ * which draws (values: every cell's, on the root). */
+int op_ppm_write_cells(const char *file, op_map cell_nodes, op_dat coords, const double *values,
+                       const double window[4], int width, const op_ppm_options *opt,
+                       double range_out[2], char *err, size_t errlen) {
+  op_io_ctx c = {err, errlen, "PPM file", file, NULL, NULL};
+  int rc = OP_IO_OK;
+  if (!cell_nodes || !cell_nodes->map || !cell_nodes->from || (cell_nodes->dim != 3 && cell_nodes->dim != 4))
+    rc = OP_IO_ERR(&c, OP_IO_EARG, "cell_nodes must map cells to 3 or 4 nodes");
+  else if (!coords || coords->dim != 2 || coords->type != OP_TYPE_DOUBLE || coords->set != cell_nodes->to)
+    rc = OP_IO_ERR(&c, OP_IO_EARG, "coords must be 2 doubles on the nodes of '%s'",
+                   cell_nodes->name ? cell_nodes->name : "?");
+  if (rc != OP_IO_OK)
+    return rc; /* the same on every process */
+  const int *map = op_fetch_map_global(cell_nodes); /* collective */
+  const double *xy = op_fetch_data_global(coords);
+  if (op_io_writer())
+    rc = write_cells(file, cell_nodes, coords, map, xy, op_get_size(cell_nodes->from), values,
+                     window, width, opt, range_out, err, errlen);
+  return op_io_shared(rc, err);
+}
+
 int op_ppm_write_dat(const char *file, op_dat dat, int component, int nx, int ny,
                      const op_ppm_options *opt, double range_out[2], char *err, size_t errlen) {
   op_io_ctx c = {err, errlen, "PPM file", file, "dat", dat ? dat->name : NULL};
@@ -427,13 +460,16 @@ int op_ppm_write_dat(const char *file, op_dat dat, int component, int nx, int ny
                      dat->type_name ? dat->type_name : "?");
   if (component < 0 || component >= dat->dim)
     return OP_IO_ERR(&c, OP_IO_EARG, "component %d outside [0, %d)", component, dat->dim);
-  if (nx < 1 || ny < 1 || (long long)nx * ny != dat->set->size)
+  const int size = op_get_size(dat->set);
+  if (nx < 1 || ny < 1 || (long long)nx * ny != size)
     return OP_IO_ERR(&c, OP_IO_ESHAPE, "%d x %d cells but set '%s' has %d elements", nx, ny,
-                     dat->set->name ? dat->set->name : "?", dat->set->size);
+                     dat->set->name ? dat->set->name : "?", size);
   op_ppm_options o = opt ? *opt : op_ppm_default_options();
   o.stride = (size_t)dat->dim;
-  const double *data = (const double *)op_fetch_data_ptr(dat);
-  return op_ppm_write_field(file, data + component, nx, ny, &o, range_out, err, errlen);
+  const double *data = (const double *)op_fetch_data_global(dat); /* collective */
+  int rc = op_io_writer() ? write_field(file, data + component, nx, ny, &o, range_out, err, errlen)
+                          : OP_IO_OK;
+  return op_io_shared(rc, err);
 }
 
 /* ---- reading -------------------------------------------------------------------------- */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "op2_renumber.h"
 #include "op_hdf5_impl.h"
 #include "op_io_util.h"
 
@@ -73,17 +74,20 @@ static char *component_path(const char *path, int k) {
   return s;
 }
 
-/* strict: the dat must be declared on `on` itself; otherwise on a set of its size. */
-static int add_field(const op_io_ctx *c, xdesc *d, op_dat dat, op_set on, int node, int strict) {
+/* on: the set the dat must be declared on (strict), or NULL: any set of
+ * on_size elements (sizes over all processes). */
+static int add_field(const op_io_ctx *c, xdesc *d, op_dat dat, op_set on, const char *on_name,
+                     int on_size, int node) {
   if (!dat || !dat->name || !dat->set)
     return OP_IO_ERR(c, OP_IO_EARG, "a %s dat is NULL or unnamed", node ? "node" : "cell");
   op_io_ctx co = *c;
   co.what = "dat";
   co.object = dat->name;
-  if (dat->set != on && (strict || dat->set->size != on->size))
+  const int size = op_get_size(dat->set);
+  if (on ? dat->set != on : size != on_size)
     return OP_IO_ERR(&co, OP_IO_EARG, "is declared on set '%s' (size %d), expected %s set '%s' (size %d)",
-                     dat->set->name ? dat->set->name : "?", dat->set->size, node ? "node" : "cell",
-                     on->name ? on->name : "?", on->size);
+                     dat->set->name ? dat->set->name : "?", size, node ? "node" : "cell",
+                     on_name ? on_name : "?", on_size);
   if (dat->dim < 1)
     return OP_IO_ERR(&co, OP_IO_EARG, "invalid dim %d", dat->dim);
   xfield *f = &d->f[d->nf];
@@ -92,7 +96,7 @@ static int add_field(const op_io_ctx *c, xdesc *d, op_dat dat, op_set on, int no
     return OP_IO_ERR(c, OP_IO_ENOMEM, "out of memory");
   f->dim = dat->dim;
   f->type = dat->type;
-  f->rows = dat->set->size;
+  f->rows = size;
   f->node = node;
   f->dat = dat;
   d->nf++;
@@ -112,9 +116,9 @@ static int desc_from_mesh(const op_io_ctx *c, const op_xdmf_mesh *m, xdesc *d) {
   if (m->coords->dim != 2 && m->coords->dim != 3)
     return OP_IO_ERR(c, OP_IO_EARG, "coordinates '%s' have dim %d, expected 2 or 3",
                      m->coords->name, m->coords->dim);
-  if (m->coords->set->size != map->to->size)
+  if (op_get_size(m->coords->set) != op_get_size(map->to))
     return OP_IO_ERR(c, OP_IO_EARG, "coordinates '%s' are on a set of size %d, map '%s' points to size %d",
-                     m->coords->name, m->coords->set->size, map->name, map->to->size);
+                     m->coords->name, op_get_size(m->coords->set), map->name, op_get_size(map->to));
   if (m->ncell_dats < 0 || m->nnode_dats < 0 || (m->ncell_dats && !m->cell_dats) ||
       (m->nnode_dats && !m->node_dats))
     return OP_IO_ERR(c, OP_IO_EARG, "invalid dat lists");
@@ -129,9 +133,9 @@ static int desc_from_mesh(const op_io_ctx *c, const op_xdmf_mesh *m, xdesc *d) {
   }
   int rc = OP_IO_OK;
   for (int i = 0; rc == OP_IO_OK && i < m->ncell_dats; ++i)
-    rc = add_field(c, d, m->cell_dats[i], map->from, 0, 1);
+    rc = add_field(c, d, m->cell_dats[i], map->from, map->from->name, op_get_size(map->from), 0);
   for (int i = 0; rc == OP_IO_OK && i < m->nnode_dats; ++i)
-    rc = add_field(c, d, m->node_dats[i], map->to, 1, 1);
+    rc = add_field(c, d, m->node_dats[i], map->to, map->to->name, op_get_size(map->to), 1);
   if (rc != OP_IO_OK)
     desc_free(d);
   return rc;
@@ -158,13 +162,9 @@ static int desc_from_grid(const op_io_ctx *c, const op_xdmf_grid *g, xdesc *d) {
   d->f = calloc((size_t)g->ncell_dats + 1, sizeof *d->f);
   if (!d->f)
     return OP_IO_ERR(c, OP_IO_ENOMEM, "out of memory");
-  struct op_set_core cells;
-  memset(&cells, 0, sizeof cells);
-  cells.size = g->nx * g->ny;
-  cells.name = (char *)"grid cells";
   int rc = OP_IO_OK;
   for (int i = 0; rc == OP_IO_OK && i < g->ncell_dats; ++i)
-    rc = add_field(c, d, g->cell_dats[i], &cells, 0, 0);
+    rc = add_field(c, d, g->cell_dats[i], NULL, "grid cells", g->nx * g->ny, 0);
   if (rc != OP_IO_OK)
     desc_free(d);
   return rc;
@@ -198,9 +198,10 @@ static int check_mesh_file(const op_io_ctx *c0, const xdesc *d, const char *file
   int rc = op_h5_open_read(&c, &f);
   if (rc != OP_IO_OK)
     return rc;
-  rc = check_dataset(&c, f, d->map->name, d->map->from->size, d->map->dim, OP_TYPE_INT, xmf);
+  rc = check_dataset(&c, f, d->map->name, op_get_size(d->map->from), d->map->dim, OP_TYPE_INT,
+                     xmf);
   if (rc == OP_IO_OK)
-    rc = check_dataset(&c, f, d->coords->name, d->coords->set->size, d->coords->dim,
+    rc = check_dataset(&c, f, d->coords->name, op_get_size(d->coords->set), d->coords->dim,
                        d->coords->type, xmf);
   int rc2 = op_h5_close(&c, f);
   return rc != OP_IO_OK ? rc : rc2;
@@ -328,14 +329,14 @@ static int emit_grid(op_io_buf *b, const char *ind, const xdesc *d, const char *
     for (int i = 0; rc == 0 && i < d->nf; ++i)
       rc = emit_field(b, in1, &d->f[i], shape, 1, rel);
   } else {
-    long long nc = d->map->from->size;
+    long long nc = op_get_size(d->map->from);
     op_io_buf_printf(b, "%s<Topology TopologyType=\"%s\" NumberOfElements=\"%lld\">\n", in1,
                      d->map->dim == 4 ? "Quadrilateral" : "Triangle", nc);
     snprintf(dims, sizeof dims, "%lld %d", nc, d->map->dim);
     hdf_item(b, in2, dims, OP_TYPE_INT, mesh_rel, d->map->name);
     op_io_buf_printf(b, "%s</Topology>\n", in1);
     op_io_buf_printf(b, "%s<Geometry GeometryType=\"%s\">\n", in1, d->coords->dim == 2 ? "XY" : "XYZ");
-    snprintf(dims, sizeof dims, "%d %d", d->coords->set->size, d->coords->dim);
+    snprintf(dims, sizeof dims, "%d %d", op_get_size(d->coords->set), d->coords->dim);
     hdf_item(b, in2, dims, d->coords->type, mesh_rel, d->coords->name);
     op_io_buf_printf(b, "%s</Geometry>\n", in1);
     for (int i = 0; rc == 0 && i < d->nf; ++i) {
@@ -398,12 +399,34 @@ static int write_xmf(const op_io_ctx *c, const char *xmf, const xdesc *d, int ns
 
 /* ---- writing data ------------------------------------------------------------------- */
 
+/* What save_data writes, in the user's numbering: gathered by every process
+ * (the root receives it; op_io_util.h, "many processes"). */
+typedef struct {
+  const int *map;
+  const void *coords;
+  const void **fields;
+} xdata;
+
+static int gather_data(const op_io_ctx *c, const xdesc *d, xdata *g) {
+  memset(g, 0, sizeof *g);
+  g->fields = calloc((size_t)d->nf + 1, sizeof *g->fields);
+  if (!g->fields)
+    return OP_IO_ERR(c, OP_IO_ENOMEM, "out of memory");
+  if (!d->structured && !d->mesh_file) {
+    g->map = op_fetch_map_global(d->map);
+    g->coords = op_fetch_data_global(d->coords);
+  }
+  for (int i = 0; i < d->nf; ++i)
+    g->fields[i] = op_fetch_data_global(d->f[i].dat);
+  return OP_IO_OK;
+}
+
 /* The components of a field of more than 3 components, one [rows, 1] dataset
  * each ("<dat>_<k>"), beside the dat itself (see emit_field). */
-static int save_components(const op_io_ctx *c, hid_t f, const xfield *x) {
+static int save_components(const op_io_ctx *c, hid_t f, const xfield *x, const char *data) {
   const size_t esize = x->type == OP_TYPE_DOUBLE ? sizeof(double) : 4;
-  void *owned;
-  const char *data = op_h5_user_rows(x->dat, &owned);
+  void *owned = NULL;
+  if (op_set_storage_ids(x->dat->set)) data = op_h5_user_rows(x->dat, &owned);
   char *col = malloc(esize * (size_t)(x->rows > 0 ? x->rows : 1));
   if (!col || !data) {
     free(col);
@@ -424,23 +447,23 @@ static int save_components(const op_io_ctx *c, hid_t f, const xfield *x) {
   return rc;
 }
 
-static int save_data(const op_io_ctx *c0, const xdesc *d, const char *h5file) {
+static int save_data(const op_io_ctx *c0, const xdesc *d, const xdata *g, const char *h5file) {
   op_io_ctx c = op_h5_ctx(c0->err, c0->errlen, h5file);
   hid_t f;
   int rc = op_h5_open_write(&c, &f);
   if (rc != OP_IO_OK)
     return rc;
   if (!d->structured && !d->mesh_file) {
-    rc = op_h5_write_map(&c, f, d->map, 1);
+    rc = op_h5_write_map(&c, f, d->map, g->map, 1);
     if (rc == OP_IO_OK)
-      rc = op_h5_write_dat(&c, f, d->coords, 1);
+      rc = op_h5_write_dat(&c, f, d->coords, g->coords, 1);
   }
   for (int i = 0; rc == OP_IO_OK && i < d->nf; ++i) {
     if (d->f[i].dat == d->coords && !d->structured && !d->mesh_file)
       continue;
-    rc = op_h5_write_dat(&c, f, d->f[i].dat, 1);
+    rc = op_h5_write_dat(&c, f, d->f[i].dat, g->fields[i], 1);
     if (rc == OP_IO_OK && d->f[i].dim > 3)
-      rc = save_components(&c, f, &d->f[i]);
+      rc = save_components(&c, f, &d->f[i], g->fields[i]);
   }
   int rc2 = op_h5_close(&c, f);
   return rc != OP_IO_OK ? rc : rc2;
@@ -464,7 +487,8 @@ int op_xdmf_name(const char *h5file, char *xmf, size_t len) {
   return (w < 0 || (size_t)w >= len) ? -1 : 0;
 }
 
-static int write_single(const char *h5file, const xdesc *d, int save, char *err, size_t errlen) {
+static int write_single_root(const char *h5file, const xdesc *d, const xdata *g, char *err,
+                             size_t errlen) {
   op_io_ctx c = {err, errlen, "XDMF file", NULL, NULL, NULL};
   size_t n = h5file ? strlen(h5file) + 8 : 8;
   char *xmf = malloc(n);
@@ -475,8 +499,8 @@ static int write_single(const char *h5file, const xdesc *d, int save, char *err,
     rc = OP_IO_ERR(&c, OP_IO_EARG, "no HDF5 file name given");
   } else {
     c.file = xmf;
-    if (save)
-      rc = save_data(&c, d, h5file);
+    if (g)
+      rc = save_data(&c, d, g, h5file);
     if (rc == OP_IO_OK)
       rc = check_data_file(&c, d, h5file, xmf);
     if (rc == OP_IO_OK && d->mesh_file)
@@ -487,6 +511,17 @@ static int write_single(const char *h5file, const xdesc *d, int save, char *err,
   }
   free(xmf);
   return rc;
+}
+
+/* Every process calls it (the data saved is gathered on the root, which writes). */
+static int write_single(const char *h5file, const xdesc *d, int save, char *err, size_t errlen) {
+  op_io_ctx c = {err, errlen, "XDMF file", NULL, NULL, NULL};
+  xdata g = {0};
+  int rc = save ? gather_data(&c, d, &g) : OP_IO_OK;
+  if (rc == OP_IO_OK && op_io_writer())
+    rc = write_single_root(h5file, d, save ? &g : NULL, err, errlen);
+  free(g.fields);
+  return op_io_shared(rc, err);
 }
 
 int op_xdmf_write(const char *h5file, const op_xdmf_mesh *mesh, char *err, size_t errlen) {
@@ -573,8 +608,9 @@ op_xdmf_series *op_xdmf_series_create_grid(const char *xmf_file, const op_xdmf_g
   return series_new(&c, xmf_file, &d);
 }
 
-static int series_add(op_xdmf_series *s, double time, const char *h5file, int save, char *err,
-                      size_t errlen) {
+/* The root's part of series_add: g is the gathered data to save, or NULL. */
+static int series_add_root(op_xdmf_series *s, double time, const char *h5file, const xdata *g,
+                           char *err, size_t errlen) {
   op_io_ctx c = {err, errlen, "XDMF file", s ? s->xmf : NULL, NULL, NULL};
   if (!s)
     return OP_IO_ERR(&c, OP_IO_EARG, "no series");
@@ -583,8 +619,8 @@ static int series_add(op_xdmf_series *s, double time, const char *h5file, int sa
   if (!isfinite(time))
     return OP_IO_ERR(&c, OP_IO_EARG, "time value is not finite");
   int rc = OP_IO_OK;
-  if (save)
-    rc = save_data(&c, &s->d, h5file);
+  if (g)
+    rc = save_data(&c, &s->d, g, h5file);
   if (rc == OP_IO_OK)
     rc = check_data_file(&c, &s->d, h5file, s->xmf);
   if (rc == OP_IO_OK && s->d.mesh_file && s->n == 0)
@@ -615,6 +651,18 @@ static int series_add(op_xdmf_series *s, double time, const char *h5file, int sa
   }
   s->n++;
   return OP_IO_OK;
+}
+
+/* Every process calls it; the root writes (and alone keeps the steps). */
+static int series_add(op_xdmf_series *s, double time, const char *h5file, int save, char *err,
+                      size_t errlen) {
+  op_io_ctx c = {err, errlen, "XDMF file", s ? s->xmf : NULL, NULL, NULL};
+  xdata g = {0};
+  int rc = save && s ? gather_data(&c, &s->d, &g) : OP_IO_OK;
+  if (rc == OP_IO_OK && op_io_writer())
+    rc = series_add_root(s, time, h5file, save ? &g : NULL, err, errlen);
+  free(g.fields);
+  return op_io_shared(rc, err);
 }
 
 int op_xdmf_series_append(op_xdmf_series *s, double time, const char *h5file, char *err,

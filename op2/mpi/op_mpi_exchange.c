@@ -27,6 +27,9 @@ struct op_mpi_exchange_state {
 };
 
 static long long sent_messages, sent_bytes;
+static const op_mpi_exchange_hooks *hooks;
+
+void op_mpi_exchange_set_hooks(const op_mpi_exchange_hooks *h) { hooks = h; }
 
 /* Rows of neighbour rank r in list h: first index and count (0 when absent). */
 static int rows_of(const op_mpi_halo_list *h, int r, int *first) {
@@ -142,6 +145,7 @@ void op_mpi_exchange_begin(op_mpi_dat d) {
   struct op_mpi_exchange_state *x = d->xs;
   if (x->in_flight) op_mpi_fatal("dat '%s': a halo exchange is already in flight", d->name);
   x->nreq = 0;
+  if (hooks && hooks->before_pack) hooks->before_pack(d, p->send_list, p->send_off[p->nsend]);
   for (int i = 0; i < p->nrecv; i++) {
     int n = p->recv_off[i + 1] - p->recv_off[i];
     OP_MPI_CHECK(MPI_Irecv(x->recvbuf + (size_t)p->recv_off[i] * d->size, (int)((size_t)n * d->size),
@@ -174,6 +178,9 @@ void op_mpi_exchange_finish(op_mpi_dat d) {
            (size_t)p->nonexec_n[i] * d->size);
   }
   x->in_flight = 0;
+  op_mpi_set s = d->set;
+  if (hooks && hooks->after_unpack && s->exec_size + s->nonexec_size > 0)
+    hooks->after_unpack(d, s->size, s->exec_size + s->nonexec_size);
 }
 
 void op_mpi_exchange_counts(long long *messages, long long *bytes) {

@@ -42,6 +42,16 @@ void op_mpi_loop_end(int nargs, op_mpi_arg *args);
 /* One dat's whole halo, now (begin: pack and post; finish: wait and unpack). */
 void op_mpi_exchange_begin(op_mpi_dat d);
 void op_mpi_exchange_finish(op_mpi_dat d);
+/* For data the owner of the mesh also keeps elsewhere (a device): called
+ * before a dat's rows are packed for sending (rows: the local indices about
+ * to be read, n of them) and after its halo rows were unpacked ([first,
+ * first + n) of local numbers). NULL: none. */
+typedef struct {
+  void (*before_pack)(op_mpi_dat d, const int *rows, int n);
+  void (*after_unpack)(op_mpi_dat d, int first, int n);
+} op_mpi_exchange_hooks;
+void op_mpi_exchange_set_hooks(const op_mpi_exchange_hooks *hooks);
+
 /* Messages and bytes this process has sent in exchanges so far. */
 void op_mpi_exchange_counts(long long *messages, long long *bytes);
 

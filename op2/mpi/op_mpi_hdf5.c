@@ -22,6 +22,7 @@
 #include "op_io_util.h"
 #include "op_mpi_check.h"
 #include "op_mpi_dist.h"
+#include "op_mpi_halo.h" /* op_mpi_local_index */
 #include "op_mpi_partition.h" /* op_mpi_block_part: the balanced slices */
 
 #if !defined(H5_HAVE_PARALLEL)
@@ -207,6 +208,50 @@ op_mpi_dat op_mpi_decl_dat_hdf5(op_mpi_mesh m, op_mpi_set set, int dim, const ch
   op_mpi_dat d = op_mpi_decl_dat(m, set, dim, t, rows, name);
   free(rows);
   return d;
+}
+
+void op_mpi_read_dat_rows(op_mpi_mesh m, op_mpi_dat d, const char *file, const char *name,
+                          void *owned) {
+  op_mpi_set s = d->set;
+  if (m->stage != OP_MPI_DISTRIBUTED || !s->part)
+    op_mpi_fatal("reading '%s' from '%s': the mesh is not distributed yet", name, file);
+  /* The declaration slices: s->part says who owns each of their elements. */
+  hid_t f = open_read(m, file);
+  char *rows = op_mpi_alloc(char, (size_t)s->slice_size * d->size);
+  read_rows(file, f, name, d->type, s->global_size, d->dim, s->slice_start, s->slice_size, rows);
+  close_file(file, f);
+  int n = s->slice_size;
+  int *order = op_mpi_alloc(int, n), *counts = op_mpi_alloc(int, m->nprocs);
+  op_mpi_group_by_dest(n, s->part, m->nprocs, order, counts);
+  size_t rec = sizeof(int) + d->size;
+  char *buf = op_mpi_alloc(char, (size_t)n * rec);
+  for (int k = 0; k < n; k++) {
+    int g = s->slice_start + order[k];
+    memcpy(buf + (size_t)k * rec, &g, sizeof(int));
+    memcpy(buf + (size_t)k * rec + sizeof(int), rows + (size_t)order[k] * d->size, d->size);
+  }
+  char *got = NULL;
+  int ngot = op_mpi_alltoallv_rows(m->comm, buf, counts, rec, (void **)&got, NULL);
+  if (ngot != s->size)
+    op_mpi_fatal("internal error: reading '%s': %d rows arrived for %d owned elements of set '%s'",
+                 name, ngot, s->size, s->name);
+  char *seen = op_mpi_zalloc(char, s->size);
+  for (int k = 0; k < ngot; k++) {
+    int g;
+    memcpy(&g, got + (size_t)k * rec, sizeof(int));
+    int e = op_mpi_local_index(s, g);
+    if (e < 0 || e >= s->size || seen[e])
+      op_mpi_fatal("internal error: reading '%s': row %d of set '%s' arrived %s", name, g, s->name,
+                   e < 0 || e >= s->size ? "at a process that does not own it" : "twice");
+    seen[e] = 1;
+    memcpy((char *)owned + (size_t)e * d->size, got + (size_t)k * rec + sizeof(int), d->size);
+  }
+  free(rows);
+  free(order);
+  free(counts);
+  free(buf);
+  free(got);
+  free(seen);
 }
 
 /* ---- writing --------------------------------------------------------------------------- */

@@ -36,6 +36,14 @@ op_mpi_map op_mpi_decl_map_hdf5(op_mpi_mesh m, op_mpi_set from, op_mpi_set to, i
 op_mpi_dat op_mpi_decl_dat_hdf5(op_mpi_mesh m, op_mpi_set set, int dim, const char *type,
                                 const char *file, const char *name);
 
+/* Reads dataset `name` of file ([global size, dim] of d's type: a dat written
+ * in global order, e.g. a checkpoint from any number of processes) into
+ * `owned`: a row for each element d's process owns, in its local order. Each
+ * process reads its slice collectively and sends every row to its owner.
+ * Collective; an error ends the job naming the file and dataset. */
+void op_mpi_read_dat_rows(op_mpi_mesh m, op_mpi_dat d, const char *file, const char *name,
+                          void *owned);
+
 /* Writes FILE atomically: the sizes of the sets of the given maps and dats,
  * then the maps and dats (in that order), in global numbering. The mesh must
  * be distributed. Collective. */

@@ -160,10 +160,8 @@ op_mpi_map op_mpi_decl_map(op_mpi_mesh m, op_mpi_set from, op_mpi_set to, int di
   return p;
 }
 
-op_mpi_dat op_mpi_decl_dat(op_mpi_mesh m, op_mpi_set set, int dim, op_type type,
-                           const void *rows, const char *name) {
-  check_stage(m, OP_MPI_DECLARED, "op_mpi_decl_dat");
-  check_owned_set(m, set, "op_mpi_decl_dat", "its");
+/* A dat of the mesh, checked and added to its list, with no rows yet. */
+static op_mpi_dat add_dat(op_mpi_mesh m, op_mpi_set set, int dim, op_type type, const char *name) {
   if (dim < 1) op_mpi_fatal("dat '%s': dim %d, need 1 or more", name ? name : "?", dim);
   size_t tsize = op_io_type_size(type);
   if (tsize == 0) op_mpi_fatal("dat '%s': unknown type %d", name ? name : "?", (int)type);
@@ -174,11 +172,29 @@ op_mpi_dat op_mpi_decl_dat(op_mpi_mesh m, op_mpi_set set, int dim, op_type type,
   d->dim = dim;
   d->type = type;
   d->size = (size_t)dim * tsize;
+  m->dats = op_mpi_grow(op_mpi_dat, m->dats, m->ndats + 1);
+  m->dats[m->ndats++] = d;
+  return d;
+}
+
+op_mpi_dat op_mpi_decl_dat(op_mpi_mesh m, op_mpi_set set, int dim, op_type type,
+                           const void *rows, const char *name) {
+  check_stage(m, OP_MPI_DECLARED, "op_mpi_decl_dat");
+  check_owned_set(m, set, "op_mpi_decl_dat", "its");
+  op_mpi_dat d = add_dat(m, set, dim, type, name);
   size_t bytes = (size_t)set->slice_size * d->size;
   d->slice = op_mpi_zalloc(char, bytes);
   if (rows && bytes) memcpy(d->slice, rows, bytes);
-  m->dats = op_mpi_grow(op_mpi_dat, m->dats, m->ndats + 1);
-  m->dats[m->ndats++] = d;
+  return d;
+}
+
+op_mpi_dat op_mpi_decl_dat_distributed(op_mpi_mesh m, op_mpi_set set, int dim, op_type type,
+                                       const char *name) {
+  if (!m || m->stage != OP_MPI_DISTRIBUTED)
+    op_mpi_fatal("op_mpi_decl_dat_distributed('%s'): the mesh is not distributed", name ? name : "?");
+  check_owned_set(m, set, "op_mpi_decl_dat_distributed", "its");
+  op_mpi_dat d = add_dat(m, set, dim, type, name);
+  d->data = op_mpi_zalloc(char, (size_t)(set->size + set->exec_size + set->nonexec_size) * d->size);
   return d;
 }
 

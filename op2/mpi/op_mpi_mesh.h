@@ -137,6 +137,11 @@ op_mpi_map op_mpi_decl_map(op_mpi_mesh m, op_mpi_set from, op_mpi_set to, int di
 op_mpi_dat op_mpi_decl_dat(op_mpi_mesh m, op_mpi_set set, int dim, op_type type,
                            const void *rows, const char *name);
 
+/* A zeroed dat on a set of a mesh that is already distributed (a temporary
+ * declared after the partition): rows for every local element, halos fresh. */
+op_mpi_dat op_mpi_decl_dat_distributed(op_mpi_mesh m, op_mpi_set set, int dim, op_type type,
+                                       const char *name);
+
 op_mpi_set op_mpi_find_set(op_mpi_mesh m, const char *name);
 op_mpi_map op_mpi_find_map(op_mpi_mesh m, const char *name);
 op_mpi_dat op_mpi_find_dat(op_mpi_mesh m, const char *name);

@@ -233,6 +233,51 @@ int main(int argc, char **argv) {
     printf("false chunk safety rejected: %s\n", msg);
   }
   op_plan_free(sp);
+  /* Many processes (docs/mpi.md): a set whose elements [0, 1500) are core,
+   * with an execute halo of 700 run by loops that write through a map. The
+   * plan covers owned + execute halo, no block straddles the core boundary,
+   * and the core blocks take the first colours, so that a loop can wait for
+   * its halos between them; the checker notices a block that straddles. */
+  {
+    edges->core_size = 1500;
+    edges->exec_size = 700;
+    edges->size = nedge - 700; /* the last 700 elements play the execute halo */
+    for (int part = 64; part <= 1024; part *= 4) {
+      op_plan *p = build_and_check("core and halo", edges, part, 5, rand_args);
+      EXPECT(p->set_size == nedge, "core and halo: the plan covers %d elements, expected %d",
+             p->set_size, nedge);
+      EXPECT(p->core_size == 1500, "core and halo: core %d, expected 1500", p->core_size);
+      EXPECT(p->ncolors_core > 0 && p->ncolors_core < p->ncolors,
+             "core and halo: %d core colours of %d", p->ncolors_core, p->ncolors);
+      for (int b = 0; b < p->nblocks; b++)
+        EXPECT(p->offset[b] >= 1500 || p->offset[b] + p->nelems[b] <= 1500,
+               "core and halo: block %d [%d, %d) straddles 1500", b, p->offset[b],
+               p->offset[b] + p->nelems[b]);
+      if (part == 64) {
+        /* Move the boundary between the last core block and the next by one
+         * element: rejected, naming the boundary. */
+        char msg[512];
+        int b = 0;
+        while (p->offset[b] + p->nelems[b] < 1500) b++;
+        p->nelems[b] += 1; /* the last core block is short: 1500 is no multiple of 64 */
+        p->nelems[b + 1] -= 1;
+        p->offset[b + 1] += 1;
+        EXPECT(op_plan_check(p, 5, rand_args, msg, sizeof msg) != 0 && strstr(msg, "core"),
+               "the checker accepted a block across the core boundary: %s", msg);
+        printf("block across the core boundary rejected: %s\n", msg);
+      }
+      op_plan_free(p);
+    }
+    /* A loop that only reads through maps runs the owned elements alone. */
+    op_arg reads[3] = {rand_args[0], rand_args[1], rand_args[2]};
+    op_plan *p = build_and_check("core, reads only", edges, 256, 3, reads);
+    EXPECT(p->set_size == nedge - 700, "reads only: the plan covers %d elements, expected %d",
+           p->set_size, nedge - 700);
+    op_plan_free(p);
+    edges->size = nedge;
+    edges->core_size = nedge;
+    edges->exec_size = 0;
+  }
 
   /* The cache: the same loop gives the same plan; another part size does not. */
   const op_plan *a = op_plan_get("cached", edges, 64, 5, rand_args, 0);

@@ -17,7 +17,7 @@ whole_number() { [[ $2 =~ ^[1-9][0-9]*$ ]] || die "$1 '$2': expected a whole num
 
 # Every backend a solver may be built for, in the order reports list them.
 # <solver>_<backend> is the executable's name.
-RUN_BACKENDS_ALL="seq openmp cuda mpi mpi_openmp"
+RUN_BACKENDS_ALL="seq openmp cuda offload mpi mpi_openmp"
 
 # Threads for the OpenMP backends and MPI ranks (the callers' options set them).
 RUN_THREADS=$(nproc)
@@ -68,11 +68,11 @@ gpu_visible() {
 }
 
 # backend_runs_here BACKEND: true when what BACKEND needs besides its
-# executable is here (a GPU for cuda, mpirun for the MPI ones).
+# executable is here (a GPU for cuda and offload, mpirun for the MPI ones).
 backend_runs_here() {
   case $1 in
     seq | openmp) return 0 ;;
-    cuda) gpu_visible ;;
+    cuda | offload) gpu_visible ;;
     mpi | mpi_openmp) command -v mpirun >/dev/null 2>&1 ;;
     *) return 1 ;;
   esac
@@ -88,8 +88,12 @@ backend_describe() {
   esac
 }
 
-# MPI+OpenMP: two ranks (one where there is one core), the threads shared out.
-mpi_openmp_ranks() { if [ "$RUN_THREADS" -ge 2 ]; then echo 2; else echo 1; fi; }
+# MPI+OpenMP: two ranks (one where there is one core; RUN_MPI_OPENMP_RANKS
+# when set), the threads shared out.
+mpi_openmp_ranks() {
+  if [ -n "${RUN_MPI_OPENMP_RANKS:-}" ]; then echo "$RUN_MPI_OPENMP_RANKS"
+  elif [ "$RUN_THREADS" -ge 2 ]; then echo 2; else echo 1; fi
+}
 mpi_openmp_threads() { echo $((RUN_THREADS / $(mpi_openmp_ranks))); }
 
 # backend_command BACKEND EXE: sets the array RUN_CMD to the command line
@@ -102,6 +106,8 @@ backend_command() {
   fi
   case $backend in
     openmp) RUN_CMD=("$exe" "--op-threads=$RUN_THREADS") ;;
+    # On the GPU or not at all: a run that fell back to the host would be timed as the GPU's.
+    offload) RUN_CMD=(env OMP_TARGET_OFFLOAD=MANDATORY "$exe") ;;
     mpi) RUN_CMD=("${mpi[@]}" -np "$RUN_RANKS" --oversubscribe "$exe") ;;
     # Unbound, so that each rank's threads may use more than one core.
     mpi_openmp) RUN_CMD=("${mpi[@]}" -np "$(mpi_openmp_ranks)" --oversubscribe --bind-to none

@@ -48,7 +48,8 @@ static const deck_key keys[] = {
      "write the mesh and the final q to output_dir/q.h5, with q.xmf for ParaView/VisIt"},
     {"renumber", DECK_BOOL, "no", 0, 0, NULL,
      "renumber the mesh for locality before the first loop (op_renumber: cells by reverse "
-     "Cuthill-McKee, the other sets after them); files keep the mesh's own numbering"},
+     "Cuthill-McKee, the other sets after them); files keep the mesh's own numbering; on the "
+     "MPI executables nothing (each process keeps the partition's order)"},
     {"checkpoint_every", DECK_INT, "0", 0, 1e9, NULL,
      "write the state to output_dir/checkpoint.h5 every N iterations (0: never)"},
     {"restart", DECK_STRING, "", 0, 0, NULL,
@@ -92,8 +93,8 @@ static void fail_io(const char *what, const char *path) {
   exit(2);
 }
 
-/* Reads the ASCII mesh, generating it first when it is missing and allowed. */
-static void load_ascii_mesh(const deck *d, airfoil_mesh *m) {
+/* Generates the ASCII mesh when it is missing and allowed. */
+static void ensure_ascii_mesh(const deck *d) {
   const char *path = deck_string(d, "mesh");
   char err[1024];
   if (!file_exists(path)) {
@@ -123,6 +124,13 @@ static void load_ascii_mesh(const deck *d, airfoil_mesh *m) {
     airfoil_mesh_free(&g);
     if (rename(tmp, path) != 0) fail_io("rename into place", tmp);
   }
+}
+
+/* Reads the ASCII mesh, generating it first when it is missing and allowed. */
+static void load_ascii_mesh(const deck *d, airfoil_mesh *m) {
+  const char *path = deck_string(d, "mesh");
+  char err[1024];
+  ensure_ascii_mesh(d);
   /* Always read back from the file: the six-decimal rounding of the
    * coordinates is part of the standard mesh. A large one takes seconds:
    * say so (the standard mesh, 73 MB, takes 0.2 s). */
@@ -146,8 +154,25 @@ typedef struct {
   op_dat density, momentum, energy, pressure, mach; /* flow_fields, for output */
 } airfoil_mesh_op2;
 
+/* Many processes: the root makes the file if it must, then each process
+ * streams it keeping only its slice of every set (OP2's declarations on many
+ * processes are per slice, in global numbers). */
+static void read_ascii_slice(const deck *d, airfoil_mesh *m) {
+  if (op_is_root()) ensure_ascii_mesh(d);
+  op_root_status(0); /* the file exists for every process */
+  airfoil_mesh_slice sl;
+  char err[1024];
+  if (airfoil_mesh_read_ascii_slice(deck_string(d, "mesh"), op_num_procs(), op_rank(), &sl, err,
+                                    sizeof err) != 0)
+    bad_input("%s", err);
+  *m = sl.part;
+}
+
 static void declare_from_ascii(const deck *d, airfoil_mesh *m, airfoil_mesh_op2 *o) {
-  load_ascii_mesh(d, m);
+  if (op_num_procs() > 1)
+    read_ascii_slice(d, m);
+  else
+    load_ascii_mesh(d, m);
   o->nodes = op_decl_set(m->nnode, "nodes");
   o->edges = op_decl_set(m->nedge, "edges");
   o->bedges = op_decl_set(m->nbedge, "bedges");
@@ -173,6 +198,23 @@ static void declare_from_hdf5(const char *file, airfoil_mesh_op2 *o) {
   o->pcell = op_decl_map_hdf5(o->cells, o->nodes, 4, file, "pcell");
   o->p_bound = op_decl_dat_hdf5(o->bedges, 1, "int", file, "p_bound");
   o->p_x = op_decl_dat_hdf5(o->nodes, 2, "double", file, "p_x");
+  if (op_num_procs() > 1) {
+    /* Each process holds a slice: the flags are checked here, the map
+     * entries by the MPI layer as it reads them; the geometric checks need the
+     * whole mesh on one process (docs/airfoil.md). */
+    const int *bound = op_fetch_data_ptr(o->p_bound);
+    int first, count;
+    op_slice(op_get_size(o->bedges), &first, &count);
+    for (int e = 0; e < o->bedges->size; e++)
+      if (bound[e] != AIRFOIL_MESH_WALL && bound[e] != AIRFOIL_MESH_FARFIELD) {
+        char shown[OP_TEXT_SHOWN];
+        fprintf(stderr, "airfoil: %s: boundary edge %d: flag p_bound is %d, not 1 (wall) or 2 "
+                        "(far field)\n",
+                op_text_shown(shown, sizeof shown, file), first + e, bound[e]);
+        exit(2);
+      }
+    return;
+  }
   /* The same checks as the ASCII reader's, on the data as declared. */
   airfoil_mesh view = {o->nodes->size, o->cells->size, o->edges->size, o->bedges->size,
                        op_fetch_data_ptr(o->p_x),    o->pcell->map,  o->pedge->map,
@@ -266,8 +308,8 @@ static void write_solution(const solver_output *out, const airfoil_mesh_op2 *o) 
   char path[4300], tmp[4400], err[1024];
   snprintf(path, sizeof path, "%s/q.h5", out->staging);
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  if (solver_output_reserve(out, solution_bytes(o->nodes->size, o->cells->size), "q.h5", err,
-                            sizeof err) != 0)
+  if (solver_output_reserve(out, solution_bytes(op_get_size(o->nodes), op_get_size(o->cells)),
+                            "q.h5", err, sizeof err) != 0)
     bad_input("%s", err);
   if (op_hdf5_write_set(tmp, o->nodes, err, sizeof err) != 0 ||
       op_hdf5_write_set(tmp, o->cells, err, sizeof err) != 0 ||
@@ -278,7 +320,7 @@ static void write_solution(const solver_output *out, const airfoil_mesh_op2 *o) 
   op_dat cell_dats[5] = {o->density, o->momentum, o->energy, o->pressure, o->mach};
   for (int k = 0; k < 5; k++)
     if (op_hdf5_write_dat(tmp, cell_dats[k], err, sizeof err) != 0) bad_input("%s", err);
-  if (rename(tmp, path) != 0) fail_io("rename into place", path);
+  if (op_is_root() && rename(tmp, path) != 0) fail_io("rename into place", path);
   op_xdmf_mesh xm = {o->pcell, o->p_x, cell_dats, 5, NULL, 0, NULL};
   if (op_xdmf_write(path, &xm, err, sizeof err) != 0) bad_input("%s", err);
 }
@@ -327,19 +369,24 @@ static void write_image(const deck *d, const solver_output *out, const airfoil_m
   char title[128], path[4400], err[OP_IO_ERRLEN];
   if (solver_output_reserve(out, image_bytes(d), "the picture", err, sizeof err) != 0)
     bad_input("%s", err);
-  /* The aerofoil: the boundary edges flagged 1 (specs/airfoil.md). */
-  const int *bound = op_fetch_data_ptr(o->p_bound);
-  const double *x = op_fetch_data_ptr(o->p_x);
+  /* The aerofoil: the boundary edges flagged 1 (specs/airfoil.md). On many
+   * processes the root draws, from the whole mesh gathered for it (NULL
+   * elsewhere, where nothing is drawn). */
+  const int *bound = op_fetch_data_global(o->p_bound);
+  const double *x = op_fetch_data_global(o->p_x);
+  const int *pbedge = op_fetch_map_global(o->pbedge);
+  const double *values = op_fetch_data_global(dats[field]);
+  const int nbedge = bound ? op_get_size(o->bedges) : 0;
   int nwall = 0;
-  for (int e = 0; e < o->bedges->size; e++) nwall += bound[e] == 1;
+  for (int e = 0; e < nbedge; e++) nwall += bound[e] == 1;
   double *lines = malloc(sizeof(double) * 4 * (size_t)(nwall > 0 ? nwall : 1));
   if (!lines) {
     fprintf(stderr, "airfoil: out of memory for the aerofoil outline\n");
     exit(2);
   }
-  for (int e = 0, k = 0; e < o->bedges->size; e++) {
+  for (int e = 0, k = 0; e < nbedge; e++) {
     if (bound[e] != 1) continue;
-    const int *n = o->pbedge->map + 2 * (size_t)e;
+    const int *n = pbedge + 2 * (size_t)e;
     lines[4 * k] = x[2 * n[0]];
     lines[4 * k + 1] = x[2 * n[0] + 1];
     lines[4 * k + 2] = x[2 * n[1]];
@@ -354,7 +401,6 @@ static void write_image(const deck *d, const solver_output *out, const airfoil_m
   opt.png = 1;
   opt.lines = lines;
   opt.nlines = nwall;
-  const double *values = op_fetch_data_ptr(dats[field]);
   if (op_ppm_write_cells(path, o->pcell, o->p_x, values, image_window, deck_int(d, "image_width"),
                          &opt, NULL, err, sizeof err) != OP_IO_OK)
     bad_input("%s", err);
@@ -373,14 +419,16 @@ static void write_checkpoint(solver_output *out, const airfoil_mesh_op2 *o, int 
   if (!solver_output_direct(out, hpath + strlen(out->dir) + 1, hpath, sizeof hpath, err,
                             sizeof err))
     bad_input("%s", err);
-  if (solver_output_reserve(out, 32.0 * o->cells->size + 16384.0 + 40.0 * iteration,
+  if (solver_output_reserve(out, 32.0 * op_get_size(o->cells) + 16384.0 + 40.0 * iteration,
                             "the checkpoint", err, sizeof err) != 0)
     bad_input("%s", err);
   /* History first: killed between the two, the history reaches further than
    * the checkpoint, and a restart keeps the rows up to the checkpoint. */
   if (fflush(history) != 0) fail_io("write", history_path);
-  if (write_file_atomically(hpath, copy_file, (void *)history_path, err, sizeof err) != 0)
-    bad_input("%s", err);
+  int rc = op_is_root() ? write_file_atomically(hpath, copy_file, (void *)history_path, err,
+                                                sizeof err)
+                        : 0;
+  if (op_root_status(rc) != 0) bad_input("%s", err);
   const char *names[1] = {"iteration"};
   double values[1] = {(double)iteration};
   op_dat dats[1] = {o->p_q};
@@ -409,13 +457,19 @@ static int read_checkpoint(const char *path, const airfoil_mesh_op2 *o, int iter
   return (int)it;
 }
 
+/* The history file: the root writes it; on many processes the others write
+ * their (identical) rows to /dev/null. */
+static FILE *open_history(const char *path) {
+  return fopen(op_is_root() ? path : "/dev/null", "w");
+}
+
 /* Starts the (staged) history with the rows of the run that wrote the
  * checkpoint, 1 to its iteration in order; returns the stream to append to. */
 static FILE *resume_history(const char *path, const char *checkpoint, int iteration) {
   char from[4400];
   checkpoint_history_name(checkpoint, from, sizeof from);
-  FILE *out = fopen(path, "w");
-  if (!out) return NULL;
+  FILE *out = open_history(path);
+  if (!out || !op_is_root()) return out;
   fprintf(out, "iteration,rms\n");
   op_text_reader r;
   char err[1024];
@@ -563,11 +617,14 @@ int main(int argc, char **argv) {
   else
     declare_from_ascii(d, &mesh, &o);
   if (deck_bool(d, "renumber")) {
+    /* On the MPI executables a no-op that says so (docs/op2-library.md). */
     const double t0 = op_wtime();
     op_renumber(o.pecell);
-    printf("airfoil: mesh renumbered in %.2f s\n", op_wtime() - t0);
+    op_printf("airfoil: op_renumber took %.2f s\n", op_wtime() - t0);
   }
-  int ncell = o.cells->size;
+  /* The cells over all processes; the host loop below runs over those
+   * declared here (all of them on one process, a slice on many). */
+  const int ncell = op_get_size(o.cells);
   o.p_q = op_decl_dat_temp(o.cells, 4, "double", "p_q");
   o.p_qold = op_decl_dat_temp(o.cells, 4, "double", "p_qold");
   o.p_adt = op_decl_dat_temp(o.cells, 1, "double", "p_adt");
@@ -580,14 +637,18 @@ int main(int argc, char **argv) {
 
   set_constants();
   double *q = op_fetch_data_ptr(o.p_q);
-  for (int n = 0; n < ncell; n++)
+  for (int n = 0; n < o.cells->size; n++)
     for (int m = 0; m < 4; m++) q[4 * n + m] = qinf[m];
   op_host_data_changed(o.p_q);
 
   printf("airfoil: %d nodes, %d cells, %d edges, %d boundary edges; backend %s, %d thread(s), "
          "part size %d\n",
-         o.nodes->size, ncell, o.edges->size, o.bedges->size, op_backend_name(), op_num_threads(),
-         op_part_size());
+         op_get_size(o.nodes), ncell, op_get_size(o.edges), op_get_size(o.bedges),
+         op_backend_name(), op_num_threads(), op_part_size());
+  /* Many processes (OP2's call; nothing on one): the cells split by
+   * PT-Scotch on the graph of cells sharing an edge, then everything moved
+   * to its owner with its halos. */
+  op_partition("PTSCOTCH", "KWAY", o.edges, o.pecell, o.p_x);
   if (op_diags_level() > 0) op_diagnostic_output();
 
   const int niter = deck_int(d, "iterations"), every = deck_int(d, "print_every");
@@ -607,7 +668,7 @@ int main(int argc, char **argv) {
   if (first_iter > 1) {
     history = resume_history(history_path, restart, first_iter - 1);
   } else {
-    history = fopen(history_path, "w");
+    history = open_history(history_path);
     if (history) fprintf(history, "iteration,rms\n");
   }
   if (!history) fail_io("open", history_path);

@@ -1,6 +1,8 @@
 /* solver_history.c - a run's history as CSV (solver_history.h). */
 #include "solver_history.h"
 
+#include "op2.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,12 +53,16 @@ static void fill(FILE *f, void *ctx) {
   fwrite(h->text, 1, h->len, f);
 }
 
+/* On many processes the root writes (every process keeps the same rows). */
 int solver_history_write(const solver_history *h, const char *path, char *err, size_t errlen) {
+  int rc = 0;
   if (h->failed) {
     snprintf(err, errlen, "%s: rows of the history were lost (out of memory)", path);
-    return -1;
+    rc = -1;
+  } else if (op_is_root()) {
+    rc = write_file_atomically(path, fill, (void *)h, err, errlen);
   }
-  return write_file_atomically(path, fill, (void *)h, err, errlen);
+  return op_root_status(rc);
 }
 
 void solver_history_free(solver_history *h) {

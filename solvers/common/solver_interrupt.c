@@ -3,6 +3,8 @@
  */
 #include "solver_interrupt.h"
 
+#include "op2.h"
+
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,6 +12,8 @@
 #include <unistd.h>
 
 static volatile sig_atomic_t received;
+/* The signal every process of the run has agreed on (one process: received). */
+static int agreed;
 static volatile sig_atomic_t graceful; /* solver_interrupt_install has run */
 static void (*volatile at_kill)(void);
 static char message[256];
@@ -68,22 +72,29 @@ void solver_interrupt_install(const char *solver) {
   set_handler(SIGTERM, on_signal);
 }
 
-int solver_interrupted(void) { return (int)received; }
+/* On many processes each may receive the signal at another moment: they
+ * agree (the largest signal number any has) at every call, which every
+ * process makes at the same point of its loop, so that all stop after the
+ * same step. Collective on many processes. */
+int solver_interrupted(void) {
+  if (!agreed) agreed = op_max_int((int)received);
+  return agreed;
+}
 
 void solver_interrupt_verdict(solver_verdicts *v, const char *fmt, ...) {
-  if (!received) return;
+  if (!agreed) return;
   char progress[160];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(progress, sizeof progress, fmt, ap);
   va_end(ap);
   /* value: the signal received; the run passes only without one */
-  solver_verdict_add(v, "not_interrupted", (double)received, SOLVER_EQUAL, 0.0,
+  solver_verdict_add(v, "not_interrupted", (double)agreed, SOLVER_EQUAL, 0.0,
                      "stopped by %s after %s; the results are those of that point",
-                     received == SIGINT ? "SIGINT" : "SIGTERM", progress);
+                     agreed == SIGINT ? "SIGINT" : "SIGTERM", progress);
 }
 
 int solver_exit_status(const solver_verdicts *v) {
-  if (received) return 128 + (int)received;
+  if (agreed) return 128 + agreed;
   return solver_verdicts_passed(v) ? 0 : 1;
 }

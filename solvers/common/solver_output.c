@@ -23,6 +23,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "op2.h"
 #include "result_json.h"
 #include "solver_interrupt.h"
 
@@ -138,8 +139,28 @@ static int remove_stale(const solver_output *o, const char *host, int *live) {
 
 static int others_live;
 
+static int open_root(solver_output *o, const char *solver, const char *output_dir, char *err,
+                     size_t errlen);
+
+/* On many processes the root makes the directories, writes every file and
+ * moves them into place; the others hold the same names and write nothing. */
 int solver_output_open(solver_output *o, const char *solver, const char *output_dir, char *err,
                        size_t errlen) {
+  int rc = op_is_root() ? open_root(o, solver, output_dir, err, errlen) : 0;
+  if (op_root_status(rc) != 0) return -1;
+  if (!op_is_root()) {
+    memset(o, 0, sizeof *o);
+    o->solver = solver;
+  }
+  op_broadcast(o->dir, sizeof o->dir);
+  op_broadcast(o->shown, sizeof o->shown);
+  op_broadcast(o->staging, sizeof o->staging);
+  o->open = 1;
+  return 0;
+}
+
+static int open_root(solver_output *o, const char *solver, const char *output_dir, char *err,
+                     size_t errlen) {
   memset(o, 0, sizeof *o);
   o->solver = solver;
   op_text_shown(o->shown, sizeof o->shown, output_dir ? output_dir : "");
@@ -198,7 +219,7 @@ const char *solver_output_direct(solver_output *o, const char *name, char *buf, 
       return buf;
   char *slot = kill_tmp[kill_ntmp];
   snprintf(slot, sizeof kill_tmp[0], "%s.tmp", buf);
-  if (!others_live) (void)unlink(slot); /* a killed run's half-written file */
+  if (!others_live && op_is_root()) (void)unlink(slot); /* a killed run's half-written file */
   kill_ntmp = kill_ntmp + 1;
   return buf;
 }
@@ -219,20 +240,28 @@ const char *solver_output_bytes(double bytes, char *buf, size_t len) {
   return buf;
 }
 
+/* The root's file system (it writes everything); collective. */
 double solver_output_free_bytes(const solver_output *o) {
   struct statvfs st;
-  if (statvfs(o->open ? o->staging : o->dir, &st) != 0) return -1.0;
-  return (double)st.f_bavail * (double)st.f_frsize;
+  double v = -1.0;
+  if (op_is_root() && statvfs(o->open ? o->staging : o->dir, &st) == 0)
+    v = (double)st.f_bavail * (double)st.f_frsize;
+  op_broadcast(&v, sizeof v);
+  return v;
 }
 
 int solver_output_reserve(const solver_output *o, double bytes, const char *what, char *err,
                           size_t errlen) {
   double avail = solver_output_free_bytes(o);
-  if (avail < 0.0 || bytes <= avail) return 0; /* unknown: the writes will tell */
-  char need[32], have[32];
-  op_text_format(err, errlen, "%s: %s needs %s but only %s are free on its file system", o->shown, what,
-          solver_output_bytes(bytes, need, sizeof need), solver_output_bytes(avail, have, sizeof have));
-  return -1;
+  int rc = 0;
+  if (avail >= 0.0 && bytes > avail) { /* unknown: the writes will tell */
+    char need[32], have[32];
+    op_text_format(err, errlen, "%s: %s needs %s but only %s are free on its file system", o->shown,
+                   what, solver_output_bytes(bytes, need, sizeof need),
+                   solver_output_bytes(avail, have, sizeof have));
+    rc = -1;
+  }
+  return op_root_status(rc);
 }
 
 /* ---- the end ------------------------------------------------------------------------ */
@@ -273,7 +302,18 @@ static int move_files_into(const solver_output *o, char *err, size_t errlen) {
   return rc;
 }
 
+static int finish_root(solver_output *o, int passed, char *err, size_t errlen);
+
 int solver_output_finish(solver_output *o, int passed, char *err, size_t errlen) {
+  int rc = op_is_root() ? finish_root(o, passed, err, errlen) : 0;
+  if (!op_is_root()) {
+    o->open = 0;
+    snprintf(o->final, sizeof o->final, passed ? "%s" : "%s/" FAILED_DIR, o->dir);
+  }
+  return op_root_status(rc);
+}
+
+static int finish_root(solver_output *o, int passed, char *err, size_t errlen) {
   if (!o->open) {
     op_text_format(err, errlen, "%s: the output directory was not opened", o->shown);
     return -1;

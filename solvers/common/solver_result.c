@@ -30,6 +30,7 @@ void solver_result_begin(json_writer *w, FILE *f, const char *solver, const deck
   json_kv_string(w, "solver", solver);
   json_kv_string(w, "backend", op_backend_name());
   json_kv_int(w, "threads", op_num_threads());
+  json_kv_int(w, "processes", op_num_procs());
   json_kv_int(w, "part_size", op_part_size());
   json_kv_string(w, "deck", deck_path(d) ? deck_path(d) : "");
   json_key(w, "parameters");
@@ -66,5 +67,7 @@ int solver_result_write(const char *outdir, void (*fill)(FILE *f, void *ctx), vo
     snprintf(err, errlen, "output directory name too long: %s", outdir);
     return -1;
   }
-  return write_file_atomically(path, fill, ctx, err, errlen);
+  /* On many processes the root writes (fill runs there only). */
+  int rc = op_is_root() ? write_file_atomically(path, fill, ctx, err, errlen) : 0;
+  return op_root_status(rc);
 }

@@ -339,7 +339,7 @@ typedef struct {
   sg_grid grid;
   double dx, dy;
   op_set cells, interior, xfaces, yfaces, xghosts, yghosts;
-  op_map int_cell, xface_cells, yface_cells, int_xfaces, int_yfaces;
+  op_map int_cell, xface_cells, yface_cells, int_xfaces, int_yfaces, stencil;
   op_map xg_self, xg_src, yg_self, yg_src;
   op_dat q, q2, fx, fy, xg_flip, yg_flip; /* q: the state; q2: between the sweeps */
   op_dat xwall, ywall;                   /* EULER_FACE_* of every face */
@@ -349,6 +349,11 @@ typedef struct {
   int *arrays[24];                       /* map and dat arrays the program owns */
   int narrays;
 } euler_mesh;
+
+/* Global numbers [first, first + count) of a set: this process's slice. */
+typedef struct {
+  int first, count;
+} slice;
 
 static int *keep(euler_mesh *m, int *a, const char *err) {
   if (!a) {
@@ -388,47 +393,68 @@ static void build_mesh(const deck *d, const euler_problem *pb, euler_mesh *m) {
     exit(2);
   }
 
-  m->cells = op_decl_set(g->ncells, "ext_cells");
-  m->interior = op_decl_set(g->ninterior, "cells");
-  m->xfaces = op_decl_set(g->nxfaces, "xfaces");
-  m->yfaces = op_decl_set(g->nyfaces, "yfaces");
+  /* Each process generates its slice of every set (all of them on one
+   * process): its rows of the maps in global numbers, then op_partition
+   * splits the mesh (below). The ghosts are as many as the grid's perimeter:
+   * every process lists them all and keeps its slice. */
+  slice ext, in, xf, yf;
+  op_slice(g->ncells, &ext.first, &ext.count);
+  op_slice(g->ninterior, &in.first, &in.count);
+  op_slice(g->nxfaces, &xf.first, &xf.count);
+  op_slice(g->nyfaces, &yf.first, &yf.count);
+  m->cells = op_decl_set(ext.count, "ext_cells");
+  m->interior = op_decl_set(in.count, "cells");
+  m->xfaces = op_decl_set(xf.count, "xfaces");
+  m->yfaces = op_decl_set(yf.count, "yfaces");
 
   const int muscl[4] = {-2, -1, 0, 1};
-  m->int_cell = op_decl_map(m->interior, m->cells, 1,
-                            keep(m, sg_interior_cells(g, err, sizeof err), err), "int_cell");
-  m->xface_cells = op_decl_map(m->xfaces, m->cells, 4,
-                               keep(m, sg_xface_map(g, muscl, 4, err, sizeof err), err),
-                               "xface_cells");
-  m->yface_cells = op_decl_map(m->yfaces, m->cells, 4,
-                               keep(m, sg_yface_map(g, muscl, 4, err, sizeof err), err),
-                               "yface_cells");
+  static const sg_offset self[1] = {{0, 0}};
+  m->int_cell = op_decl_map(
+      m->interior, m->cells, 1,
+      keep(m, sg_interior_map_rows(g, self, 1, in.first, in.count, err, sizeof err), err),
+      "int_cell");
+  m->xface_cells = op_decl_map(
+      m->xfaces, m->cells, 4,
+      keep(m, sg_xface_map_rows(g, muscl, 4, xf.first, xf.count, err, sizeof err), err),
+      "xface_cells");
+  m->yface_cells = op_decl_map(
+      m->yfaces, m->cells, 4,
+      keep(m, sg_yface_map_rows(g, muscl, 4, yf.first, yf.count, err, sizeof err), err),
+      "yface_cells");
+  /* The 5-point neighbourhood of every interior cell: no loop reads it; it
+   * gives PT-Scotch the grid's graph in both directions (op_partition). */
+  m->stencil = op_decl_map(
+      m->interior, m->cells, 5,
+      keep(m, sg_interior_map_rows(g, SG_STENCIL5, 5, in.first, in.count, err, sizeof err), err),
+      "partition_stencil");
 
   /* interior -> its two faces in each direction, from the face numbering of
    * structured_grid.h: x-face (k, j) = j (nx + 1) + k lies west of column k,
    * y-face (i, k) = k nx + i south of row k. Entry 0 is the minus side. */
-  int *ixf = alloc_ints(m, 2 * (size_t)g->ninterior);
-  int *iyf = alloc_ints(m, 2 * (size_t)g->ninterior);
-  for (int j = 0; j < ny; j++)
-    for (int i = 0; i < nx; i++) {
-      const size_t c = (size_t)j * nx + i;
-      ixf[2 * c] = j * (nx + 1) + i;
-      ixf[2 * c + 1] = j * (nx + 1) + i + 1;
-      iyf[2 * c] = j * nx + i;
-      iyf[2 * c + 1] = (j + 1) * nx + i;
-    }
+  int *ixf = alloc_ints(m, 2 * (size_t)in.count);
+  int *iyf = alloc_ints(m, 2 * (size_t)in.count);
+  for (int r = 0; r < in.count; r++) {
+    const int c = in.first + r, i = c % nx, j = c / nx;
+    ixf[2 * r] = j * (nx + 1) + i;
+    ixf[2 * r + 1] = j * (nx + 1) + i + 1;
+    iyf[2 * r] = j * nx + i;
+    iyf[2 * r + 1] = (j + 1) * nx + i;
+  }
   /* Faces on reflective walls: EULER_FACE_WALL_MINUS where the ghost lies
    * on the face's minus side (west, south), _PLUS on the plus side. */
-  int *xw = alloc_ints(m, (size_t)g->nxfaces), *yw = alloc_ints(m, (size_t)g->nyfaces);
-  for (int j = 0; j < ny; j++)
-    for (int k = 0; k <= nx; k++)
-      xw[(size_t)j * (nx + 1) + k] = (k == 0 && bc[SG_WEST] == SG_REFLECTIVE)    ? 1
-                                     : (k == nx && bc[SG_EAST] == SG_REFLECTIVE) ? 2
-                                                                                : 0;
-  for (int k = 0; k <= ny; k++)
-    for (int i = 0; i < nx; i++)
-      yw[(size_t)k * nx + i] = (k == 0 && bc[SG_SOUTH] == SG_REFLECTIVE)    ? 1
-                               : (k == ny && bc[SG_NORTH] == SG_REFLECTIVE) ? 2
-                                                                            : 0;
+  int *xw = alloc_ints(m, (size_t)xf.count), *yw = alloc_ints(m, (size_t)yf.count);
+  for (int r = 0; r < xf.count; r++) {
+    const int k = (xf.first + r) % (nx + 1);
+    xw[r] = (k == 0 && bc[SG_WEST] == SG_REFLECTIVE)    ? 1
+            : (k == nx && bc[SG_EAST] == SG_REFLECTIVE) ? 2
+                                                        : 0;
+  }
+  for (int r = 0; r < yf.count; r++) {
+    const int k = (yf.first + r) / nx;
+    yw[r] = (k == 0 && bc[SG_SOUTH] == SG_REFLECTIVE)    ? 1
+            : (k == ny && bc[SG_NORTH] == SG_REFLECTIVE) ? 2
+                                                         : 0;
+  }
   m->xwall = op_decl_dat(m->xfaces, 1, "int", xw, "xface_wall");
   m->ywall = op_decl_dat(m->yfaces, 1, "int", yw, "yface_wall");
   m->int_xfaces = op_decl_map(m->interior, m->xfaces, 2, ixf, "int_xfaces");
@@ -445,36 +471,39 @@ static void build_mesh(const deck *d, const euler_problem *pb, euler_mesh *m) {
     nxg += (gh.sides[k] & xbits) && !(gh.sides[k] & ybits);
     nyg += (gh.sides[k] & ybits) && !(gh.sides[k] & xbits);
   }
-  int *xs = alloc_ints(m, (size_t)nxg), *xsrc = alloc_ints(m, (size_t)nxg);
-  int *xf = alloc_ints(m, (size_t)nxg);
-  int *ys = alloc_ints(m, (size_t)nyg), *ysrc = alloc_ints(m, (size_t)nyg);
-  int *yf = alloc_ints(m, (size_t)nyg);
+  slice xg, yg;
+  op_slice(nxg, &xg.first, &xg.count);
+  op_slice(nyg, &yg.first, &yg.count);
+  int *xs = alloc_ints(m, (size_t)xg.count), *xsrc = alloc_ints(m, (size_t)xg.count);
+  int *xf_flip = alloc_ints(m, (size_t)xg.count);
+  int *ys = alloc_ints(m, (size_t)yg.count), *ysrc = alloc_ints(m, (size_t)yg.count);
+  int *yf_flip = alloc_ints(m, (size_t)yg.count);
   nxg = nyg = 0;
   for (int k = 0; k < gh.n; k++) {
     const int s = gh.sides[k];
     if ((s & xbits) && !(s & ybits)) {
-      const int side = (s & SG_SIDE_BIT(SG_WEST)) ? SG_WEST : SG_EAST;
-      xs[nxg] = gh.ghost[k];
-      xsrc[nxg] = gh.source[k];
-      xf[nxg] = bc[side] == SG_REFLECTIVE ? 1 : 0;
-      nxg++;
+      const int side = (s & SG_SIDE_BIT(SG_WEST)) ? SG_WEST : SG_EAST, r = nxg++ - xg.first;
+      if (r < 0 || r >= xg.count) continue;
+      xs[r] = gh.ghost[k];
+      xsrc[r] = gh.source[k];
+      xf_flip[r] = bc[side] == SG_REFLECTIVE ? 1 : 0;
     } else if ((s & ybits) && !(s & xbits)) {
-      const int side = (s & SG_SIDE_BIT(SG_SOUTH)) ? SG_SOUTH : SG_NORTH;
-      ys[nyg] = gh.ghost[k];
-      ysrc[nyg] = gh.source[k];
-      yf[nyg] = bc[side] == SG_REFLECTIVE ? 2 : 0;
-      nyg++;
+      const int side = (s & SG_SIDE_BIT(SG_SOUTH)) ? SG_SOUTH : SG_NORTH, r = nyg++ - yg.first;
+      if (r < 0 || r >= yg.count) continue;
+      ys[r] = gh.ghost[k];
+      ysrc[r] = gh.source[k];
+      yf_flip[r] = bc[side] == SG_REFLECTIVE ? 2 : 0;
     }
   }
   sg_ghosts_free(&gh);
-  m->xghosts = op_decl_set(nxg, "xghosts");
-  m->yghosts = op_decl_set(nyg, "yghosts");
+  m->xghosts = op_decl_set(xg.count, "xghosts");
+  m->yghosts = op_decl_set(yg.count, "yghosts");
   m->xg_self = op_decl_map(m->xghosts, m->cells, 1, xs, "xghost_cell");
   m->xg_src = op_decl_map(m->xghosts, m->cells, 1, xsrc, "xghost_source");
   m->yg_self = op_decl_map(m->yghosts, m->cells, 1, ys, "yghost_cell");
   m->yg_src = op_decl_map(m->yghosts, m->cells, 1, ysrc, "yghost_source");
-  m->xg_flip = op_decl_dat(m->xghosts, 1, "int", xf, "xghost_flip");
-  m->yg_flip = op_decl_dat(m->yghosts, 1, "int", yf, "yghost_flip");
+  m->xg_flip = op_decl_dat(m->xghosts, 1, "int", xf_flip, "xghost_flip");
+  m->yg_flip = op_decl_dat(m->yghosts, 1, "int", yf_flip, "yghost_flip");
 
   m->q = op_decl_dat_temp(m->cells, 4, "double", "q_ext");
   m->q2 = op_decl_dat_temp(m->cells, 4, "double", "q_ext_half");
@@ -487,21 +516,27 @@ static void build_mesh(const deck *d, const euler_problem *pb, euler_mesh *m) {
   m->out_q = op_decl_dat_temp(m->interior, 4, "double", "q");
   m->out_mach = op_decl_dat_temp(m->interior, 1, "double", "mach");
   m->out_energy = op_decl_dat_temp(m->interior, 1, "double", "energy");
+  /* Many processes (nothing on one): the extended cells split by PT-Scotch
+   * on the graph of the 5-point neighbourhoods, everything else following. */
+  op_partition("PTSCOTCH", "KWAY", m->interior, m->stencil, NULL);
 }
 
 /* The initial state in every extended cell (ghosts included, so that even
- * the corner ghosts, which no loop reads, hold valid data). */
+ * the corner ghosts, which no loop reads, hold valid data): each process its
+ * own cells, found by their global numbers; the copies others hold are
+ * brought up to date before a loop reads them (op_host_data_changed). */
 static void set_initial(const euler_problem *pb, euler_mesh *m) {
   const sg_grid *g = &m->grid;
   double *q = op_fetch_data_ptr(m->q);
   const double lx = pb->x_max - pb->x_min, ly = pb->y_max - pb->y_min;
-  for (int j = -g->g; j < g->ny + g->g; j++)
-    for (int i = -g->g; i < g->nx + g->g; i++) {
-      /* Faces at x_min + lx i / nx: the same arithmetic along x and y. */
-      const double xa = pb->x_min + lx * i / g->nx, xb = pb->x_min + lx * (i + 1) / g->nx;
-      const double ya = pb->y_min + ly * j / g->ny, yb = pb->y_min + ly * (j + 1) / g->ny;
-      euler_initial_average(pb, xa, xb, ya, yb, q + 4 * (size_t)sg_cell(g, i, j));
-    }
+  for (int c = 0; c < m->cells->size; c++) {
+    const int e = op_global_index(m->cells, c);
+    const int i = e % g->ex - g->g, j = e / g->ex - g->g;
+    /* Faces at x_min + lx i / nx: the same arithmetic along x and y. */
+    const double xa = pb->x_min + lx * i / g->nx, xb = pb->x_min + lx * (i + 1) / g->nx;
+    const double ya = pb->y_min + ly * j / g->ny, yb = pb->y_min + ly * (j + 1) / g->ny;
+    euler_initial_average(pb, xa, xb, ya, yb, q + 4 * (size_t)c);
+  }
   op_host_data_changed(m->q);
 }
 
@@ -756,36 +791,42 @@ static void keep_frame(output_ctx *o, int f, int frame) {
   for (size_t c = 0; c < n; c++) dst[c] = (float)o->field[c];
 }
 
-/* The final redraw: every kept frame of each field with the series' range. */
+/* The final redraw: every kept frame of each field with the series' range.
+ * The frames are the root's (on many processes); every process takes part in
+ * the drawing, which is collective. */
 static void redraw_series(output_ctx *o) {
   const size_t n = (size_t)o->m->grid.ninterior;
   for (int k = 0; k < o->img.nfields; k++) {
     const int f = o->img.field[k];
-    if (o->img.fixed[f] || !o->frames[f]) continue;
-    double lo = INFINITY, hi = -INFINITY;
-    for (size_t c = 0; c < n * (size_t)o->frames_kept; c++)
+    if (o->img.fixed[f]) continue;
+    double range[2] = {INFINITY, -INFINITY};
+    for (size_t c = 0; o->frames[f] && c < n * (size_t)o->frames_kept; c++)
       if (isfinite(o->frames[f][c])) {
-        lo = fmin(lo, o->frames[f][c]);
-        hi = fmax(hi, o->frames[f][c]);
+        range[0] = fmin(range[0], o->frames[f][c]);
+        range[1] = fmax(range[1], o->frames[f][c]);
       }
+    op_broadcast(range, sizeof range);
+    const double lo = range[0], hi = range[1];
     if (!(lo <= hi)) continue; /* nothing finite: the frames keep their own */
     for (int fr = 0; fr < o->frames_kept; fr++) {
-      for (size_t c = 0; c < n; c++) o->field[c] = o->frames[f][(size_t)fr * n + c];
-      draw_image(o, f, fr, o->frame_times[fr], 1, lo, hi);
+      for (size_t c = 0; o->field && c < n; c++) o->field[c] = o->frames[f][(size_t)fr * n + c];
+      draw_image(o, f, fr, o->frame_times ? o->frame_times[fr] : 0.0, 1, lo, hi);
     }
     printf("euler: %d images of %s redrawn with the range of the series [%.6g, %.6g]\n",
            o->frames_kept, field_names[f], lo, hi);
   }
 }
 
+/* The fields gathered on the root (on many processes), which draws; the
+ * others take part in the collective calls with nothing to draw. */
 static void write_images(output_ctx *o, double time) {
   euler_mesh *m = o->m;
-  const int n = m->grid.ninterior;
   const double g = o->pb->gamma;
-  const double *rho = op_fetch_data_ptr(m->out_rho);
-  const double *vel = op_fetch_data_ptr(m->out_vel);
-  const double *p = op_fetch_data_ptr(m->out_p);
-  const double *q = op_fetch_data_ptr(m->out_q);
+  const double *rho = op_fetch_data_global(m->out_rho);
+  const double *vel = op_fetch_data_global(m->out_vel);
+  const double *p = op_fetch_data_global(m->out_p);
+  const double *q = op_fetch_data_global(m->out_q);
+  const int n = rho ? m->grid.ninterior : 0;
   for (int k = 0; k < o->img.nfields; k++) {
     const int f = o->img.field[k];
     for (int c = 0; c < n; c++) {
@@ -804,10 +845,10 @@ static void write_images(output_ctx *o, double time) {
       o->field[c] = val;
     }
     draw_image(o, f, o->frame, time, o->img.fixed[f], o->img.lo[f], o->img.hi[f]);
-    if (o->series_range && !o->img.fixed[f]) keep_frame(o, f, o->frame);
+    if (o->series_range && !o->img.fixed[f] && o->field) keep_frame(o, f, o->frame);
   }
   if (o->series_range) {
-    o->frame_times[o->frame] = time;
+    if (o->frame_times) o->frame_times[o->frame] = time;
     o->frames_kept = o->frame + 1;
   }
 }
@@ -818,12 +859,11 @@ static void write_hdf5(output_ctx *o, const char *path, double t, long step) {
   euler_mesh *m = o->m;
   char tmp[4300], err[OP_IO_ERRLEN];
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  remove(tmp);
+  if (op_is_root()) remove(tmp);
   if (solver_output_reserve(o->out, 80.0 * m->grid.ninterior + 16384.0, "an HDF5 file", err,
                             sizeof err) != 0)
     fail("HDF5 output", err);
   op_dat dats[6] = {m->out_rho, m->out_vel, m->out_p, m->out_mach, m->out_energy, m->out_q};
-  for (int k = 0; k < 6; k++) op_fetch_data_ptr(dats[k]);
   double tt = t, st = (double)step, g = o->pb->gamma;
   int n[2] = {m->grid.nx, m->grid.ny};
   double geo[4] = {o->pb->x_min, o->pb->y_min, m->dx, m->dy};
@@ -837,7 +877,7 @@ static void write_hdf5(output_ctx *o, const char *path, double t, long step) {
   if (rc == OP_IO_OK)
     rc = op_hdf5_write_const(tmp, "grid_origin_spacing", 4, "double", geo, err, sizeof err);
   if (rc != OP_IO_OK) fail("HDF5 output", err);
-  if (rename(tmp, path) != 0) fail(path, strerror(errno));
+  if (op_is_root() && rename(tmp, path) != 0) fail(path, strerror(errno));
 }
 
 static op_xdmf_grid xdmf_grid(output_ctx *o, const op_dat *dats) {
@@ -861,15 +901,14 @@ typedef struct {
   const euler_problem *pb;
   euler_mesh *m;
   double t;
+  const double *rho, *vel, *p; /* every cell's, on the root */
 } profile_ctx;
 
 static void fill_profile(FILE *f, void *vctx) {
   const profile_ctx *c = vctx;
   const euler_problem *pb = c->pb;
   const sg_grid *g = &c->m->grid;
-  const double *rho = op_fetch_data_ptr(c->m->out_rho);
-  const double *vel = op_fetch_data_ptr(c->m->out_vel);
-  const double *p = op_fetch_data_ptr(c->m->out_p);
+  const double *rho = c->rho, *vel = c->vel, *p = c->p;
   const int along_x = pb->direction == 0;
   const int n = along_x ? g->nx : g->ny;
   const double lo = along_x ? pb->x_min : pb->y_min, h = along_x ? c->m->dx : c->m->dy;
@@ -884,11 +923,14 @@ static void fill_profile(FILE *f, void *vctx) {
   }
 }
 
+/* Gathered on the root, which writes. */
 static void write_profile(output_ctx *o, double t) {
   char path[4200], err[1024];
-  profile_ctx c = {o->pb, o->m, t};
+  profile_ctx c = {o->pb, o->m, t, op_fetch_data_global(o->m->out_rho),
+                   op_fetch_data_global(o->m->out_vel), op_fetch_data_global(o->m->out_p)};
   snprintf(path, sizeof path, "%s/profile.csv", o->outdir);
-  if (write_file_atomically(path, fill_profile, &c, err, sizeof err) != 0) fail("profile", err);
+  int rc = op_is_root() ? write_file_atomically(path, fill_profile, &c, err, sizeof err) : 0;
+  if (op_root_status(rc) != 0) fail("profile", err);
 }
 
 /* One output: the line with the totals, images, the HDF5 dump, the history
@@ -1127,8 +1169,11 @@ int main(int argc, char **argv) {
   /* time at the end of the step; the wave speed and the smallest density and
    * pressure of the state the step started from */
   solver_history_init(&o.history, "step,time,dt,max_wave_speed,min_density,min_pressure");
-  o.field = malloc(sizeof(double) * (size_t)m.grid.ninterior);
-  if (!o.field) fail("memory", "out of memory");
+  /* The pictures' scratch: the root draws (on many processes). */
+  if (op_is_root()) {
+    o.field = malloc(sizeof(double) * (size_t)m.grid.ninterior);
+    if (!o.field) fail("memory", "out of memory");
+  }
   if (deck_bool(d, "images")) {
     /* The frames the series will have at most, and what keeping them costs. */
     const double bytes = series_frame_bytes(d, &o.img, (double)m.grid.ninterior);
@@ -1222,7 +1267,11 @@ int main(int argc, char **argv) {
   memset(&ex, 0, sizeof ex);
   if (euler_has_exact(&pb)) {
     compute_output_fields(&m);
-    euler_accuracy_measure(&pb, t, m.grid.nx, m.grid.ny, op_fetch_data_ptr(m.out_q), &ex);
+    /* On the whole state, gathered on the root, whose measures every process
+     * then holds (the verdicts, hence the exit status, are the same everywhere). */
+    const double *q = op_fetch_data_global(m.out_q);
+    if (q) euler_accuracy_measure(&pb, t, m.grid.nx, m.grid.ny, q, &ex);
+    op_broadcast(&ex, sizeof ex);
     if (!ends_keep_exact(d, &pb)) ex.valid = 0;
   }
 

@@ -223,18 +223,25 @@ static void fail(const char *msg) {
   exit(2);
 }
 
+/* Each process generates its slice of the grid (all of it on one process):
+ * its rows of the stencil map, in global numbers; then the mesh is split over
+ * the processes (op_partition: nothing on one process). */
 static void build_mesh(int n, heat_mesh *m) {
   char err[512];
   if (sg_grid_init(&m->grid, n, n, 1, err, sizeof err) != 0) fail(err);
-  m->stencil_map = sg_interior_map(&m->grid, SG_STENCIL5, 5, err, sizeof err);
+  int cells_first, cells_count, first, count;
+  op_slice(m->grid.ncells, &cells_first, &cells_count);
+  op_slice(m->grid.ninterior, &first, &count);
+  m->stencil_map = sg_interior_map_rows(&m->grid, SG_STENCIL5, 5, first, count, err, sizeof err);
   if (!m->stencil_map) fail(err);
-  m->cells = op_decl_set(m->grid.ncells, "cells");
-  m->interior = op_decl_set(m->grid.ninterior, "interior");
+  m->cells = op_decl_set(cells_count, "cells");
+  m->interior = op_decl_set(count, "interior");
   m->stencil = op_decl_map(m->interior, m->cells, 5, m->stencil_map, "stencil");
   m->u = op_decl_dat_temp(m->cells, 1, "double", "u");
   m->u_new = op_decl_dat_temp(m->cells, 1, "double", "u_new");
   m->cur = m->u;
   m->nxt = m->u_new;
+  op_partition("PTSCOTCH", "KWAY", m->interior, m->stencil, NULL);
 }
 
 /* One time step from m->cur into m->nxt, then the two swap roles. */
@@ -348,14 +355,13 @@ static void write_hdf5(heat_output *o, int step, int final, double time) {
     fail(err);
   output_path(path, sizeof path, o, "u", final ? -1 : step, "h5");
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  remove(tmp);
-  op_fetch_data_ptr(o->m->u);
+  if (op_is_root()) remove(tmp);
   if (op_hdf5_write_set(tmp, o->m->cells, err, sizeof err) != OP_IO_OK ||
       op_hdf5_write_dat(tmp, o->m->u, err, sizeof err) != OP_IO_OK ||
       op_hdf5_write_const(tmp, "time", 1, "double", &time, err, sizeof err) != OP_IO_OK ||
       op_hdf5_write_const(tmp, "step", 1, "int", &step, err, sizeof err) != OP_IO_OK)
     fail(err);
-  if (rename(tmp, path) != 0) {
+  if (op_is_root() && rename(tmp, path) != 0) {
     fprintf(stderr, "heat: cannot rename %s into place: %s\n", path, strerror(errno));
     exit(2);
   }
@@ -391,12 +397,14 @@ static void write_ppm(heat_output *o, int step, int final, double time) {
   if (solver_output_reserve(o->out, picture_bytes(o->n), "u.ppm and u.png", err, sizeof err) != 0)
     fail(err);
   const int n = o->n, ex = n + 2;
-  if (!o->image) {
+  /* u in the user's numbering: on many processes gathered on the root, which
+   * draws (NULL on the others). */
+  const double *u = op_fetch_data_global(o->m->u);
+  if (u && !o->image) {
     o->image = malloc(sizeof(double) * (size_t)n * (size_t)n);
     if (!o->image) fail("out of memory for the image buffer");
   }
-  const double *u = op_fetch_data_ptr(o->m->u);
-  for (int j = 0; j < n; j++)
+  for (int j = 0; u && j < n; j++)
     memcpy(o->image + (size_t)j * n, u + (size_t)(j + 1) * ex + 1, sizeof(double) * (size_t)n);
   op_ppm_options opt = op_ppm_default_options();
   opt.colormap = deck_string(o->d, "ppm_colormap");

@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,8 +138,8 @@ static void fill_result(FILE *f, void *vctx) {
   json_key(&w, "system");
   json_begin_object(&w);
   json_kv_string(&w, "summary", c->s->summary);
-  json_kv_int(&w, "unknowns", c->s->n);
-  json_kv_int(&w, "edges", c->s->nedge);
+  json_kv_int(&w, "unknowns", c->s->n_total);
+  json_kv_int(&w, "edges", c->s->nedge_total);
   json_kv_number(&w, "offdiag_ratio", c->s->offdiag_ratio);
   json_kv_bool(&w, "exact_solution_ones", c->s->exact_ones);
   json_end_object(&w);
@@ -162,38 +163,25 @@ static void fill_result(FILE *f, void *vctx) {
   solver_result_end(&w, c->verdicts, &wall);
 }
 
-/* ||b - A·u||_2 and ||b||_2 for the original system A·x = b, from the edge
- * form: b - A·u = D·(A'·u + r'). */
-static void residual_norms(const jacobi_system *s, const double *u, double *res, double *bnorm) {
-  double *t = malloc(sizeof(double) * (size_t)s->n);
-  if (!t) {
-    *res = *bnorm = NAN;
-    return;
-  }
-  for (int i = 0; i < s->n; i++) t[i] = s->r[i];
-  for (int e = 0; e < s->nedge; e++) t[s->pedge[2 * e]] += s->a[e] * u[s->pedge[2 * e + 1]];
-  double rr = 0.0, bb = 0.0;
-  for (int i = 0; i < s->n; i++) {
-    double ri = s->diag[i] * t[i], bi = s->diag[i] * s->r[i];
-    rr += ri * ri;
-    bb += bi * bi;
-  }
-  free(t);
-  *res = sqrt(rr);
-  *bnorm = sqrt(bb);
+/* The system's statistics over all processes (each built its rows'): the
+ * largest row ratio, the first row reaching it, the longest row. */
+static void combine_statistics(jacobi_system *s) {
+  const double ratio = op_max_double(s->offdiag_ratio);
+  s->offdiag_row = s->offdiag_ratio == ratio ? s->offdiag_row : INT_MAX;
+  s->offdiag_row = -op_max_int(-s->offdiag_row);
+  s->offdiag_ratio = ratio;
+  s->max_row_len = op_max_int(s->max_row_len);
 }
 
-/* An a-posteriori bound on max |u - u*| for a known solution u* (docs/jacobi.md):
+/* An a-posteriori bound on max |u - u*| for a known solution u* (docs/jacobi.md),
+ * with rmax = max |r'|:
  * with G the iteration matrix and ||G|| < 1 in some norm,
  *   ||u_k - u*|| <= (||G|| ||u_k - u_(k-1)|| + ||delta||) / (1 - ||G||),
  * where delta bounds the rounding of one step. jac: G is symmetric with
  * ||G||_2 = cos(pi/NN); otherwise ||G||_inf = max row sum of |A'_ij|, j != i,
  * when it is below 1. Returns NAN when no bound is known. */
 static double error_bound(const jacobi_system *s, int is_jac, int nn, double update_norm,
-                          double u_max) {
-  double rmax = 0.0;
-  for (int i = 0; i < s->n; i++)
-    if (fabs(s->r[i]) > rmax) rmax = fabs(s->r[i]);
+                          double u_max, double rmax) {
   double g;
   double sum_terms;
   if (is_jac) {
@@ -207,7 +195,7 @@ static double error_bound(const jacobi_system *s, int is_jac, int nn, double upd
   }
   /* Rounding of one step: a sum of max_row_len + 2 terms, and of b = A·1. */
   double delta = 2.0 * (s->max_row_len + 2) * DBL_EPSILON * sum_terms;
-  if (is_jac) delta *= sqrt((double)s->n); /* the 2-norm of a vector of such errors */
+  if (is_jac) delta *= sqrt((double)s->n_total); /* the 2-norm of a vector of such errors */
   return (g * update_norm + delta) / (1.0 - g);
 }
 
@@ -251,17 +239,19 @@ int main(int argc, char **argv) {
   solver_progress setup;
   solver_progress_begin(&setup, "jacobi", "building the system");
   jacobi_set_progress(solver_progress_callback, &setup);
+  /* Each process builds its rows of the system (all of them on one). */
   jacobi_system s;
+  const int P = op_num_procs(), rank = op_rank();
   if (is_jac) {
     if (strcmp(deck_origin(d, "rhs"), "default") != 0)
       printf("jacobi: note: key 'rhs' (%s) does not apply to problem jac, whose r' comes from "
              "the boundary; ignored\n",
              deck_origin(d, "rhs"));
-    rc = jacobi_build_jac(nn, &s, err, sizeof err);
+    rc = jacobi_build_jac(nn, P, rank, &s, err, sizeof err);
   } else if (problem == PROBLEM_DENSE) {
-    rc = jacobi_build_dense(deck_int(d, "ndim"), seed, rhs, &s, err, sizeof err);
+    rc = jacobi_build_dense(deck_int(d, "ndim"), seed, rhs, P, rank, &s, err, sizeof err);
   } else {
-    rc = jacobi_build_mtx(deck_string(d, "matrix"), rhs, seed, &s, err, sizeof err);
+    rc = jacobi_build_mtx(deck_string(d, "matrix"), rhs, seed, P, rank, &s, err, sizeof err);
   }
   jacobi_set_progress(NULL, NULL);
   if (rc != 0) fail(err);
@@ -272,8 +262,13 @@ int main(int argc, char **argv) {
   op_map pedge = op_decl_map(edges, nodes, 2, s.pedge, "pedge");
   op_dat p_A = op_decl_dat(edges, 1, "double", s.a, "A");
   op_dat p_r = op_decl_dat(nodes, 1, "double", s.r, "r");
+  op_dat p_diag = op_decl_dat(nodes, 1, "double", s.diag, "diag");
   op_dat p_u = op_decl_dat_temp(nodes, 1, "double", "u");
   op_dat p_du = op_decl_dat_temp(nodes, 1, "double", "du");
+  combine_statistics(&s);
+  jacobi_system_describe(&s, op_get_size(edges), op_max_int(s.duplicates > 0));
+  /* Many processes: the unknowns split by PT-Scotch on the matrix graph. */
+  op_partition("PTSCOTCH", "KWAY", edges, pedge, NULL);
 
   printf("jacobi: %s\n", s.summary);
   printf("jacobi: backend %s, %d thread(s), part size %d; tolerance %g, at most %d iterations\n",
@@ -286,7 +281,8 @@ int main(int argc, char **argv) {
 
   char history_path[4400];
   snprintf(history_path, sizeof history_path, "%s/history.csv", out.staging);
-  FILE *history = fopen(history_path, "w");
+  /* The root writes it; on many processes the others' rows go to /dev/null. */
+  FILE *history = fopen(op_is_root() ? history_path : "/dev/null", "w");
   if (!history) fail_io("open", history_path);
   fprintf(history, "iteration,update_norm,u_max,u_rms\n");
 
@@ -315,7 +311,7 @@ int main(int argc, char **argv) {
                 op_arg_gbl(&u_max, 1, "double", OP_MAX));
     st.norm = sqrt(change_sq);
     st.u_max = u_max;
-    st.u_rms = sqrt(u_sq / s.n);
+    st.u_rms = sqrt(u_sq / s.n_total);
     fprintf(history, "%d,%.17g,%.17g,%.17g\n", iter, st.norm, st.u_max, st.u_rms);
     finite = isfinite(st.norm) && isfinite(u_sq);
     converged = tol > 0.0 && st.norm <= tol;
@@ -338,24 +334,39 @@ int main(int argc, char **argv) {
     fprintf(stderr, "jacobi: the update norm is not finite at iteration %d: the iteration "
                     "diverged; stopping\n", iter);
 
-  const double *u = op_fetch_data_ptr(p_u);
-  double max_error = NAN, bound = NAN, resid, bnorm;
-  residual_norms(&s, u, &resid, &bnorm);
+  /* ||b - A·u||_2 and ||b||_2 for the original system A·x = b, from the edge
+   * form: b - A·u = D·(A'·u + r'), with A'·u gathered by res into du (zero
+   * after the last update); and max |u - 1|. */
+  op_par_loop(res, "residual_res", edges,
+              op_arg_dat(p_A, -1, OP_ID, 1, "double", OP_READ),
+              op_arg_dat(p_u, 1, pedge, 1, "double", OP_READ),
+              op_arg_dat(p_du, 0, pedge, 1, "double", OP_INC));
+  double rr = 0.0, bb = 0.0, err_max = 0.0, r_max = 0.0;
+  op_par_loop(residual, "residual", nodes,
+              op_arg_dat(p_r, -1, OP_ID, 1, "double", OP_READ),
+              op_arg_dat(p_diag, -1, OP_ID, 1, "double", OP_READ),
+              op_arg_dat(p_du, -1, OP_ID, 1, "double", OP_READ),
+              op_arg_dat(p_u, -1, OP_ID, 1, "double", OP_READ),
+              op_arg_gbl(&rr, 1, "double", OP_INC),
+              op_arg_gbl(&bb, 1, "double", OP_INC),
+              op_arg_gbl(&err_max, 1, "double", OP_MAX),
+              op_arg_gbl(&r_max, 1, "double", OP_MAX));
+  const double resid = sqrt(rr), bnorm = sqrt(bb);
+  double max_error = NAN, bound = NAN;
   if (s.exact_ones) {
-    max_error = 0.0;
-    for (int i = 0; i < s.n; i++) max_error = fmax(max_error, fabs(u[i] - 1.0));
-    bound = error_bound(&s, is_jac, nn, st.norm, st.u_max);
+    max_error = err_max;
+    bound = error_bound(&s, is_jac, nn, st.norm, st.u_max, r_max);
   }
 
   if (deck_bool(d, "write_solution")) {
     char upath[4400], tmp[4500];
     snprintf(upath, sizeof upath, "%s/u.h5", out.staging);
     snprintf(tmp, sizeof tmp, "%s.tmp", upath);
-    if (solver_output_reserve(&out, 8.0 * s.n + 16384.0, "u.h5", err, sizeof err) != 0 ||
+    if (solver_output_reserve(&out, 8.0 * s.n_total + 16384.0, "u.h5", err, sizeof err) != 0 ||
         op_hdf5_write_set(tmp, nodes, err, sizeof err) != 0 ||
         op_hdf5_write_dat(tmp, p_u, err, sizeof err) != 0)
       fail(err);
-    if (rename(tmp, upath) != 0) fail_io("rename into place", upath);
+    if (op_is_root() && rename(tmp, upath) != 0) fail_io("rename into place", upath);
   }
 
   solver_verdicts verdicts;

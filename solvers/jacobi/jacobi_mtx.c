@@ -196,7 +196,9 @@ static int grow(jacobi_coo *m, long *cap, long need, char *err, size_t errlen) {
   return 0;
 }
 
+/* Entries of rows outside the slice read are checked but not kept. */
 static void add_entry(jacobi_coo *m, int i, int j, double v, long line) {
+  if (i < m->first_row || i >= m->first_row + m->nrows) return;
   m->row[m->nnz] = i;
   m->col[m->nnz] = j;
   m->val[m->nnz] = v;
@@ -252,8 +254,17 @@ static int read_entries(line_reader *r, jacobi_coo *m, long announced, long size
   return 0;
 }
 
-int jacobi_mtx_read(const char *path, jacobi_coo *m, char *err, size_t errlen) {
+void jacobi_rows_of(int n, int nparts, int part, int *first, int *count) {
+  const int base = n / nparts, extra = n % nparts;
+  *count = base + (part < extra ? 1 : 0);
+  *first = part * base + (part < extra ? part : extra);
+}
+
+int jacobi_mtx_read(const char *path, int nparts, int part, jacobi_coo *m, char *err,
+                    size_t errlen) {
   memset(m, 0, sizeof *m);
+  if (nparts < 1 || part < 0 || part >= nparts)
+    return jacobi_fail(err, errlen, "reading %s: part %d of %d", path, part, nparts);
   line_reader r;
   if (open_reader(&r, path, "matrix file", err, errlen) != 0) return -1;
   const char *p = r.path;
@@ -306,6 +317,7 @@ int jacobi_mtx_read(const char *path, jacobi_coo *m, char *err, size_t errlen) {
   op_text_set_max_bytes(&r.in, MTX_MAX_PREAMBLE + MTX_MAX_SKIPPED +
                                    ((unsigned long long)nnz + 1) * MTX_MAX_LINE);
   m->n = (int)rows;
+  jacobi_rows_of(m->n, nparts, part, &m->first_row, &m->nrows);
   if (read_entries(&r, m, nnz, r.line, err, errlen) != 0) goto done;
   rc = 0;
 done:

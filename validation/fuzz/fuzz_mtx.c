@@ -10,7 +10,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char err[1024];
   const char *path = fuzz_file(data, size, ".mtx");
   jacobi_system s;
-  if (jacobi_build_mtx(path, "from_solution", 1, &s, err, sizeof err) == 0) {
+  if (jacobi_build_mtx(path, "from_solution", 1, 1, 0, &s, err, sizeof err) == 0) {
     for (int e = 0; e < s.nedge; e++)
       if (s.pedge[2 * e] < 0 || s.pedge[2 * e] >= s.n || s.pedge[2 * e + 1] < 0 ||
           s.pedge[2 * e + 1] >= s.n)

@@ -101,6 +101,9 @@ int op_cuda_grid(const op_cuda_loop *C, int count);
 /* Device pointers of a dat's data and of a map's table (both current on the device). */
 void *op_cuda_dat_d(op_dat dat);
 const int *op_cuda_map_d(op_map map);
+/* The global numbers of a set's local elements on the device (op_arg_idx on
+ * many processes), or NULL on one process (the index is the number). */
+const int *op_cuda_gid_d(op_set set);
 
 /* Bytes of shared memory per warp for the coalesced kernel of a loop whose largest
  * direct multi-component dat has `elem_bytes` bytes per element. */

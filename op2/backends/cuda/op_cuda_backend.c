@@ -13,11 +13,16 @@
 #include <string.h>
 
 #include "op2.h"
+#include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
 #include "op2_registry.h"
 #include "op_cuda.h"
 #include "op_cuda_rt.h"
+
+/* Halo rows on many processes (op_cuda_halo.cu). */
+extern const op_device_rows_ops op_cuda_device_rows;
+void op_cuda_rows_free(void);
 
 #define CK(call, loop)                                                           \
   do {                                                                           \
@@ -32,12 +37,15 @@
 
 static struct {
   int device;
+  int device_given; /* --op-device */
   int ready;
   struct cudaDeviceProp prop;
   size_t shared_optin; /* dynamic + static shared memory one block may have */
   cudaEvent_t ev_start, ev_stop;
   void **map_d;        /* per map index */
   int nmap_d;
+  void **gid_d;        /* per set index: its global numbers (many processes) */
+  int ngid_d;
   struct plan_d {
     const op_plan *plan;
     int *buf;
@@ -86,6 +94,7 @@ int op_backend_option(const char *arg) {
     if (end == arg + 12 || *end || v < 0 || v > 255)
       op_fatal("option %s: the device number must be an integer in [0, 255]", arg);
     G.device = (int)v;
+    G.device_given = 1;
     return 1;
   }
   return op_cuda_tune_option(arg);
@@ -94,7 +103,9 @@ int op_backend_option(const char *arg) {
 const char *op_backend_usage(void) {
   static char text[4096];
   snprintf(text, sizeof text, "%s%s",
-           "  --op-device=N       CUDA device number (default 0)\n", op_cuda_tune_usage());
+           "  --op-device=N       CUDA device number (default 0; on many processes, each\n"
+           "                      process's rank on its machine modulo the devices)\n",
+           op_cuda_tune_usage());
   return text;
 }
 
@@ -111,7 +122,10 @@ void op_backend_init(void) {
             e != cudaSuccess ? cudaGetErrorString(e) : "no device found");
     exit(77);
   }
+  /* Many processes on a machine share its devices, one each in turn. */
+  if (!G.device_given && op_dist) G.device = op_dist->local_rank % n;
   if (G.device >= n) op_fatal("option --op-device=%d: only %d CUDA device(s)", G.device, n);
+  op_device_rows = &op_cuda_device_rows;
   CK(cudaSetDevice(G.device), NULL);
   CK(cudaGetDeviceProperties(&G.prop, G.device), NULL);
   G.shared_optin = G.prop.sharedMemPerBlockOptin > G.prop.sharedMemPerBlock
@@ -156,7 +170,8 @@ void op_backend_const_declared(const char *name, const void *data, size_t bytes)
 
 void op_backend_dat_declared(op_dat dat) { (void)dat; }
 
-static size_t dat_bytes(op_dat d) { return (size_t)d->set->size * (size_t)d->size; }
+/* Rows for every element held here: on many processes the halos too. */
+static size_t dat_bytes(op_dat d) { return (size_t)op_set_held(d->set) * (size_t)d->size; }
 
 void op_backend_dat_to_host(op_dat dat) {
   if (!dat->data_d || !(dat->where & OP_DAT_DEVICE_CURRENT) || dat_bytes(dat) == 0) return;
@@ -177,6 +192,10 @@ void op_backend_exit(void) {
   for (int i = 0; i < G.nmap_d; i++)
     if (G.map_d[i]) CK(cudaFree(G.map_d[i]), NULL);
   free(G.map_d);
+  for (int i = 0; i < G.ngid_d; i++)
+    if (G.gid_d[i]) CK(cudaFree(G.gid_d[i]), NULL);
+  free(G.gid_d);
+  op_cuda_rows_free();
   for (int i = 0; i < G.nplans; i++) CK(cudaFree(G.plans[i].buf), NULL);
   free(G.plans);
   free(G.kernels);
@@ -218,13 +237,30 @@ static void map_to_device(op_map m, const char *loop) {
     G.nmap_d = n;
   }
   if (G.map_d[m->index]) return;
-  size_t bytes = sizeof(int) * (size_t)m->from->size * (size_t)m->dim;
+  /* Rows for the elements a loop runs: on many processes the execute halo too. */
+  size_t bytes = sizeof(int) * (size_t)(m->from->size + m->from->exec_size) * (size_t)m->dim;
   CK(cudaMalloc(&G.map_d[m->index], bytes ? bytes : 8), loop);
   if (bytes) CK(cudaMemcpy(G.map_d[m->index], m->map, bytes, cudaMemcpyHostToDevice), loop);
 }
 
 const int *op_cuda_map_d(op_map map) {
   return map && map->index < G.nmap_d ? (const int *)G.map_d[map->index] : NULL;
+}
+
+const int *op_cuda_gid_d(op_set set) {
+  if (!set || !set->gid) return NULL; /* one process: the index is the number */
+  if (set->index >= G.ngid_d) {
+    int n = set->index + 16;
+    G.gid_d = op_realloc(G.gid_d, sizeof(void *) * (size_t)n);
+    for (int i = G.ngid_d; i < n; i++) G.gid_d[i] = NULL;
+    G.ngid_d = n;
+  }
+  if (!G.gid_d[set->index]) {
+    size_t bytes = sizeof(int) * (size_t)op_set_held(set);
+    CK(cudaMalloc(&G.gid_d[set->index], bytes ? bytes : 8), set->name);
+    if (bytes) CK(cudaMemcpy(G.gid_d[set->index], set->gid, bytes, cudaMemcpyHostToDevice), set->name);
+  }
+  return (const int *)G.gid_d[set->index];
 }
 
 static const op_cuda_plan_d *plan_to_device(const op_plan *p, const char *loop) {
@@ -288,20 +324,6 @@ static int grouping_matches(const op_cuda_loop_desc *d, int nargs, const op_arg 
   return ngroups == d->ngind;
 }
 
-/* Atomics need every indirectly written dat to be only incremented. */
-static int increments_only(int nargs, const op_arg *args) {
-  for (int i = 0; i < nargs; i++) {
-    const op_arg *a = &args[i];
-    if (a->kind != OP_ARG_DAT || !a->map) continue;
-    if (!a->dat) return 0;
-    if (a->acc == OP_WRITE || a->acc == OP_RW) return 0;
-    if (a->acc != OP_INC) continue;
-    for (int j = 0; j < nargs; j++)
-      if (args[j].kind == OP_ARG_DAT && args[j].dat == a->dat && args[j].acc != OP_INC) return 0;
-  }
-  return 1;
-}
-
 static unsigned plan_parts(int strategy) {
   return strategy == OP_CUDA_STAGED   ? OP_PLAN_STAGED
          : strategy == OP_CUDA_COLOUR ? OP_PLAN_GLOBAL_COLOURS
@@ -329,7 +351,7 @@ void op_cuda_loop_begin(op_cuda_loop *C, const op_cuda_loop_desc *desc, const ch
   t.indirect = desc->indirect;
   t.coalesced_ok = desc->has_coalesced;
   t.staged_ok = desc->has_staged && grouping_matches(desc, nargs, args);
-  t.atomic_ok = desc->has_atomic && increments_only(nargs, args);
+  t.atomic_ok = desc->has_atomic && op_args_increments_only(nargs, args);
   const int dpart = op_part_size();
   int begun = 0;
   for (;;) {
@@ -376,6 +398,10 @@ void op_cuda_loop_begin(op_cuda_loop *C, const op_cuda_loop_desc *desc, const ch
   }
   if (C->cfg.strategy == OP_CUDA_STAGED || C->cfg.strategy == OP_CUDA_COLOUR)
     C->pd = plan_to_device(C->plan, C->name);
+  /* Many processes: the halos this loop reads, received and on the device
+   * before any kernel runs (the kernels do not yet run the core elements
+   * while halos are in flight, as the CPU backends do). */
+  op_loop_wait(&C->L);
 
   /* Globals (read values and reductions' starting values) in one copy. */
   size_t gbytes = 0;

@@ -104,7 +104,8 @@ int main(int argc, char **argv) {
     const float *vv = op_fetch_data_ptr(d_v);
     int bad = 0;
     for (int n = 0; n < nnode; n++)
-      bad += vv[2 * n] != 4.0f * n + 3.0f || vv[2 * n + 1] != -4.0f * n + 3.0f;
+      /* From (n, -n): (2n + 1, -n) after one call, (4n + 3, 1) after two. */
+      bad += vv[2 * n] != 4.0f * n + 3.0f || vv[2 * n + 1] != 1.0f;
     EXPECT(bad == 0, "OP_RW direct: %d nodes wrong", bad);
   }
 

@@ -1,0 +1,58 @@
+/*
+ * op_dist.c - the OP2 calls that mean something more on many processes
+ * (op2_dist.h): on one process without the MPI layer each is what OP2's
+ * shared-memory library does.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "op2.h"
+#include "op2_dist.h"
+#include "op2_error.h"
+#include "op2_loop.h"
+
+const op_dist_ops *op_dist;
+const op_device_rows_ops *op_device_rows;
+
+void op_partition(const char *lib, const char *routine, op_set prime_set, op_map prime_map,
+                  op_dat coords) {
+  if (op_dist) op_dist->partition(lib, routine, prime_set, prime_map, coords);
+}
+
+int op_num_procs(void) { return op_dist ? op_dist->nprocs : 1; }
+int op_rank(void) { return op_dist ? op_dist->rank : 0; }
+
+void op_slice(int n, int *first, int *count) {
+  OP_CHECK(n >= 0 && first && count, "op_slice(%d): negative size or NULL result", n);
+  const int P = op_num_procs(), r = op_rank(), base = n / P, extra = n % P;
+  *count = base + (r < extra ? 1 : 0);
+  *first = r * base + (r < extra ? r : extra);
+}
+
+void op_broadcast(void *data, size_t bytes) {
+  if (op_dist && bytes) op_dist->broadcast(data, bytes);
+}
+
+int op_max_int(int v) { return op_dist ? op_dist->max_int(v) : v; }
+
+double op_max_double(double v) { return op_dist ? op_dist->max_double(v) : v; }
+
+int op_root_status(int rc) { return op_dist ? op_dist->root_status(rc) : rc; }
+
+const void *op_fetch_data_global(op_dat dat) {
+  OP_CHECK(dat, "op_fetch_data_global: dat is NULL");
+  if (!op_dist) return op_fetch_data_ptr(dat);
+  return op_dist->dat_global(dat);
+}
+
+const int *op_fetch_map_global(op_map map) {
+  OP_CHECK(map, "op_fetch_map_global: map is NULL");
+  return op_dist ? op_dist->map_global(map) : map->map;
+}
+
+int op_loop_set_size(op_set set, int nargs, const op_arg *args) {
+  for (int i = 0; i < nargs; i++)
+    if (args[i].kind == OP_ARG_DAT && args[i].map && args[i].acc != OP_READ)
+      return set->size + set->exec_size;
+  return set->size;
+}

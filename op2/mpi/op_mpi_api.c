@@ -1,0 +1,641 @@
+/*
+ * op_mpi_api.c - the OP2 API on many processes: the core's hooks (op2_dist.h)
+ * on the distributed mesh of this layer (docs/mpi.md, "How a distributed run
+ * goes").
+ *
+ * Linking op2_mpi brings this file in (the link option --undefined names its
+ * anchor), and its constructor points op_dist here before main runs: every
+ * executable linked with the layer is an MPI program, whatever backend runs
+ * its loops. The core's objects (op_set, op_map, op_dat) and the layer's
+ * (op_mpi_set, ...) are paired by the core's index; after op_partition the
+ * core's sizes, map entries and data are the layer's, in its local numbering
+ * (owned core, owned boundary, execute halo, non-execute halo).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* on_exit: the exit status, to end the job when a process fails */
+#endif
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "op2.h"
+#include "op2_dist.h"
+#include "op2_error.h"
+#include "op2_loop.h"
+#include "op2_registry.h"
+#include "op_mpi_check.h"
+#include "op_mpi_exchange.h"
+#include "op_mpi_halo.h"
+#include "op_mpi_hdf5.h"
+#include "op_mpi_mesh.h"
+#include "op_mpi_partition.h"
+
+static op_mpi_mesh mesh;
+static int distributed;
+/* The layer's objects by the core's index. */
+static op_mpi_set *msets;
+static op_mpi_map *mmaps;
+static op_mpi_dat *mdats;
+static int cap_sets, cap_maps, cap_dats;
+/* The core's dat of each of the layer's (by the layer's index). */
+static op_dat *core_dats;
+static int cap_core_dats;
+/* --op-partition=NAME: the partitioner to use whatever the program asks. */
+static char forced_partitioner[32];
+
+static op_dist_ops ops;
+static int root_failed; /* see root_status */
+
+/* ---- small helpers --------------------------------------------------------------- */
+
+#define GROW_TABLE(T, table, cap, index)                         \
+  do {                                                           \
+    if ((index) >= (cap)) {                                      \
+      int c_ = (cap) ? 2 * (cap) : 16;                           \
+      while (c_ <= (index)) c_ *= 2;                             \
+      (table) = op_mpi_grow(T, (table), c_);                     \
+      memset((table) + (cap), 0, sizeof(T) * (size_t)(c_ - (cap))); \
+      (cap) = c_;                                                \
+    }                                                            \
+  } while (0)
+
+static op_mpi_set mset(op_set s) {
+  if (!s || s->index >= cap_sets || !msets[s->index])
+    op_mpi_fatal("set '%s' is not known to the MPI layer", s ? s->name : "(null)");
+  return msets[s->index];
+}
+static op_mpi_map mmap_of(op_map m) {
+  if (!m || m->index >= cap_maps || !mmaps[m->index])
+    op_mpi_fatal("map '%s' is not known to the MPI layer", m ? m->name : "(null)");
+  return mmaps[m->index];
+}
+static op_mpi_dat mdat(op_dat d) {
+  if (!d || d->index >= cap_dats || !mdats[d->index])
+    op_mpi_fatal("dat '%s' is not known to the MPI layer", d ? d->name : "(null)");
+  return mdats[d->index];
+}
+
+static int is_root(void) { return mesh->rank == 0; }
+
+/* ---- life cycle ------------------------------------------------------------------- */
+
+/* A process that ends with a non-zero status (op_fatal, a solver's bad input,
+ * a failed verdict before the end) takes the whole job down with that status:
+ * the others are usually waiting in a collective call for it. A process that
+ * returns from main without op_exit finalizes MPI here. */
+static void at_exit(int status, void *arg) {
+  (void)arg;
+  int init = 0, fin = 0;
+  MPI_Initialized(&init);
+  MPI_Finalized(&fin);
+  if (!init || fin) return;
+  fflush(stdout);
+  fflush(stderr);
+  if (status != 0 || root_failed) MPI_Abort(MPI_COMM_WORLD, status ? status : OP_EXIT_ERROR);
+  MPI_Finalize();
+}
+
+/* ---- data kept on a device (op_device_rows): exchanges move its rows ---- */
+
+static op_dat core_of(op_mpi_dat d) {
+  if (d->index >= cap_core_dats || !core_dats[d->index])
+    op_mpi_fatal("internal error: dat '%s' of the layer has no OP2 dat", d->name);
+  return core_dats[d->index];
+}
+
+/* The rows about to be sent, from the device where only it is current. */
+static void before_pack(op_mpi_dat d, const int *rows, int n) {
+  op_dat c = core_of(d);
+  if (op_device_rows && c->data_d && !(c->where & OP_DAT_HOST_CURRENT) && n > 0)
+    op_device_rows->rows_to_host(c, rows, n);
+}
+
+/* The halo rows just received, to the device where its copy is in use. */
+static void after_unpack(op_mpi_dat d, int first, int n) {
+  op_dat c = core_of(d);
+  if (op_device_rows && c->data_d && (c->where & OP_DAT_DEVICE_CURRENT))
+    op_device_rows->rows_to_device(c, first, n);
+}
+
+static const op_mpi_exchange_hooks device_hooks = {before_pack, after_unpack};
+
+static void init(void) {
+  int init = 0, provided = 0;
+  OP_MPI_CHECK(MPI_Initialized(&init));
+  /* The OpenMP backend's threads never call MPI; PT-Scotch runs single-threaded. */
+  if (!init) OP_MPI_CHECK(MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided));
+  mesh = op_mpi_mesh_create(MPI_COMM_WORLD);
+  ops.rank = mesh->rank;
+  ops.nprocs = mesh->nprocs;
+  MPI_Comm local;
+  OP_MPI_CHECK(MPI_Comm_split_type(mesh->comm, MPI_COMM_TYPE_SHARED, mesh->rank, MPI_INFO_NULL,
+                                   &local));
+  OP_MPI_CHECK(MPI_Comm_rank(local, &ops.local_rank));
+  OP_MPI_CHECK(MPI_Comm_free(&local));
+  op_mpi_exchange_set_hooks(&device_hooks);
+  if (on_exit(at_exit, NULL) != 0) op_mpi_fatal("cannot register the exit handler");
+  /* One printout: the root's. Other processes' errors still reach stderr. */
+  if (mesh->rank != 0 && !freopen("/dev/null", "w", stdout))
+    op_mpi_fatal("cannot send the standard output of rank %d to /dev/null", mesh->rank);
+}
+
+static int option(const char *arg) {
+  static const char key[] = "--op-partition=";
+  if (strncmp(arg, key, sizeof key - 1) != 0) return 0;
+  const char *v = arg + sizeof key - 1;
+  if (strcmp(v, "PTSCOTCH") && strcmp(v, "RCB") && strcmp(v, "BLOCK"))
+    op_fatal("option %s: the partitioner must be PTSCOTCH, RCB or BLOCK", arg);
+  snprintf(forced_partitioner, sizeof forced_partitioner, "%s", v);
+  return 1;
+}
+
+static const char *usage(void) {
+  return "  --op-partition=NAME on many processes: PTSCOTCH (k-way on the mesh's graph), RCB\n"
+         "                      (recursive coordinate bisection) or BLOCK, whatever the\n"
+         "                      program's op_partition asks (docs/mpi.md)\n";
+}
+
+static void free_gathered(void);
+
+static void finish(void) {
+  if (root_failed) {
+    /* The others wait in op_root_status: end the job, with the status the
+     * one-process build gives a run that could not write its results. */
+    fflush(stdout);
+    fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, OP_EXIT_ERROR);
+  }
+  free_gathered();
+  op_mpi_mesh_free(mesh);
+  mesh = NULL;
+  free(msets);
+  free(mmaps);
+  free(mdats);
+  free(core_dats);
+  msets = NULL, mmaps = NULL, mdats = NULL, core_dats = NULL;
+  cap_sets = cap_maps = cap_dats = cap_core_dats = 0;
+  distributed = 0;
+  fflush(stdout);
+  OP_MPI_CHECK(MPI_Finalize());
+}
+
+/* ---- declarations ------------------------------------------------------------------ */
+
+static void check_declaring(const char *what, const char *name) {
+  if (distributed)
+    op_mpi_fatal("%s '%s' declared after op_partition: on many processes declare every set and "
+                 "map, and every dat with data, before op_partition",
+                 what, name);
+}
+
+static void set_declared(op_set s) {
+  check_declaring("set", s->name);
+  GROW_TABLE(op_mpi_set, msets, cap_sets, s->index);
+  msets[s->index] = op_mpi_decl_set(mesh, s->size, s->name);
+}
+
+/* The core's map and dat keep no copy of their own: they show the layer's
+ * slice now and its local rows after the partition. */
+static void adopt_map(op_map m, op_mpi_map p) {
+  GROW_TABLE(op_mpi_map, mmaps, cap_maps, m->index);
+  mmaps[m->index] = p;
+  if (!m->user_owned) free(m->map);
+  m->map = p->slice;
+  m->user_owned = 1;
+}
+
+static void adopt_dat(op_dat d, op_mpi_dat p, char *rows) {
+  GROW_TABLE(op_mpi_dat, mdats, cap_dats, d->index);
+  mdats[d->index] = p;
+  GROW_TABLE(op_dat, core_dats, cap_core_dats, p->index);
+  core_dats[p->index] = d;
+  if (!d->user_owned) free(d->data);
+  d->data = rows;
+  d->user_owned = 1;
+  d->where = OP_DAT_HOST_CURRENT;
+}
+
+static void map_declared(op_map m) {
+  check_declaring("map", m->name);
+  adopt_map(m, op_mpi_decl_map(mesh, mset(m->from), mset(m->to), m->dim, m->map, m->name));
+}
+
+static void dat_declared(op_dat d, int zero) {
+  if (!distributed) {
+    op_mpi_dat p = op_mpi_decl_dat(mesh, mset(d->set), d->dim, d->type, d->data, d->name);
+    adopt_dat(d, p, p->slice);
+    return;
+  }
+  if (!zero) check_declaring("dat", d->name);
+  op_mpi_dat p = op_mpi_decl_dat_distributed(mesh, mset(d->set), d->dim, d->type, d->name);
+  adopt_dat(d, p, p->data);
+  op_backend_dat_declared(d);
+}
+
+static op_set decl_set_hdf5(const char *file, const char *name) {
+  check_declaring("set", name);
+  op_mpi_set p = op_mpi_decl_set_hdf5(mesh, file, name);
+  op_set s = op_decl_set_local(p->slice_size, name);
+  GROW_TABLE(op_mpi_set, msets, cap_sets, s->index);
+  msets[s->index] = p;
+  return s;
+}
+
+static op_map decl_map_hdf5(op_set from, op_set to, int dim, const char *file, const char *name) {
+  check_declaring("map", name);
+  op_mpi_map p = op_mpi_decl_map_hdf5(mesh, mset(from), mset(to), dim, file, name);
+  op_map m = op_decl_map_local(from, to, dim, p->slice, name, 0);
+  adopt_map(m, p);
+  return m;
+}
+
+static op_dat decl_dat_hdf5(op_set set, int dim, const char *type, const char *file,
+                            const char *name) {
+  check_declaring("dat", name);
+  op_mpi_dat p = op_mpi_decl_dat_hdf5(mesh, mset(set), dim, type, file, name);
+  op_dat d = op_decl_dat_local(set, dim, type, p->slice, name, 0);
+  adopt_dat(d, p, p->slice);
+  return d;
+}
+
+/* ---- the partition ------------------------------------------------------------------ */
+
+/* The core's objects take the layer's local sizes, entries and rows. */
+static void install(void) {
+  for (int i = 0; i < op_num_sets(); i++) {
+    op_set s = op_set_at(i);
+    op_mpi_set p = mset(s);
+    s->size = p->size;
+    s->core_size = p->core_size;
+    s->exec_size = p->exec_size;
+    s->nonexec_size = p->nonexec_size;
+    s->gid = p->gid;
+  }
+  for (int i = 0; i < op_num_maps(); i++) {
+    op_map m = op_map_at(i);
+    m->map = mmap_of(m)->map;
+  }
+  for (int i = 0; i < op_num_dats(); i++) {
+    op_dat d = op_dat_at(i);
+    d->data = mdat(d)->data;
+    d->where = OP_DAT_HOST_CURRENT;
+    op_backend_dat_declared(d);
+  }
+  op_plan_cache_clear();
+}
+
+static void partition(const char *lib, const char *routine, op_set set, op_map map, op_dat coords) {
+  if (distributed)
+    op_mpi_fatal("op_partition called twice (or after the first loop, which partitions in "
+                 "blocks): call it once, after the declarations");
+  if (forced_partitioner[0]) {
+    lib = !strcmp(forced_partitioner, "RCB") ? "GEOM" : forced_partitioner;
+    routine = !strcmp(forced_partitioner, "PTSCOTCH") ? "KWAY"
+              : !strcmp(forced_partitioner, "RCB")    ? "RCB"
+                                                      : "BLOCK";
+  }
+  if (!lib || !lib[0]) lib = "BLOCK";
+  /* The summary on many processes only: one process prints what seq prints. */
+  op_mpi_distribute(mesh, lib, routine, set ? mset(set) : NULL, map ? mmap_of(map) : NULL,
+                    coords ? mdat(coords) : NULL, mesh->nprocs > 1 ? stdout : NULL);
+  distributed = 1;
+  install();
+}
+
+static int global_size(op_set s) { return mset(s)->global_size; }
+
+/* ---- loops ----------------------------------------------------------------------------- */
+
+/* The loop in progress (loops do not nest): its arguments as the layer sees them. */
+static op_mpi_arg *margs;
+static int cap_margs;
+
+/* A program that never calls op_partition is partitioned in blocks of the
+ * first loop's set before that loop's arguments take their data pointers. */
+static void before_loop(op_set set) {
+  if (!distributed) partition("BLOCK", "BLOCK", set, NULL, NULL);
+}
+
+static int loop_begin(op_loop_ctx *L) {
+  before_loop(L->set);
+  if (L->nargs > cap_margs) {
+    cap_margs = L->nargs + 16;
+    margs = op_mpi_grow(op_mpi_arg, margs, cap_margs);
+  }
+  for (int i = 0; i < L->nargs; i++) {
+    const op_arg *a = &L->args[i];
+    margs[i].acc = a->acc;
+    margs[i].dat = a->kind == OP_ARG_DAT ? mdat(a->dat) : NULL;
+    margs[i].map = a->kind == OP_ARG_DAT && a->map ? mmap_of(a->map) : NULL;
+    /* Sums start from zero away from the root: the root's value before the
+     * loop is counted once, in op_loop_end's combination. */
+    if (a->kind == OP_ARG_GBL && a->acc == OP_INC && !is_root()) memset(a->data, 0, (size_t)a->size);
+  }
+  int n = op_mpi_loop_begin(mset(L->set), L->nargs, margs);
+  if (n != op_loop_set_size(L->set, L->nargs, L->args))
+    op_mpi_fatal("internal error: loop '%s' runs %d elements here but its plan %d", L->name, n,
+                 op_loop_set_size(L->set, L->nargs, L->args));
+  return n;
+}
+
+static void loop_wait(op_loop_ctx *L) { op_mpi_loop_wait(L->nargs, margs); }
+
+static int is_reduction(const op_arg *a) {
+  return a->kind == OP_ARG_GBL && (a->acc == OP_INC || a->acc == OP_MIN || a->acc == OP_MAX);
+}
+
+/* Combines each process's value of every reduction of the loop (each already
+ * the combination of its blocks) in rank order, on every process, with the
+ * shared-memory combination: the root's value first, then rank 1's, ...
+ * (op_arg_info values travel with MIN/MAX as between blocks: the first
+ * strictly better wins). The same bits in every run for a given process
+ * count, on every process; on one process the loop's own value. */
+static void combine_reductions(op_loop_ctx *L) {
+  if (mesh->nprocs == 1) return;
+  /* Where each argument's value sits in a process's record: every value at a
+   * multiple of 8 bytes, so that a double after an int is read aligned. */
+  size_t *at = op_mpi_alloc(size_t, L->nargs), rec = 0;
+  for (int i = 0; i < L->nargs; i++)
+    if (is_reduction(&L->args[i]) || L->args[i].kind == OP_ARG_INFO) {
+      at[i] = rec;
+      rec += ((size_t)L->args[i].size + 7) / 8 * 8;
+    }
+  if (rec == 0) {
+    free(at);
+    return;
+  }
+  char *mine = op_mpi_zalloc(char, rec), *all = op_mpi_alloc(char, rec * (size_t)mesh->nprocs);
+  for (int i = 0; i < L->nargs; i++)
+    if (is_reduction(&L->args[i]) || L->args[i].kind == OP_ARG_INFO)
+      memcpy(mine + at[i], L->args[i].data, (size_t)L->args[i].size);
+  OP_MPI_CHECK(MPI_Allgather(mine, (int)rec, MPI_BYTE, all, (int)rec, MPI_BYTE, mesh->comm));
+  for (int i = 0; i < L->nargs; i++) {
+    const op_arg *a = &L->args[i];
+    if (!is_reduction(a)) continue;
+    char *info[OP_MAX_GBL_DIM];
+    const char *info_part[OP_MAX_GBL_DIM];
+    int info_bytes[OP_MAX_GBL_DIM], ninfo = 0;
+    memcpy(a->data, all + at[i], (size_t)a->size); /* the root's */
+    for (int j = 0; j < L->nargs; j++)
+      if (L->args[j].kind == OP_ARG_INFO && L->args[j].ref == i && ninfo < OP_MAX_GBL_DIM) {
+        memcpy(L->args[j].data, all + at[j], (size_t)L->args[j].size);
+        info[ninfo] = L->args[j].data;
+        info_bytes[ninfo++] = L->args[j].size / L->args[j].dim;
+      }
+    for (int r = 1; r < mesh->nprocs; r++) {
+      const char *rec_r = all + (size_t)r * rec;
+      for (int j = 0, k = 0; j < L->nargs; j++)
+        if (L->args[j].kind == OP_ARG_INFO && L->args[j].ref == i && k < OP_MAX_GBL_DIM)
+          info_part[k++] = rec_r + at[j];
+      const void *v = rec_r + at[i];
+      switch (a->type) {
+        case OP_TYPE_DOUBLE:
+          if (ninfo)
+            op_reduce_blocks_info_double(a->acc, (double *)a->data, v, 1, a->dim, ninfo, info,
+                                         info_part, info_bytes);
+          else
+            op_reduce_blocks_double(a->acc, (double *)a->data, v, 1, a->dim);
+          break;
+        case OP_TYPE_FLOAT:
+          if (ninfo)
+            op_reduce_blocks_info_float(a->acc, (float *)a->data, v, 1, a->dim, ninfo, info,
+                                        info_part, info_bytes);
+          else
+            op_reduce_blocks_float(a->acc, (float *)a->data, v, 1, a->dim);
+          break;
+        case OP_TYPE_INT:
+          if (ninfo)
+            op_reduce_blocks_info_int(a->acc, (int *)a->data, v, 1, a->dim, ninfo, info, info_part,
+                                      info_bytes);
+          else
+            op_reduce_blocks_int(a->acc, (int *)a->data, v, 1, a->dim);
+          break;
+      }
+    }
+  }
+  free(at);
+  free(mine);
+  free(all);
+}
+
+static void loop_end(op_loop_ctx *L) {
+  if (!L->halo_waited) op_mpi_loop_wait(L->nargs, margs);
+  op_mpi_loop_end(L->nargs, margs);
+  combine_reductions(L);
+}
+
+static void dat_changed(op_dat d) {
+  if (distributed) mdat(d)->dirty = 1;
+}
+
+/* ---- data in the user's numbering ------------------------------------------------------ */
+
+/* Per dat and map: the last whole copy gathered on the root. */
+static char **gathered_dats;
+static int **gathered_maps;
+static int ngathered_dats, ngathered_maps;
+
+static void free_gathered(void) {
+  for (int i = 0; i < ngathered_dats; i++) free(gathered_dats[i]);
+  for (int i = 0; i < ngathered_maps; i++) free(gathered_maps[i]);
+  free(gathered_dats);
+  free(gathered_maps);
+  gathered_dats = NULL, gathered_maps = NULL;
+  ngathered_dats = ngathered_maps = 0;
+}
+
+/* The owned rows of s (rb bytes each, local order) in global order on the
+ * root, into out (global size rows); nothing elsewhere. Collective. */
+static void gather_rows(op_mpi_set s, const char *rows, size_t rb, char *out) {
+  const int P = mesh->nprocs, n = s->size;
+  int *counts = NULL, *displs = NULL, *gids = NULL;
+  char *recv = NULL;
+  MPI_Datatype row;
+  OP_MPI_CHECK(MPI_Type_contiguous((int)rb, MPI_BYTE, &row));
+  OP_MPI_CHECK(MPI_Type_commit(&row));
+  if (is_root()) {
+    counts = op_mpi_alloc(int, P);
+    displs = op_mpi_alloc(int, P);
+  }
+  OP_MPI_CHECK(MPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, mesh->comm));
+  if (is_root()) {
+    long long total = 0;
+    for (int r = 0; r < P; r++) displs[r] = (int)total, total += counts[r];
+    if (total != s->global_size)
+      op_mpi_fatal("internal error: set '%s': %lld owned elements over the processes, not %d",
+                   s->name, total, s->global_size);
+    gids = op_mpi_alloc(int, total);
+    recv = op_mpi_alloc(char, (size_t)total * rb);
+  }
+  OP_MPI_CHECK(MPI_Gatherv(s->gid, n, MPI_INT, gids, counts, displs, MPI_INT, 0, mesh->comm));
+  OP_MPI_CHECK(MPI_Gatherv(rows, n, row, recv, counts, displs, row, 0, mesh->comm));
+  OP_MPI_CHECK(MPI_Type_free(&row));
+  if (is_root())
+    for (int k = 0; k < s->global_size; k++) memcpy(out + (size_t)gids[k] * rb, recv + (size_t)k * rb, rb);
+  free(counts);
+  free(displs);
+  free(gids);
+  free(recv);
+}
+
+static const void *dat_global(op_dat d) {
+  op_mpi_dat p = mdat(d);
+  const char *rows = op_fetch_data_ptr(d); /* from the device, where there is one */
+  if (!distributed) {
+    /* Still in slices (no loop yet): the slices are the global order. */
+    op_mpi_set s = p->set;
+    char *out = is_root() ? op_mpi_alloc(char, (size_t)s->global_size * p->size) : NULL;
+    int *counts = NULL, *displs = NULL;
+    if (is_root()) {
+      counts = op_mpi_alloc(int, mesh->nprocs);
+      displs = op_mpi_alloc(int, mesh->nprocs);
+      for (int r = 0; r < mesh->nprocs; r++) {
+        counts[r] = (int)((size_t)(s->slice_starts[r + 1] - s->slice_starts[r]) * p->size);
+        displs[r] = (int)((size_t)s->slice_starts[r] * p->size);
+      }
+    }
+    OP_MPI_CHECK(MPI_Gatherv(rows, (int)((size_t)s->slice_size * p->size), MPI_BYTE, out, counts,
+                             displs, MPI_BYTE, 0, mesh->comm));
+    free(counts);
+    free(displs);
+    rows = out;
+  } else {
+    char *out = is_root() ? op_mpi_alloc(char, (size_t)p->set->global_size * p->size) : NULL;
+    gather_rows(p->set, rows, p->size, out);
+    rows = out;
+  }
+  if (!is_root()) return NULL;
+  if (d->index >= ngathered_dats) {
+    int n = d->index + 16;
+    gathered_dats = op_mpi_grow(char *, gathered_dats, n);
+    memset(gathered_dats + ngathered_dats, 0, sizeof(char *) * (size_t)(n - ngathered_dats));
+    ngathered_dats = n;
+  }
+  free(gathered_dats[d->index]);
+  gathered_dats[d->index] = (char *)rows;
+  return rows;
+}
+
+static const int *map_global(op_map m) {
+  op_mpi_map p = mmap_of(m);
+  if (!distributed) op_mpi_fatal("op_fetch_map_global('%s'): call it after op_partition", m->name);
+  size_t n = (size_t)p->from->size * p->dim;
+  int *rows = op_mpi_alloc(int, n ? n : 1);
+  for (size_t q = 0; q < n; q++) rows[q] = p->to->gid[p->map[q]];
+  int *out = is_root() ? op_mpi_alloc(int, (size_t)p->from->global_size * p->dim) : NULL;
+  gather_rows(p->from, (const char *)rows, (size_t)p->dim * sizeof(int), (char *)out);
+  free(rows);
+  if (!is_root()) return NULL;
+  if (m->index >= ngathered_maps) {
+    int k = m->index + 16;
+    gathered_maps = op_mpi_grow(int *, gathered_maps, k);
+    memset(gathered_maps + ngathered_maps, 0, sizeof(int *) * (size_t)(k - ngathered_maps));
+    ngathered_maps = k;
+  }
+  free(gathered_maps[m->index]);
+  gathered_maps[m->index] = out;
+  return out;
+}
+
+/* OP2's op_fetch_data_idx on many processes: the range of the global order,
+ * on every process. */
+static void fetch_idx(op_dat d, void *dest, int low, int high) {
+  const char *all = dat_global(d);
+  size_t bytes = (size_t)(high - low + 1) * mdat(d)->size;
+  if (is_root()) memcpy(dest, all + (size_t)low * mdat(d)->size, bytes);
+  OP_MPI_CHECK(MPI_Bcast(dest, (int)bytes, MPI_BYTE, 0, mesh->comm));
+}
+
+static int read_dat_rows(const char *file, const char *name, op_dat dat, void *owned, char *err,
+                         size_t errlen) {
+  (void)err, (void)errlen; /* a failure here ends the job with its message */
+  if (!distributed) op_mpi_fatal("reading '%s' into dat '%s': call it after op_partition", name, dat->name);
+  op_mpi_read_dat_rows(mesh, mdat(dat), file, name, owned);
+  return 0;
+}
+
+static void broadcast(void *data, size_t bytes) {
+  if (bytes > (size_t)0x7fffffff) op_mpi_fatal("op_broadcast of %zu bytes: at most 2 GB", bytes);
+  OP_MPI_CHECK(MPI_Bcast(data, (int)bytes, MPI_BYTE, 0, mesh->comm));
+}
+
+static int max_int(int v) {
+  int all = v;
+  OP_MPI_CHECK(MPI_Allreduce(&v, &all, 1, MPI_INT, MPI_MAX, mesh->comm));
+  return all;
+}
+
+static double max_double(double v) {
+  double all = v;
+  OP_MPI_CHECK(MPI_Allreduce(&v, &all, 1, MPI_DOUBLE, MPI_MAX, mesh->comm));
+  return all;
+}
+
+/* root_failed: set on the root once op_root_status has told the others of a
+ * failure; the job then ends however the root ends (op_exit aborts instead
+ * of finalizing). */
+static int root_status(int rc) {
+  OP_MPI_CHECK(MPI_Bcast(&rc, 1, MPI_INT, 0, mesh->comm));
+  if (rc == 0) return 0;
+  if (is_root()) {
+    root_failed = 1;
+    return rc;
+  }
+  /* Wait for the root's message and its end of the job (MPI_Abort from its
+   * exit or its op_exit): a receive that no send matches. */
+  int never;
+  OP_MPI_CHECK(MPI_Recv(&never, 1, MPI_INT, 0, 32767, mesh->comm, MPI_STATUS_IGNORE));
+  op_mpi_fatal("internal error: a message arrived where none is ever sent");
+}
+
+static void reduce_times(int n, const double *mine, double *largest, double *mean) {
+  OP_MPI_CHECK(MPI_Allreduce(mine, largest, n, MPI_DOUBLE, MPI_MAX, mesh->comm));
+  OP_MPI_CHECK(MPI_Allreduce(mine, mean, n, MPI_DOUBLE, MPI_SUM, mesh->comm));
+  for (int i = 0; i < n; i++) mean[i] /= mesh->nprocs;
+}
+
+static void halo_traffic(long long *messages, long long *bytes) {
+  long long mine[2], all[2];
+  op_mpi_exchange_counts(&mine[0], &mine[1]);
+  OP_MPI_CHECK(MPI_Allreduce(mine, all, 2, MPI_LONG_LONG, MPI_SUM, mesh->comm));
+  *messages = all[0];
+  *bytes = all[1];
+}
+
+/* ---- attaching ---------------------------------------------------------------------------- */
+
+/* Named by op2_mpi's link option (--undefined) so that the linker takes this
+ * file, and with it the constructor below, into every executable it builds. */
+int op_mpi_api_anchor;
+
+__attribute__((constructor)) static void attach(void) {
+  ops.init = init;
+  ops.option = option;
+  ops.usage = usage;
+  ops.exit = finish;
+  ops.set_declared = set_declared;
+  ops.map_declared = map_declared;
+  ops.dat_declared = dat_declared;
+  ops.decl_set_hdf5 = decl_set_hdf5;
+  ops.decl_map_hdf5 = decl_map_hdf5;
+  ops.decl_dat_hdf5 = decl_dat_hdf5;
+  ops.partition = partition;
+  ops.before_loop = before_loop;
+  ops.global_size = global_size;
+  ops.loop_begin = loop_begin;
+  ops.loop_wait = loop_wait;
+  ops.loop_end = loop_end;
+  ops.dat_changed = dat_changed;
+  ops.dat_global = dat_global;
+  ops.map_global = map_global;
+  ops.fetch_idx = fetch_idx;
+  ops.read_dat_rows = read_dat_rows;
+  ops.broadcast = broadcast;
+  ops.max_int = max_int;
+  ops.max_double = max_double;
+  ops.root_status = root_status;
+  ops.reduce_times = reduce_times;
+  ops.halo_traffic = halo_traffic;
+  op_dist = &ops;
+}
