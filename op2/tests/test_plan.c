@@ -13,21 +13,9 @@
 #include "op2.h"
 #include "op_plan.h"
 
-static int failures;
-#define EXPECT(cond, ...)           \
-  do {                              \
-    if (!(cond)) {                  \
-      printf("FAIL: " __VA_ARGS__); \
-      printf("\n");                 \
-      failures++;                   \
-    }                               \
-  } while (0)
+#define TEST_LCG_SEED 987654321u
+#include "test_expect.h"
 
-static unsigned state = 987654321u;
-static unsigned lcg(void) {
-  state = state * 1664525u + 1013904223u;
-  return state >> 8;
-}
 
 /* The share of the elements in affine segments. */
 static double affine_share(const op_plan *p) {

@@ -16,21 +16,9 @@
 #include "op2.h"
 #include "op2_renumber.h"
 
-static int failures;
-#define EXPECT(cond, ...)           \
-  do {                              \
-    if (!(cond)) {                  \
-      printf("FAIL: " __VA_ARGS__); \
-      printf("\n");                 \
-      failures++;                   \
-    }                               \
-  } while (0)
+#define TEST_LCG_SEED 12345u
+#include "../test_expect.h"
 
-static unsigned state = 12345u;
-static unsigned lcg(void) {
-  state = state * 1664525u + 1013904223u;
-  return state >> 8;
-}
 
 /* The largest distance between the two cells of an edge. */
 static int bandwidth(const int *ecell, int nedge) {
