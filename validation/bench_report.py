@@ -30,7 +30,8 @@ import shlex
 import sys
 
 from result_files import (ResultError, fmt_seconds, json_text, load_result, loop_table,
-                          main_seconds, md_table, median, text_table, write_atomically)
+                          main_seconds, md_table, median, replace_between_markers, text_table,
+                          write_atomically)
 
 BEGIN = "<!-- scripts/bench.sh: begin -->"
 END = "<!-- scripts/bench.sh: end -->"
@@ -338,17 +339,11 @@ def report_md(a, machine, data, comps, failed, images, image_prefix):
 
 
 def update_docs(path, body, images, out, image_dir):
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
-        raise ValueError(f"{path}: needs one line '{BEGIN}' and, after it, one '{END}'")
-    head, rest = text.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
     os.makedirs(image_dir, exist_ok=True)
     for name in images:
         with open(os.path.join(out, name), "rb") as f:
             write_atomically(os.path.join(image_dir, name), f.read())
-    write_atomically(path, head + BEGIN + "\n" + body + END + tail)
+    replace_between_markers(path, BEGIN, END, body)
 
 
 def main():

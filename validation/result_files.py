@@ -131,6 +131,18 @@ def write_atomically(path, data):
         raise
 
 
+def replace_between_markers(path, begin, end, body):
+    """Writes body into the text file at path between its one line begin and,
+    after it, its one line end (both kept), atomically."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    if text.count(begin) != 1 or text.count(end) != 1 or text.index(begin) > text.index(end):
+        raise ValueError(f"{path}: needs one line '{begin}' and, after it, one '{end}'")
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    write_atomically(path, head + begin + "\n" + body + end + tail)
+
+
 def fmt_seconds(s):
     """Seconds with 3 significant digits, or a dash."""
     if s is None or not math.isfinite(s):

@@ -11,6 +11,7 @@
 
 #include "op2.h"
 #include "op2_error.h"
+#include "op2_renumber.h"
 #include "op_plan.h"
 
 #ifdef __cplusplus

@@ -10,6 +10,8 @@
 #include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
+#include "op2_parallel.h"
+#include "op2_renumber.h"
 #include "op2_registry.h"
 #include "op2_state.h"
 
@@ -102,6 +104,35 @@ op_set op_decl_set_local(int size, const char *name) {
   return s;
 }
 
+/* The range check of a map's entries, in pieces over the threads; the first
+ * bad entry (lowest index) is the one reported. */
+typedef struct {
+  const int *imap;
+  int to_size;
+  long entries;
+  long first_bad; /* -1: none */
+} map_check;
+
+#define MAP_CHECK_PIECE ((long)1 << 16)
+
+static void check_map_entries(long lo, long hi, void *ctx) {
+  map_check *c = ctx;
+  const long end = hi * MAP_CHECK_PIECE < c->entries ? hi * MAP_CHECK_PIECE : c->entries;
+  const int *imap = c->imap;
+  const unsigned to = (unsigned)c->to_size;
+  for (long i = lo * MAP_CHECK_PIECE; i < end; i++) {
+    if ((unsigned)imap[i] >= to) {
+      /* The lowest over the threads' pieces; a piece stops at its first. */
+      long seen = __atomic_load_n(&c->first_bad, __ATOMIC_RELAXED);
+      while ((seen < 0 || i < seen) &&
+             !__atomic_compare_exchange_n(&c->first_bad, &seen, i, 0, __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED)) {
+      }
+      return;
+    }
+  }
+}
+
 /* On many processes size is this process's slice (OP2's meaning). */
 op_set op_decl_set(int size, const char *name) {
   op_set s = op_decl_set_local(size, name);
@@ -120,12 +151,13 @@ op_map op_decl_map_local(op_set from, op_set to, int dim, int *imap, const char 
   /* Map entries out of range are checked once, here, whatever the diagnostics
    * level: every later indirect access trusts them. (On many processes they
    * are global numbers, checked by the layer against the global sizes.) */
-  for (long i = 0; check_range && i < (long)from->size * dim; i++) {
-    if (imap[i] < 0 || imap[i] >= to->size)
-      op_fatal("op_decl_map(\"%s\"): entry %d of element %ld is %d, outside the to-set \"%s\" "
-               "of size %d",
-               name, (int)(i % dim), i / dim, imap[i], to->name, to->size);
-  }
+  map_check chk = {imap, to->size, check_range ? (long)from->size * dim : 0, -1};
+  op_parallel_for((chk.entries + MAP_CHECK_PIECE - 1) / MAP_CHECK_PIECE, check_map_entries, &chk);
+  if (chk.first_bad >= 0)
+    op_fatal("op_decl_map(\"%s\"): entry %d of element %ld is %d, outside the to-set \"%s\" "
+             "of size %d",
+             name, (int)(chk.first_bad % dim), chk.first_bad / dim, imap[chk.first_bad], to->name,
+             to->size);
   op_map m = op_calloc(1, sizeof(*m));
   m->index = op_g.nmaps;
   m->from = from;
@@ -133,8 +165,9 @@ op_map op_decl_map_local(op_set from, op_set to, int dim, int *imap, const char 
   m->dim = dim;
   /* A copy, as in OP2: the application may free its array once declared. */
   const size_t bytes = sizeof(int) * (size_t)from->size * (size_t)dim;
-  m->map = op_malloc(bytes);
-  if (bytes) memcpy(m->map, imap, bytes);
+  m->map = op_alloc_big(bytes);
+  op_parallel_copy(m->map, imap, bytes);
+  op_map_user_rows_arrived(m); /* after op_renumber: into the library's numbering */
   m->user_owned = 0;
   m->name = op_strdup(name);
   GROW(op_g.maps, op_g.nmaps, op_g.cap_maps);
@@ -170,9 +203,15 @@ op_dat op_decl_dat_local(op_set set, int dim, const char *type, const void *data
   d->size = dim * d->elem_bytes;
   d->name = op_strdup(name);
   d->type_name = op_strdup(canonical_type_name(d->type));
-  /* Rows for the halos too, once a set has them (a dat declared after op_partition). */
-  d->data = op_calloc((size_t)op_set_held(set), (size_t)d->size);
-  if (data) memcpy(d->data, data, (size_t)set->size * (size_t)d->size);
+  /* Rows for the halos too, once a set has them (a dat declared after
+   * op_partition), zeroed. Filled over the backend's threads: each first
+   * touches the part its loops use. */
+  const size_t bytes = (size_t)set->size * (size_t)d->size;
+  const size_t held = (size_t)op_set_held(set) * (size_t)d->size;
+  d->data = op_alloc_big(held);
+  op_parallel_copy(d->data, data, bytes);
+  if (held > bytes) memset(d->data + bytes, 0, held - bytes);
+  if (data && op_set_user_ids(set)) op_dat_user_rows_arrived(d); /* after op_renumber */
   d->user_owned = 0;
   d->where = OP_DAT_HOST_CURRENT;
   GROW(op_g.dats, op_g.ndats, op_g.cap_dats);
@@ -302,10 +341,11 @@ void *op_fetch_data_ptr(op_dat dat) {
   return dat->data;
 }
 
+/* op_fetch_data and op_fetch_data_idx give the user's numbering (op2_renumber.h). */
 void op_fetch_data(op_dat dat, void *dest) {
-  void *src = op_fetch_data_ptr(dat);
+  OP_CHECK(dat, "op_fetch_data: dat is NULL");
   OP_CHECK(dest, "op_fetch_data(\"%s\"): destination is NULL", dat->name);
-  memcpy(dest, src, (size_t)dat->set->size * (size_t)dat->size);
+  op_dat_to_user_order(dat, dest);
 }
 
 void op_fetch_data_idx(op_dat dat, void *dest, int low, int high) {
@@ -323,8 +363,14 @@ void op_fetch_data_idx(op_dat dat, void *dest, int low, int high) {
   OP_CHECK(low >= 0 && low <= high && high < dat->set->size,
            "op_fetch_data_idx(\"%s\"): elements %d..%d are not within the %d of set \"%s\"",
            dat->name, low, high, dat->set->size, dat->set->name);
-  memcpy(dest, src + (size_t)low * (size_t)dat->size,
-         (size_t)(high - low + 1) * (size_t)dat->size);
+  const int *storage = op_set_storage_ids(dat->set);
+  const size_t row = (size_t)dat->size;
+  if (!storage) {
+    memcpy(dest, src + (size_t)low * row, (size_t)(high - low + 1) * row);
+    return;
+  }
+  for (int u = low; u <= high; u++)
+    memcpy((char *)dest + (size_t)(u - low) * row, src + (size_t)storage[u] * row, row);
 }
 
 int op_get_size(op_set set) {

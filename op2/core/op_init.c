@@ -15,6 +15,8 @@
 #include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
+#include "op2_parallel.h"
+#include "op2_renumber.h"
 #include "op2_state.h"
 
 static const char *usage =
@@ -22,7 +24,9 @@ static const char *usage =
     "                      2 as 1 and print each new plan's statistics (env OP_DIAGS)\n"
     "  --op-part-size=N    elements per mini-partition (block) of a plan (env OP_PART_SIZE;\n"
     "                      default: the backend's, 16384 on the CPU backends; OP2's\n"
-    "                      spelling OP_PART_SIZE=N is accepted too)\n";
+    "                      spelling OP_PART_SIZE=N is accepted too)\n"
+    "  --op-huge-pages=N   1: big dats and maps in transparent huge pages where the system\n"
+    "                      allows them, 0: normal pages (env OP_HUGE_PAGES; default 1)\n";
 
 const char *op_usage_text(void) {
   static char text[4096];
@@ -47,6 +51,8 @@ static int take_option(const char *a) {
     op_g.diags = parse_int_option("option --op-diags", a + 11, 0, 9);
   } else if (!strncmp(a, "--op-part-size=", 15)) {
     op_g.part_size = parse_int_option("option --op-part-size", a + 15, 1, 1 << 20);
+  } else if (!strncmp(a, "--op-huge-pages=", 16)) {
+    op_set_huge_pages(parse_int_option("option --op-huge-pages", a + 16, 0, 1));
   } else if (!strncmp(a, "OP_PART_SIZE=", 13)) {
     op_g.part_size = parse_int_option("option OP_PART_SIZE", a + 13, 1, 1 << 20);
   } else if (!strncmp(a, "--op-", 5)) {
@@ -71,6 +77,8 @@ static void init(int argc, char **argv, int *argc_io, int diags) {
   op_g.part_size = op_backend_default_part_size();
   const char *env = getenv("OP_DIAGS");
   if (env && *env) op_g.diags = parse_int_option("environment variable OP_DIAGS", env, 0, 9);
+  env = getenv("OP_HUGE_PAGES");
+  if (env && *env) op_set_huge_pages(parse_int_option("environment variable OP_HUGE_PAGES", env, 0, 1));
   env = getenv("OP_PART_SIZE");
   if (env && *env)
     op_g.part_size = parse_int_option("environment variable OP_PART_SIZE", env, 1, 1 << 20);
@@ -97,6 +105,7 @@ void op_exit(void) {
   if (!op_g.initialised) return;
   op_backend_exit();
   op_plan_cache_clear();
+  op_renumber_free();
   op_timing_free();
   op_profile_free();
   op_registry_free();

@@ -158,7 +158,9 @@ void op_loop_begin_part(op_loop_ctx *L, const char *name, op_set set, int nargs,
 
 void op_loop_begin(op_loop_ctx *L, const char *name, op_set set, int nargs, const op_arg *args,
                    const op_arg_sig *sig, const char *kernel, const char *where) {
-  op_loop_begin_part(L, name, set, nargs, args, sig, kernel, where, op_g.part_size, 0);
+  /* The CPU backends' generated code runs affine runs of a block directly. */
+  op_loop_begin_part(L, name, set, nargs, args, sig, kernel, where, op_g.part_size,
+                     OP_PLAN_AFFINE_RUNS);
 }
 
 void op_loop_wait(op_loop_ctx *L) {

@@ -11,6 +11,7 @@
 #include "op2.h"
 #include "op2_dist.h"
 #include "op2_error.h"
+#include "op2_renumber.h"
 
 void op_printf(const char *format, ...) {
   if (!op_is_root()) return;
@@ -58,9 +59,17 @@ static int write_binary(FILE *f, op_dat dat, int rows, const char *data) {
 static void write_dat_file(op_dat dat, const char *file, const char *what, const char *mode,
                            dat_writer writer) {
   OP_CHECK(dat && file && *file, "%s: dat or file name missing", what);
+  /* In the user's numbering: global numbers on many processes (gathered by
+   * the layer), the user's order after op_renumber on one. */
   const char *data = op_fetch_data_global(dat); /* collective */
   if (!op_is_root()) return;
   const int rows = op_get_size(dat->set);
+  char *user = NULL;
+  if (op_set_storage_ids(dat->set)) {
+    user = op_malloc((size_t)dat->set->size * (size_t)dat->size);
+    op_dat_to_user_order(dat, user);
+    data = user;
+  }
   size_t n = strlen(file) + 5;
   char *tmp = op_malloc(n);
   snprintf(tmp, n, "%s.tmp", file);
@@ -73,6 +82,7 @@ static void write_dat_file(op_dat dat, const char *file, const char *what, const
     op_fatal("%s(\"%s\"): cannot write %s", what, dat->name, file);
   }
   free(tmp);
+  free(user);
 }
 
 void op_print_dat_to_txtfile(op_dat dat, const char *file) {

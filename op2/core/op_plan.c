@@ -11,8 +11,10 @@
 #include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
+#include "op2_parallel.h"
 #include "op2_state.h"
 #include "op_plan.h"
+#include "op_plan_parts.h"
 
 /* Index of the lowest zero bit of a 32-bit colour mask (mask != all ones). */
 static inline int find_first_zero(uint32_t mask) { return __builtin_ctz(~mask); }
@@ -100,11 +102,10 @@ static void clear_masks(uint32_t **work, const op_plan *p, const op_arg *args, i
 }
 
 /* Colours blocks [b0, b1) with colours from `first` on, in passes of 32;
- * returns the colours used (first + the number). Masks are left clear. */
-static int colour_block_range(op_plan *p, const op_arg *args, int nargs, uint32_t **work,
-                              int *colour, int b0, int b1, int first) {
-  int any_conflict = 0;
-  for (int i = 0; i < nargs; i++) any_conflict |= conflicting(p, i);
+ * returns the colours used (first + the number). Masks are left clear;
+ * without a conflict (any_conflict 0) there are none and one colour does. */
+static int colour_block_range(op_plan *p, const op_arg *args, int nargs, int any_conflict,
+                              uint32_t **work, int *colour, int b0, int b1, int first) {
   if (!any_conflict) {
     for (int b = b0; b < b1; b++) colour[b] = first;
     return first + (b1 > b0);
@@ -144,10 +145,16 @@ static void colour_blocks(op_plan *p, const op_arg *args, int nargs) {
   while (nb_core < nb && p->offset[nb_core] < p->core_size) nb_core++;
   int *colour = op_malloc(sizeof(int) * (size_t)(nb ? nb : 1));
   for (int b = 0; b < nb; b++) colour[b] = -1;
-  uint32_t **work = alloc_masks(p, args, nargs);
-  p->ncolors_core = colour_block_range(p, args, nargs, work, colour, 0, nb_core, 0);
-  int ncolors = colour_block_range(p, args, nargs, work, colour, nb_core, nb, p->ncolors_core);
-  free_masks(work, p->ninds);
+  int any_conflict = 0;
+  for (int i = 0; i < nargs; i++) any_conflict |= conflicting(p, i);
+  /* Blocks that share no written element need no colours: one pass of
+   * ranges where the plan has affine runs, instead of a mask per element. */
+  if (any_conflict && op_plan_blocks_disjoint(p, args, nargs)) any_conflict = 0;
+  uint32_t **work = any_conflict ? alloc_masks(p, args, nargs) : NULL;
+  p->ncolors_core = colour_block_range(p, args, nargs, any_conflict, work, colour, 0, nb_core, 0);
+  int ncolors =
+      colour_block_range(p, args, nargs, any_conflict, work, colour, nb_core, nb, p->ncolors_core);
+  if (work) free_masks(work, p->ninds);
 
   /* The block map: blocks grouped by colour, in block order within a colour. */
   p->ncolors = ncolors;
@@ -332,32 +339,6 @@ static void colour_globally(op_plan *p, const op_arg *args, int nargs) {
   free(colour);
 }
 
-static void check_chunk_safety(op_plan *p, const op_arg *args, int nargs) {
-  p->chunk_safe = 1;
-  for (int k = 0; k < p->ninds && p->chunk_safe; k++) {
-    int plain_write = 0;
-    for (int i = 0; i < nargs; i++)
-      if (p->inds[i] == k && (args[i].acc == OP_WRITE || args[i].acc == OP_RW)) plain_write = 1;
-    if (!plain_write) continue;
-    op_dat d = op_g.dats[p->ind_dat[k]];
-    int *stamp = op_malloc(sizeof(int) * (size_t)(op_set_held(d->set) + 1));
-    for (int e = 0; e < op_set_held(d->set); e++) stamp[e] = -1;
-    for (int b = 0; b < p->nblocks && p->chunk_safe; b++)
-      for (int i = 0; i < nargs && p->chunk_safe; i++) {
-        if (p->inds[i] != k) continue;
-        for (int n = p->offset[b]; n < p->offset[b] + p->nelems[b]; n++) {
-          int g = target(&args[i], n);
-          if (stamp[g] == b) {
-            p->chunk_safe = 0;
-            break;
-          }
-          stamp[g] = b;
-        }
-      }
-    free(stamp);
-  }
-}
-
 /* The bytes a loop must move at least: every dat element it touches once
  * (twice when it is read and written), and the map entries it uses. */
 static void count_bytes(op_plan *p, const op_arg *args, int nargs) {
@@ -379,24 +360,7 @@ static void count_bytes(op_plan *p, const op_arg *args, int nargs) {
   for (int d = 0; d < op_g.ndats; d++) {
     if (!factor_dat[d]) continue;
     op_dat dat = op_g.dats[d];
-    long touched;
-    if (direct_dat[d]) {
-      touched = p->set_size;
-    } else {
-      char *seen = op_calloc((size_t)op_set_held(dat->set) + 1, 1);
-      touched = 0;
-      for (int i = 0; i < nargs; i++) {
-        if (args[i].kind != OP_ARG_DAT || !args[i].map || args[i].dat->index != d) continue;
-        for (int n = 0; n < p->set_size; n++) {
-          int g = target(&args[i], n);
-          if (!seen[g]) {
-            seen[g] = 1;
-            touched++;
-          }
-        }
-      }
-      free(seen);
-    }
+    const long touched = direct_dat[d] ? p->set_size : op_plan_touched(p, args, nargs, dat);
     bytes += (double)touched * dat->size * factor_dat[d];
   }
   free(factor_dat);
@@ -438,13 +402,16 @@ op_plan *op_plan_build(const char *loop_name, op_set set, int part_size, int nar
   }
   find_indirect_dats(p, nargs, args);
   make_blocks(p);
+  /* First: the affine runs let the footprints below be counted by ranges. */
+  if (what & OP_PLAN_AFFINE_RUNS) op_plan_find_affine_runs(p, args, nargs);
   colour_blocks(p, args, nargs);
   if (what & OP_PLAN_STAGED) {
     renumber(p, args, nargs);
     colour_elements(p, args, nargs);
   }
   if (what & OP_PLAN_GLOBAL_COLOURS) colour_globally(p, args, nargs);
-  check_chunk_safety(p, args, nargs);
+  /* Only the CPU backends' general segments run in chunks. */
+  if (what & OP_PLAN_AFFINE_RUNS) p->chunk_safe = op_plan_segments_chunk_safe(p, args, nargs);
   count_bytes(p, args, nargs);
   p->build_seconds = op_wtime() - t0;
   if (big) {
@@ -481,6 +448,12 @@ void op_plan_free(op_plan *p) {
   free(p->loc_maps);
   free(p->gcol_offset);
   free(p->gcol_elems);
+  free(p->blk_seg);
+  free(p->seg_start);
+  free(p->seg_end);
+  free(p->seg_affine);
+  free(p->seg_off);
+  free(p->seg_step);
   free(p);
 }
 
@@ -513,6 +486,13 @@ static void print_plan_stats(const op_plan *p) {
   if (p->what & OP_PLAN_STAGED)
     printf(", up to %d element colours, %zu bytes staged", p->max_thrcol, p->nshared);
   if (p->what & OP_PLAN_GLOBAL_COLOURS) printf(", %d global colours", p->gcolors);
+  if (p->what & OP_PLAN_AFFINE_RUNS) {
+    long affine = 0;
+    for (int g = 0; g < p->nsegs; g++)
+      if (p->seg_affine[g]) affine += p->seg_end[g] - p->seg_start[g];
+    printf(", %d segments, %.1f%% of the elements in affine runs", p->nsegs,
+           p->set_size ? 100.0 * (double)affine / p->set_size : 0.0);
+  }
   printf(", built in %.3f s\n", p->build_seconds);
 }
 
@@ -536,6 +516,7 @@ const op_plan *op_plan_get(const char *loop_name, op_set set, int part_size, int
 }
 
 void op_plan_cache_clear(void) {
+  op_plan_affine_forget_maps();
   for (int c = 0; c < ncache; c++) op_plan_free(cache[c]);
   free(cache);
   cache = NULL;

@@ -75,11 +75,28 @@ typedef struct op_plan {
   int *gcol_offset; /* gcolors + 1 offsets into gcol_elems */
   int *gcol_elems;  /* elements grouped by global colour */
 
-  /* ---- for the CPU backends' chunked loops ---- */
-  /* 1 when, in every block, no indirect element that the loop writes (WRITE
-   * or RW) is touched by two elements or twice by one element: then the
-   * elements of a chunk may read their data before any of them writes. */
+  /* ---- for the CPU backends' chunked loops (with OP_PLAN_AFFINE_RUNS) ---- */
+  /* 1 when, in every general segment (below), no indirect element that the
+   * loop writes (WRITE or RW) is touched by two elements or twice by one
+   * element: then the elements of a chunk may read their data before any of
+   * them writes. */
   int chunk_safe;
+
+  /* ---- affine runs, for the CPU backends (OP_PLAN_AFFINE_RUNS) ---- */
+  /* Each block is cut into segments, in order. In an affine segment every
+   * indirect argument's map entry for element n is step * n + offset, with
+   * step 1 (a row of a grid) or, for data only read, 0 (one element for the
+   * whole segment: the column of a dense matrix), and every dat the loop
+   * writes is reached with step 1 at one offset only: the segment runs as a
+   * direct loop, its indices computed instead of read from the maps. Other
+   * segments run the general way. */
+  int nsegs;
+  int *blk_seg;    /* nblocks + 1: block b's segments are blk_seg[b] .. blk_seg[b + 1] - 1 */
+  int *seg_start;  /* nsegs: first element */
+  int *seg_end;    /* nsegs: one past the last element */
+  int *seg_affine; /* nsegs: 0 general; 1 affine, every step 1; 2 affine, some step 0 */
+  int *seg_step;   /* nsegs * nargs: the step of each indirect argument (0 or 1) */
+  int *seg_off;    /* nsegs * nargs: the offset of each indirect argument (0 for others) */
 
   /* ---- what the loop must move, for achieved bandwidth ---- */
   double bytes_moved;
@@ -92,8 +109,15 @@ typedef struct op_plan {
 /* What a plan holds beyond blocks and block colours (which every plan has). */
 enum {
   OP_PLAN_STAGED = 1,        /* local renumbering, element colours, shared-memory size */
-  OP_PLAN_GLOBAL_COLOURS = 2 /* one-level colouring of all elements */
+  OP_PLAN_GLOBAL_COLOURS = 2, /* one-level colouring of all elements */
+  OP_PLAN_AFFINE_RUNS = 4     /* segments of blocks whose maps are affine (CPU backends) */
 };
+
+/* Shortest affine run worth a segment of its own: shorter ones stay in the
+ * general segment around them. */
+#define OP_AFFINE_MIN_RUN 64
+/* Arguments of one loop at most (as many as op2-gen takes). */
+#define OP_PLAN_MAX_ARGS 64
 
 const op_plan *op_plan_get(const char *loop_name, op_set set, int part_size, int nargs,
                            const op_arg *args, unsigned what);

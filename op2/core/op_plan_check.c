@@ -3,7 +3,9 @@
  * block map lists every block once grouped by colour, and elements of one
  * colour in a block, blocks of one colour, and (when built) elements of one
  * global colour touch disjoint indirectly written elements. Also checks the
- * local renumbering against the global maps.
+ * local renumbering against the global maps, and the affine runs (each
+ * element of an affine segment against the maps, and that no element touches
+ * what another writes) and the chunk safety claimed for the rest.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -200,6 +202,79 @@ static int check_global_colours(const op_plan *p, const op_arg *args, int nargs,
   return rc;
 }
 
+/* Segments tile each block in order; in an affine segment every mapped
+ * argument's entry is the element plus the segment's offset, and a written
+ * dat is reached at one offset; chunk_safe holds for the general segments. */
+static int check_segments(const op_plan *p, const op_arg *args, int nargs, char *msg, size_t len) {
+  for (int b = 0; b < p->nblocks; b++) {
+    int next = p->offset[b];
+    for (int g = p->blk_seg[b]; g < p->blk_seg[b + 1]; g++) {
+      if (p->seg_start[g] != next || p->seg_end[g] <= p->seg_start[g])
+        return fail(msg, len, "segment %d of block %d is [%d, %d), expected to start at %d", g, b,
+                    p->seg_start[g], p->seg_end[g], next);
+      next = p->seg_end[g];
+      if (!p->seg_affine[g]) continue;
+      const int *off = p->seg_off + (size_t)g * (size_t)nargs;
+      const int *step = p->seg_step + (size_t)g * (size_t)nargs;
+      int all_one = 1;
+      for (int i = 0; i < nargs; i++) {
+        const op_arg *a = &args[i];
+        if ((a->kind != OP_ARG_DAT && a->kind != OP_ARG_IDX) || !a->map) continue;
+        all_one &= step[i] == 1;
+        if ((step[i] != 0 && step[i] != 1) || (a->acc != OP_READ && step[i] != 1))
+          return fail(msg, len, "affine segment %d: argument %d has step %d", g, i, step[i]);
+        for (int n = p->seg_start[g]; n < p->seg_end[g]; n++)
+          if (target(a, n) != step[i] * n + off[i])
+            return fail(msg, len, "affine segment %d: element %d of argument %d maps to %d, not %d",
+                        g, n, i, target(a, n), step[i] * n + off[i]);
+        for (int j = 0; j < nargs; j++) {
+          const op_arg *c = &args[j];
+          if (j == i || c->kind != OP_ARG_DAT || a->kind != OP_ARG_DAT || c->dat != a->dat ||
+              (a->acc == OP_READ && c->acc == OP_READ))
+            continue;
+          if ((c->map ? off[j] : 0) != off[i] || (c->map ? step[j] : 1) != step[i])
+            return fail(msg, len, "affine segment %d: arguments %d and %d reach dat \"%s\" "
+                        "differently and one writes it", g, i, j, a->dat->name);
+        }
+      }
+      if (p->seg_affine[g] != (all_one ? 1 : 2))
+        return fail(msg, len, "affine segment %d: kind %d, but its steps make it %d", g,
+                    p->seg_affine[g], all_one ? 1 : 2);
+    }
+    if (next != p->offset[b] + p->nelems[b])
+      return fail(msg, len, "the segments of block %d end at %d, the block at %d", b, next,
+                  p->offset[b] + p->nelems[b]);
+  }
+  if (!p->chunk_safe) return 0;
+  /* Claimed safe: no element of a dat written with WRITE or RW is touched
+   * twice within a general segment. */
+  for (int i = 0; i < nargs; i++) {
+    if (args[i].kind != OP_ARG_DAT || !args[i].map ||
+        (args[i].acc != OP_WRITE && args[i].acc != OP_RW))
+      continue;
+    const op_dat d = args[i].dat;
+    int *stamp = op_malloc(sizeof(int) * ((size_t)d->set->size + 1));
+    for (int e = 0; e < d->set->size; e++) stamp[e] = -1;
+    for (int g = 0; g < p->nsegs; g++) {
+      if (p->seg_affine[g]) continue;
+      for (int j = 0; j < nargs; j++) {
+        if (args[j].kind != OP_ARG_DAT || !args[j].map || args[j].dat != d) continue;
+        for (int n = p->seg_start[g]; n < p->seg_end[g]; n++) {
+          const int t = target(&args[j], n);
+          if (stamp[t] == g) {
+            free(stamp);
+            return fail(msg, len, "plan claims chunk safety but element %d of dat \"%s\" is "
+                        "touched twice in segment %d", t, d->name, g);
+          }
+          stamp[t] = g;
+        }
+      }
+    }
+    free(stamp);
+  }
+  return 0;
+}
+
 int op_plan_check(const op_plan *p, int nargs, const op_arg *args, char *msg, size_t len) {
   if (nargs != p->nargs) return fail(msg, len, "plan has %d arguments, given %d", p->nargs, nargs);
   if (check_blocks(p, msg, len) || check_blkmap(p, msg, len) ||
@@ -209,6 +284,7 @@ int op_plan_check(const op_plan *p, int nargs, const op_arg *args, char *msg, si
       (check_element_colours(p, args, nargs, msg, len) || check_renumbering(p, args, nargs, msg, len)))
     return 1;
   if ((p->what & OP_PLAN_GLOBAL_COLOURS) && check_global_colours(p, args, nargs, msg, len)) return 1;
+  if ((p->what & OP_PLAN_AFFINE_RUNS) && check_segments(p, args, nargs, msg, len)) return 1;
   if (len) msg[0] = '\0';
   return 0;
 }

@@ -99,10 +99,11 @@ void gen_emit_reduce(FILE *f, const gen_loop *lp, int a, const char *indent, con
  * colour that is not core, the loop waits for the halo exchanges it started
  * (op_loop_wait; a no-op on one process). col_var names the colour variable. */
 void gen_emit_halo_wait(FILE *f, const char *indent, const char *col_var);
-/* The text of op_arg_idx argument a's value for element n: the user's
- * (global) number of the element, or of its map entry (through `map`%d when
- * indirect, with mdim%d and midx%d). In a static buffer. */
-const char *gen_idx_text(int a, int indirect, const char *map);
+/* The text of op_arg_idx argument a's value: the user's (global) number of
+ * local element `at` of the loop's set, or (indirect) of arg a's to-set, where
+ * `at` is the text of the element's or its map entry's local number. In a
+ * static buffer. */
+const char *gen_idx_text(int a, int indirect, const char *at);
 /* Writes the kernel header at path with __device__ before every function
  * declared or defined at file scope that has no execution space of its own,
  * under a #line directive naming the header (gen_device.c). */

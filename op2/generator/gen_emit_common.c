@@ -71,12 +71,11 @@ void gen_emit_halo_wait(FILE *f, const char *indent, const char *col_var) {
   fprintf(f, "%sif (%s == plan->ncolors_core) op_loop_wait(&L);\n", indent, col_var);
 }
 
-const char *gen_idx_text(int a, int indirect, const char *map) {
+const char *gen_idx_text(int a, int indirect, const char *at) {
   static char buf[256];
   if (indirect)
-    snprintf(buf, sizeof buf, "op_global_index(arg%d.map->to, %s%d[n * mdim%d + midx%d])", a, map,
-             a, a, a);
+    snprintf(buf, sizeof buf, "op_global_index(arg%d.map->to, %s)", a, at);
   else
-    snprintf(buf, sizeof buf, "op_global_index(set, n)");
+    snprintf(buf, sizeof buf, "op_global_index(set, %s)", at);
   return buf;
 }

@@ -83,24 +83,45 @@ static int split_ok(const gen_loop *lp) {
   return 1;
 }
 
-/* The kernel's argument list for element n; increments and reductions go to
- * the per-element temporaries of the chunk when `split`. */
-static void emit_call(FILE *f, const gen_loop *lp, int split, const char *indent) {
+/* How a block's elements reach their data. */
+typedef enum {
+  ACCESS_PLAIN,  /* through the maps, straight into the data */
+  ACCESS_STAGED, /* gathered buffers and per-element temporaries (emit_split_block) */
+  ACCESS_AFFINE, /* an affine segment, every step 1: element n's map entry is n + off[arg] */
+  ACCESS_BROADCAST /* an affine segment with steps 0 (read-only data, one element for all):
+                      entry step[arg] * n + off[arg]; mapped reads copied into buffers */
+} access_mode;
+
+/* The address of element n's data for dat argument a (not staged). */
+static void emit_dat_address(FILE *f, const gen_arg *g, int a, access_mode mode) {
   char dim[32];
+  dim_text(g, a, dim, sizeof dim);
+  if (!g->indirect)
+    fprintf(f, "data%d + (size_t)n * %s", a, dim);
+  else if (mode == ACCESS_AFFINE || mode == ACCESS_BROADCAST) /* written data: step 1 */
+    fprintf(f, "data%d + (size_t)(n + off[%d]) * %s", a, a, dim);
+  else
+    fprintf(f, "data%d + (size_t)map%d[n * mdim%d + midx%d] * %s", a, a, a, a, dim);
+}
+
+/* The kernel's argument list for element n. Staged: indirectly read data
+ * from the gathered buffers, and increments, indirect stores and reductions
+ * into the per-element temporaries of the chunk; affine with temporaries:
+ * increments and reductions into the temporaries, the rest in place. */
+static void emit_call(FILE *f, const gen_loop *lp, access_mode mode, int temps,
+                      const char *indent) {
   fprintf(f, "%s%s(", indent, lp->kernel);
   for (int a = 0; a < lp->nargs; a++) {
     const gen_arg *g = &lp->args[a];
-    dim_text(g, a, dim, sizeof dim);
     fprintf(f, "%s\n%s    ", a ? "," : "", indent);
-    if (split && (is_ind_inc(g) || is_partial(g) || is_ind_store(g))) {
+    if (mode == ACCESS_STAGED && (is_ind_inc(g) || is_partial(g) || is_ind_store(g))) {
       fprintf(f, "tmp%d + k * %d", a, g->dim);
-    } else if (split && is_ind_read(g)) {
+    } else if ((mode == ACCESS_STAGED || mode == ACCESS_BROADCAST) && is_ind_read(g)) {
       fprintf(f, "gat%d + k * %d", a, g->dim);
+    } else if (temps && (is_ind_inc(g) || is_partial(g))) {
+      fprintf(f, "tmp%d + k * %d", a, g->dim);
     } else if (g->kind == GEN_ARG_DAT) {
-      if (g->indirect)
-        fprintf(f, "data%d + (size_t)map%d[n * mdim%d + midx%d] * %s", a, a, a, a, dim);
-      else
-        fprintf(f, "data%d + (size_t)n * %s", a, dim);
+      emit_dat_address(f, g, a, mode);
     } else if (g->kind == GEN_ARG_GBL || g->kind == GEN_ARG_INFO) {
       fprintf(f, is_partial(g) ? "red%d" : "gbl%d", a);
     } else {
@@ -110,21 +131,35 @@ static void emit_call(FILE *f, const gen_loop *lp, int split, const char *indent
   fprintf(f, ");\n");
 }
 
-static void emit_idx_decls(FILE *f, const gen_loop *lp, const char *indent) {
+/* op_arg_idx: the element's number, or its map entry, in the user's
+ * numbering: uid%d after op_renumber (NULL unless the set was renumbered:
+ * op2_renumber.h), else the global number (op_global_index; the local one
+ * on one process). */
+static void emit_idx_decls(FILE *f, const gen_loop *lp, access_mode mode, const char *indent) {
   for (int a = 0; a < lp->nargs; a++) {
     const gen_arg *g = &lp->args[a];
     if (g->kind != GEN_ARG_IDX) continue;
-    /* Not const: OP2 kernels may take it as int *. */
-    if (g->indirect)
-      fprintf(f, "%sint idx%d = %s;\n", indent, a, gen_idx_text(a, 1, "map"));
+    char at[64];
+    if (!g->indirect)
+      snprintf(at, sizeof at, "n");
+    else if (mode == ACCESS_AFFINE)
+      snprintf(at, sizeof at, "n + off[%d]", a);
+    else if (mode == ACCESS_BROADCAST)
+      snprintf(at, sizeof at, "step[%d] * n + off[%d]", a, a);
     else
-      fprintf(f, "%sint idx%d = %s;\n", indent, a, gen_idx_text(a, 0, NULL));
+      snprintf(at, sizeof at, "map%d[n * mdim%d + midx%d]", a, a, a);
+    /* Not const: OP2 kernels may take it as int *. */
+    fprintf(f, "%sint idx%d = uid%d ? uid%d[%s] : %s;\n", indent, a, a, a, at,
+            gen_idx_text(a, g->indirect, at));
   }
 }
 
-static int needs_apply(const gen_loop *lp) {
+/* Something to apply after the kernels of a chunk: increments, reductions,
+ * and (staged) the stores through maps. */
+static int needs_apply(const gen_loop *lp, int staged) {
   for (int a = 0; a < lp->nargs; a++)
-    if (is_ind_inc(&lp->args[a]) || is_reduction(&lp->args[a]) || is_ind_store(&lp->args[a]))
+    if (is_ind_inc(&lp->args[a]) || is_reduction(&lp->args[a]) ||
+        (staged && is_ind_store(&lp->args[a])))
       return 1;
   return 0;
 }
@@ -138,6 +173,45 @@ static int needs_staging(const gen_loop *lp) {
   return 0;
 }
 
+/* Reaches data through a map (a dat or an index). */
+static int has_mapped(const gen_loop *lp) {
+  for (int a = 0; a < lp->nargs; a++)
+    if ((lp->args[a].kind == GEN_ARG_DAT || lp->args[a].kind == GEN_ARG_IDX) &&
+        lp->args[a].indirect)
+      return 1;
+  return 0;
+}
+
+/* Increments or reductions, which an affine segment gathers in temporaries. */
+static int has_temps(const gen_loop *lp) {
+  for (int a = 0; a < lp->nargs; a++)
+    if (is_ind_inc(&lp->args[a]) || is_partial(&lp->args[a])) return 1;
+  return 0;
+}
+
+/* dst OP src over dim values of type T: as one vector operation (GNU C
+ * vectors, copied through memcpy so that no aliasing rule is bent) when the
+ * row is 16, 32 or 64 bytes, else value by value. The order of the additions
+ * into each value is the same either way. */
+static void emit_row_op(FILE *f, const gen_arg *g, const char *dst, const char *src,
+                        const char *op, const char *indent) {
+  const int bytes = g->dim * (!strcmp(g->type, "double") ? 8 : 4);
+  if ((bytes == 16 || bytes == 32 || bytes == 64) && !strcmp(op, "=")) {
+    fprintf(f, "%s__builtin_memcpy(%s, %s, %d);\n", indent, dst, src, bytes);
+  } else if (bytes == 16 || bytes == 32 || bytes == 64) {
+    fprintf(f, "%s{\n", indent);
+    fprintf(f, "%s  typedef %s op_row __attribute__((vector_size(%d)));\n", indent, g->type, bytes);
+    fprintf(f, "%s  op_row r, t;\n", indent);
+    fprintf(f, "%s  __builtin_memcpy(&r, %s, %d);\n", indent, dst, bytes);
+    fprintf(f, "%s  __builtin_memcpy(&t, %s, %d);\n", indent, src, bytes);
+    fprintf(f, "%s  r %s t;\n", indent, op);
+    fprintf(f, "%s  __builtin_memcpy(%s, &r, %d);\n", indent, dst, bytes);
+    fprintf(f, "%s}\n", indent);
+  } else {
+    fprintf(f, "%sfor (int d = 0; d < %d; d++) (%s)[d] %s (%s)[d];\n", indent, g->dim, dst, op,
+            src);
+  }
+}
 
 /* Elements one after another, the kernel writing straight into the data.
  * With `simd` (no indirect writes at all: each element writes only its own
@@ -145,9 +219,58 @@ static int needs_staging(const gen_loop *lp) {
 static void emit_plain_block(FILE *f, const gen_loop *lp, int simd) {
   if (simd) fprintf(f, "#pragma omp simd\n");
   fprintf(f, "      for (int n = start; n < end; n++) {\n");
-  emit_idx_decls(f, lp, "        ");
-  emit_call(f, lp, 0, "        ");
+  emit_idx_decls(f, lp, ACCESS_PLAIN, "        ");
+  emit_call(f, lp, ACCESS_PLAIN, 0, "        ");
   fprintf(f, "      }\n");
+}
+
+/* The temporaries of a chunk: zero for increments, the block's value so far
+ * for MIN/MAX (and the info that travels with it). */
+static void emit_temp_init(FILE *f, const gen_loop *lp) {
+  for (int a = 0; a < lp->nargs; a++) {
+    const gen_arg *g = &lp->args[a];
+    if (is_ind_inc(g) || (is_reduction(g) && !strcmp(g->acc, "OP_INC")))
+      fprintf(f, "          for (int d = 0; d < %d; d++) tmp%d[k * %d + d] = 0;\n", g->dim, a,
+              g->dim);
+    else if (is_partial(g))
+      fprintf(f, "          for (int d = 0; d < %d; d++) tmp%d[k * %d + d] = red%d[d];\n", g->dim,
+              a, g->dim, a);
+  }
+}
+
+/* The reductions' part of applying element n's temporaries, in element order. */
+static void emit_reduction_apply(FILE *f, const gen_loop *lp, const gen_arg *g, int a) {
+  fprintf(f, "          for (int d = 0; d < %d; d++) ", g->dim);
+  if (!strcmp(g->acc, "OP_INC")) {
+    fprintf(f, "red%d[d] += tmp%d[k * %d + d];", a, a, g->dim);
+  } else {
+    /* The element's value wins only when strictly better, and takes the
+     * op_arg_info values that travel with it along. */
+    fprintf(f, "if (tmp%d[k * %d + d] %s red%d[d]) {\n", a, g->dim,
+            !strcmp(g->acc, "OP_MIN") ? "<" : ">", a);
+    fprintf(f, "            red%d[d] = tmp%d[k * %d + d];\n", a, a, g->dim);
+    for (int i = 0; i < lp->nargs; i++)
+      if (lp->args[i].kind == GEN_ARG_INFO && lp->args[i].ref == a)
+        fprintf(f, "            red%d[d] = tmp%d[k * %d + d];\n", i, i, g->dim);
+    fprintf(f, "          }");
+  }
+  fprintf(f, "\n");
+}
+
+/* Fills the chunk's buffer of a mapped read in an affine segment with
+ * steps 0: a contiguous copy where the step is 1, one element repeated
+ * where it is 0. */
+static void emit_broadcast_copy(FILE *f, const gen_arg *g, int a) {
+  fprintf(f, "        {\n");
+  fprintf(f, "          const %s *s = data%d + (size_t)(off[%d] + step[%d] * c0) * %d;\n", g->type,
+          a, a, a, g->dim);
+  fprintf(f, "          if (step[%d])\n", a);
+  fprintf(f, "            for (int i = 0; i < (c1 - c0) * %d; i++) gat%d[i] = s[i];\n", g->dim, a);
+  fprintf(f, "          else\n");
+  fprintf(f, "            for (int k = 0; k < c1 - c0; k++)\n");
+  fprintf(f, "              for (int d = 0; d < %d; d++) gat%d[k * %d + d] = s[d];\n", g->dim, a,
+          g->dim);
+  fprintf(f, "        }\n");
 }
 
 /* Chunks of a block, in three passes (seed 002's loop splitting, used here
@@ -156,21 +279,34 @@ static void emit_plain_block(FILE *f, const gen_loop *lp, int simd) {
  * increments and reductions going to per-element temporaries (no two lanes
  * write the same memory, so `omp simd` is safe); then apply the temporaries
  * one element after another, in element order. Every datum therefore receives
- * its additions in the order the plan fixes, as in the plain form. */
-static void emit_split_block(FILE *f, const gen_loop *lp) {
+ * its additions in the order the plan fixes, as in the plain form.
+ *
+ * In an affine segment (ACCESS_AFFINE, ACCESS_BROADCAST) no map is read:
+ * each element reaches the data it writes at its own number plus the
+ * segment's offset, and the plan has made sure that no element touches what
+ * another writes; increments and reductions still go through the
+ * temporaries, applied in element order as above. With steps 0 the mapped
+ * reads are copied into the buffers (a contiguous copy, or one element
+ * repeated), so that the kernel reads them at a stride it knows. */
+static void emit_split_block(FILE *f, const gen_loop *lp, access_mode mode) {
+  const int staged = mode == ACCESS_STAGED, buffered = staged || mode == ACCESS_BROADCAST;
   fprintf(f, "      for (int c0 = start; c0 < end; c0 += OP_CPU_CHUNK) {\n");
   fprintf(f, "        const int c1 = c0 + OP_CPU_CHUNK < end ? c0 + OP_CPU_CHUNK : end;\n");
   for (int a = 0; a < lp->nargs; a++) {
     const gen_arg *g = &lp->args[a];
-    if (is_ind_inc(g) || is_partial(g) || is_ind_store(g))
+    if (is_ind_inc(g) || is_partial(g) || (staged && is_ind_store(g)))
       fprintf(f, "        %s tmp%d[OP_CPU_CHUNK * %d];\n", g->type, a, g->dim);
-    else if (is_ind_read(g))
+    else if (buffered && is_ind_read(g))
       fprintf(f, "        %s gat%d[OP_CPU_CHUNK * %d];\n", g->type, a, g->dim);
   }
   /* Stored-through data is gathered too: a kernel need not write every
    * component, and RW reads before it writes. */
-  for (int a = 0; a < lp->nargs; a++) {
+  for (int a = 0; a < lp->nargs && buffered; a++) {
     const gen_arg *g = &lp->args[a];
+    if (!staged) {
+      if (is_ind_read(g)) emit_broadcast_copy(f, g, a);
+      continue;
+    }
     if (!is_ind_read(g) && !is_ind_store(g)) continue;
     fprintf(f, "        for (int n = c0; n < c1; n++) {\n");
     fprintf(f, "          const %s *s = data%d + (size_t)map%d[n * mdim%d + midx%d] * %d;\n", g->type,
@@ -183,19 +319,11 @@ static void emit_split_block(FILE *f, const gen_loop *lp) {
   fprintf(f, "        for (int k = 0; k < c1 - c0; k++) {\n");
   fprintf(f, "          const int n = c0 + k;\n");
   fprintf(f, "          (void)n;\n");
-  for (int a = 0; a < lp->nargs; a++) {
-    const gen_arg *g = &lp->args[a];
-    if (is_ind_inc(g) || (is_reduction(g) && !strcmp(g->acc, "OP_INC")))
-      fprintf(f, "          for (int d = 0; d < %d; d++) tmp%d[k * %d + d] = 0;\n", g->dim, a,
-              g->dim);
-    else if (is_partial(g))
-      fprintf(f, "          for (int d = 0; d < %d; d++) tmp%d[k * %d + d] = red%d[d];\n", g->dim,
-              a, g->dim, a);
-  }
-  emit_idx_decls(f, lp, "          ");
-  emit_call(f, lp, 1, "          ");
+  emit_temp_init(f, lp);
+  emit_idx_decls(f, lp, mode, "          ");
+  emit_call(f, lp, mode, 1, "          ");
   fprintf(f, "        }\n");
-  if (!needs_apply(lp)) {
+  if (!needs_apply(lp, staged)) {
     fprintf(f, "      }\n");
     return;
   }
@@ -203,30 +331,73 @@ static void emit_split_block(FILE *f, const gen_loop *lp) {
   fprintf(f, "          const int k = n - c0;\n");
   for (int a = 0; a < lp->nargs; a++) {
     const gen_arg *g = &lp->args[a];
-    if (is_ind_inc(g) || is_ind_store(g)) {
-      fprintf(f, "          %s *t%d = data%d + (size_t)map%d[n * mdim%d + midx%d] * %d;\n", g->type,
-              a, a, a, a, a, g->dim);
-      fprintf(f, "          for (int d = 0; d < %d; d++) t%d[d] %s tmp%d[k * %d + d];\n", g->dim, a,
-              is_ind_inc(g) ? "+=" : "=", a, g->dim);
+    if (is_ind_inc(g) || (staged && is_ind_store(g))) {
+      char dst[32], src[48];
+      fprintf(f, "          %s *t%d = ", g->type, a);
+      emit_dat_address(f, g, a, staged ? ACCESS_PLAIN : mode);
+      fprintf(f, ";\n");
+      snprintf(dst, sizeof dst, "t%d", a);
+      snprintf(src, sizeof src, "tmp%d + k * %d", a, g->dim);
+      emit_row_op(f, g, dst, src, is_ind_inc(g) ? "+=" : "=", "          ");
     } else if (is_reduction(g)) {
-      fprintf(f, "          for (int d = 0; d < %d; d++) ", g->dim);
-      if (!strcmp(g->acc, "OP_INC")) {
-        fprintf(f, "red%d[d] += tmp%d[k * %d + d];", a, a, g->dim);
-      } else {
-        /* The element's value wins only when strictly better, and takes the
-         * op_arg_info values that travel with it along. */
-        fprintf(f, "if (tmp%d[k * %d + d] %s red%d[d]) {\n", a, g->dim,
-                !strcmp(g->acc, "OP_MIN") ? "<" : ">", a);
-        fprintf(f, "            red%d[d] = tmp%d[k * %d + d];\n", a, a, g->dim);
-        for (int i = 0; i < lp->nargs; i++)
-          if (lp->args[i].kind == GEN_ARG_INFO && lp->args[i].ref == a)
-            fprintf(f, "            red%d[d] = tmp%d[k * %d + d];\n", i, i, g->dim);
-        fprintf(f, "          }");
-      }
-      fprintf(f, "\n");
+      emit_reduction_apply(f, lp, g, a);
     }
   }
   fprintf(f, "        }\n      }\n");
+}
+
+/* An affine segment [start, end) with every step 1: as SIMD lanes straight
+ * over the data, or in chunks with temporaries when there are increments or
+ * reductions. */
+static void emit_affine_block(FILE *f, const gen_loop *lp) {
+  if (has_temps(lp)) {
+    emit_split_block(f, lp, ACCESS_AFFINE);
+    return;
+  }
+  fprintf(f, "#pragma omp simd\n");
+  fprintf(f, "      for (int n = start; n < end; n++) {\n");
+  emit_idx_decls(f, lp, ACCESS_AFFINE, "        ");
+  emit_call(f, lp, ACCESS_AFFINE, 0, "        ");
+  fprintf(f, "      }\n");
+}
+
+/* The elements [start, end) of a block, the general way. */
+static void emit_general_block(FILE *f, const gen_loop *lp) {
+  if (split_ok(lp) && needs_staging(lp) && has_ind_store(lp)) {
+    fprintf(f, "      if (plan->chunk_safe) {\n");
+    emit_split_block(f, lp, ACCESS_STAGED);
+    fprintf(f, "      } else {\n");
+    emit_plain_block(f, lp, 0);
+    fprintf(f, "      }\n");
+  } else if (split_ok(lp) && needs_staging(lp)) {
+    emit_split_block(f, lp, ACCESS_STAGED);
+  } else {
+    emit_plain_block(f, lp, split_ok(lp) && !has_ind_store(lp));
+  }
+}
+
+/* One block: for loops through maps, segment by segment (the plan's affine
+ * runs, the rest the general way). */
+static void emit_block(FILE *f, const gen_loop *lp) {
+  if (!(has_mapped(lp) && split_ok(lp))) {
+    fprintf(f, "      const int start = plan->offset[blk], end = start + plan->nelems[blk];\n");
+    emit_general_block(f, lp);
+    return;
+  }
+  fprintf(f, "      for (int seg = plan->blk_seg[blk]; seg < plan->blk_seg[blk + 1]; seg++) {\n");
+  fprintf(f, "      const int start = plan->seg_start[seg], end = plan->seg_end[seg];\n");
+  fprintf(f, "      if (plan->seg_affine[seg] == 1) {\n");
+  fprintf(f, "      const int *off = plan->seg_off + (size_t)seg * %d;\n", lp->nargs);
+  emit_affine_block(f, lp);
+  fprintf(f, "      } else if (plan->seg_affine[seg] == 2) {\n");
+  fprintf(f, "      const int *off = plan->seg_off + (size_t)seg * %d;\n", lp->nargs);
+  fprintf(f, "      const int *step = plan->seg_step + (size_t)seg * %d;\n", lp->nargs);
+  fprintf(f, "      (void)step;\n");
+  emit_split_block(f, lp, ACCESS_BROADCAST);
+  fprintf(f, "      } else {\n");
+  emit_general_block(f, lp);
+  fprintf(f, "      }\n");
+  fprintf(f, "      }\n");
 }
 
 static void emit_loop(FILE *f, const gen_loop *lp, gen_backend backend) {
@@ -269,6 +440,10 @@ static void emit_loop(FILE *f, const gen_loop *lp, gen_backend backend) {
                  "midx%d = arg%d.idx;\n",
               a, a, a, a, a, a);
     }
+    if (g->kind == GEN_ARG_IDX && g->indirect)
+      fprintf(f, "  const int *uid%d = op_set_user_ids(arg%d.map->to);\n", a, a);
+    else if (g->kind == GEN_ARG_IDX)
+      fprintf(f, "  const int *uid%d = op_set_user_ids(set);\n", a);
   }
 
   fprintf(f, "  for (int col = 0; col < plan->ncolors; col++) {\n");
@@ -277,7 +452,6 @@ static void emit_loop(FILE *f, const gen_loop *lp, gen_backend backend) {
   if (backend == GEN_OPENMP) fprintf(f, "#pragma omp parallel for schedule(static) if (count > 1)\n");
   fprintf(f, "    for (int j = 0; j < count; j++) {\n");
   fprintf(f, "      const int blk = plan->blkmap[first + j];\n");
-  fprintf(f, "      const int start = plan->offset[blk], end = start + plan->nelems[blk];\n");
   /* Block-local reduction variables: per block, so that the combination order
    * is fixed by the plan, not by the threads. */
   for (int a = 0; a < n; a++) {
@@ -290,17 +464,7 @@ static void emit_loop(FILE *f, const gen_loop *lp, gen_backend backend) {
     else
       fprintf(f, "      for (int d = 0; d < %s; d++) red%d[d] = gbl%d[d];\n", dim, a, a);
   }
-  if (split_ok(lp) && needs_staging(lp) && has_ind_store(lp)) {
-    fprintf(f, "      if (plan->chunk_safe) {\n");
-    emit_split_block(f, lp);
-    fprintf(f, "      } else {\n");
-    emit_plain_block(f, lp, 0);
-    fprintf(f, "      }\n");
-  } else if (split_ok(lp) && needs_staging(lp)) {
-    emit_split_block(f, lp);
-  } else {
-    emit_plain_block(f, lp, split_ok(lp) && !has_ind_store(lp));
-  }
+  emit_block(f, lp);
   for (int a = 0; a < n; a++) {
     const gen_arg *g = &lp->args[a];
     if (!is_partial(g)) continue;

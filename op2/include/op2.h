@@ -181,6 +181,18 @@ void op_decl_const_named(int dim, const char *type, const void *data, size_t byt
 #define op_decl_const(dim, type, var) \
   op_decl_const_named((dim), (type), (const void *)(var), sizeof(*(var)) * (size_t)(dim), #var)
 
+/* OP2's op_renumber: renumbers the mesh for locality before the first loop.
+ * base's to-set (the cells of an edge-to-cell map) is ordered by reverse
+ * Cuthill-McKee on the graph base's rows make; every set the maps reach
+ * follows (rows by their lowest entry, in windows of elements that share no
+ * entry; sets mapped into, by first use). Dats and maps are permuted in
+ * place. Everything that leaves the library by number keeps the user's
+ * numbering: op_fetch_data, op_fetch_data_idx, the dumps, files written by
+ * the I/O library, op_arg_idx. op_fetch_data_ptr gives the library's
+ * storage, in its own order, consistent with the maps' entries. Results
+ * change by rounding only: increments into a datum come in another order. */
+void op_renumber(op_map base);
+
 /* ---- arguments ----------------------------------------------------------- */
 
 op_arg op_arg_dat(op_dat dat, int idx, op_map map, int dim, const char *type, op_access acc);

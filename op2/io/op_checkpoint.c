@@ -15,6 +15,7 @@
 
 #include "op_hdf5_impl.h"
 #include "op_io_util.h"
+#include "op2_renumber.h"
 
 #define CKPT_GROUP "checkpoint"
 #define CKPT_SCALARS "checkpoint/scalars"
@@ -301,7 +302,7 @@ int op_checkpoint_read(const char *file, op_dat *dats, int ndats,
     for (int i = 0; i < ndats; ++i) {
       op_dat d = dats[i];
       memcpy(op_fetch_data_ptr(d), bufs[i], (size_t)d->set->size * (size_t)d->size);
-      op_host_data_changed(d);
+      op_dat_user_rows_arrived(d); /* written in the user's numbering; the host copy changed */
     }
     for (int i = 0; i < nscalars; ++i)
       scalars[i] = vals[i];

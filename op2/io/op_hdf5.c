@@ -17,6 +17,7 @@
 /* op_num_sets/op_set_at, ...: the core's registry (op2/core/op2_registry.h). */
 #include "op2_dist.h"
 #include "op2_registry.h"
+#include "op2_renumber.h"
 
 /* ---- basics ------------------------------------------------------------------- */
 
@@ -574,17 +575,44 @@ int op_h5_write_map(const op_io_ctx *c, hid_t f, op_map map, const int *entries,
   const char *names[2] = {"from", "to"};
   const char *vals[2] = {map->from->name ? map->from->name : "",
                          map->to->name ? map->to->name : ""};
-  return write_impl(c, f, map->name, OP_TYPE_INT, 2, op_get_size(map->from), map->dim, entries,
-                    map->dim, replace, 2, names, vals);
+  /* Rows and entries in the user's numbering: after op_renumber (one
+   * process only) converted here; on many processes entries are global. */
+  int *user = NULL;
+  if (op_set_storage_ids(map->from) || op_set_user_ids(map->to)) {
+    user = malloc(sizeof(int) * (size_t)map->from->size * (size_t)map->dim + 1);
+    if (!user) return OP_IO_ERR(c, OP_IO_ENOMEM, "out of memory for map '%s'", map->name);
+    op_map_to_user_order(map, user);
+    entries = user;
+  }
+  const int rc = write_impl(c, f, map->name, OP_TYPE_INT, 2, op_get_size(map->from), map->dim,
+                            entries, map->dim, replace, 2, names, vals);
+  free(user);
+  return rc;
+}
+
+const void *op_h5_user_rows(op_dat dat, void **owned) {
+  *owned = NULL;
+  if (!op_set_storage_ids(dat->set)) return op_fetch_data_ptr(dat); /* host copy current */
+  *owned = malloc((size_t)dat->set->size * (size_t)dat->size + 1);
+  if (*owned) op_dat_to_user_order(dat, *owned);
+  return *owned;
 }
 
 int op_h5_write_dat(const op_io_ctx *c, hid_t f, op_dat dat, const void *data, int replace) {
   if (!dat || !dat->name || !dat->set || dat->dim < 1)
     return OP_IO_ERR(c, OP_IO_EARG, "invalid dat");
+  /* In the user's order after op_renumber (one process only). */
+  void *owned = NULL;
+  if (op_set_storage_ids(dat->set)) {
+    data = op_h5_user_rows(dat, &owned);
+    if (!data) return OP_IO_ERR(c, OP_IO_ENOMEM, "out of memory for dat '%s'", dat->name);
+  }
   const char *names[1] = {"set"};
   const char *vals[1] = {dat->set->name ? dat->set->name : ""};
-  return write_impl(c, f, dat->name, dat->type, 2, op_get_size(dat->set), dat->dim, data, dat->dim,
-                    replace, 1, names, vals);
+  const int rc = write_impl(c, f, dat->name, dat->type, 2, op_get_size(dat->set), dat->dim, data,
+                            dat->dim, replace, 1, names, vals);
+  free(owned);
+  return rc;
 }
 
 /* ---- reading dats ---------------------------------------------------------------------- */
@@ -800,7 +828,7 @@ int op_hdf5_read_dat(const char *file, op_dat dat, const char *name, char *err, 
   op_fetch_data_ptr(dat);
   rc = op_h5_read_dat_rows(&c, file, dat, name, dat->data);
   if (rc == OP_IO_OK)
-    op_host_data_changed(dat);
+    op_dat_user_rows_arrived(dat); /* the file's rows are in the user's numbering */
   return rc;
 }
 
@@ -997,7 +1025,7 @@ op_dat op_decl_dat_hdf5(op_set set, int dim, const char *type, const char *file,
   if (op_h5_read(&c, f, name, t, set->size, dim, OP_H5_SHAPE_2D, d->data) != OP_IO_OK ||
       op_h5_close(&co, f) != OP_IO_OK)
     die(__func__, err);
-  op_host_data_changed(d);
+  op_dat_user_rows_arrived(d);
   return d;
 }
 

@@ -79,4 +79,10 @@ int op_h5_check_dat(const op_io_ctx *c, hid_t f, op_dat dat, const char *name);
 int op_h5_read_dat_rows(const op_io_ctx *c, const char *file, op_dat dat, const char *name,
                         void *buf);
 
+/* A dat's rows in the user's numbering (files keep it whatever order the
+ * library stores the set in, op2_renumber.h): the host copy itself, or a
+ * copy in *owned (NULL when none) that the caller frees; NULL when out of
+ * memory. */
+const void *op_h5_user_rows(op_dat dat, void **owned);
+
 #endif /* OP_HDF5_IMPL_H */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "op2_renumber.h"
 #include "op_hdf5_impl.h"
 #include "op_io_util.h"
 
@@ -424,9 +425,14 @@ static int gather_data(const op_io_ctx *c, const xdesc *d, xdata *g) {
  * each ("<dat>_<k>"), beside the dat itself (see emit_field). */
 static int save_components(const op_io_ctx *c, hid_t f, const xfield *x, const char *data) {
   const size_t esize = x->type == OP_TYPE_DOUBLE ? sizeof(double) : 4;
+  void *owned = NULL;
+  if (op_set_storage_ids(x->dat->set)) data = op_h5_user_rows(x->dat, &owned);
   char *col = malloc(esize * (size_t)(x->rows > 0 ? x->rows : 1));
-  if (!col)
+  if (!col || !data) {
+    free(col);
+    free(owned);
     return OP_IO_ERR(c, OP_IO_ENOMEM, "out of memory for a column of '%s'", x->path);
+  }
   int rc = OP_IO_OK;
   for (int k = 0; rc == OP_IO_OK && k < x->dim; ++k) {
     for (long long r = 0; r < x->rows; ++r)
@@ -437,6 +443,7 @@ static int save_components(const op_io_ctx *c, hid_t f, const xfield *x, const c
     free(path);
   }
   free(col);
+  free(owned);
   return rc;
 }
 

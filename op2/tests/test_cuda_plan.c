@@ -18,21 +18,9 @@
 #include "op_cuda.h"
 #include "op_plan.h"
 
-static int failures;
-#define EXPECT(cond, ...)           \
-  do {                              \
-    if (!(cond)) {                  \
-      printf("FAIL: " __VA_ARGS__); \
-      printf("\n");                 \
-      failures++;                   \
-    }                               \
-  } while (0)
+#define TEST_LCG_SEED 24681357u
+#include "test_expect.h"
 
-static unsigned state = 24681357u;
-static unsigned lcg(void) {
-  state = state * 1664525u + 1013904223u;
-  return state >> 8;
-}
 
 /* What an argument does in the replayed loop. */
 typedef struct {

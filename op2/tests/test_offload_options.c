@@ -7,16 +7,7 @@
 
 #include "op_offload.h"
 
-static int failures;
-
-#define EXPECT(cond, ...)           \
-  do {                              \
-    if (!(cond)) {                  \
-      printf("FAIL: " __VA_ARGS__); \
-      printf("\n");                 \
-      failures++;                   \
-    }                               \
-  } while (0)
+#include "test_expect.h"
 
 int main(void) {
   /* OMP_TARGET_OFFLOAD as libgomp reads it. */

@@ -2,7 +2,9 @@
  * test_plan - execution plans on random and structured meshes: the checker
  * accepts what the builder makes (including more than 32 colours at both
  * levels), rejects a plan that was tampered with, and the cache returns the
- * same plan for the same loop.
+ * same plan for the same loop. Affine runs: found on a structured stencil,
+ * refused where two elements would write one datum, checked element by
+ * element.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,32 +13,30 @@
 #include "op2.h"
 #include "op_plan.h"
 
-static int failures;
-#define EXPECT(cond, ...)           \
-  do {                              \
-    if (!(cond)) {                  \
-      printf("FAIL: " __VA_ARGS__); \
-      printf("\n");                 \
-      failures++;                   \
-    }                               \
-  } while (0)
+#define TEST_LCG_SEED 987654321u
+#include "test_expect.h"
 
-static unsigned state = 987654321u;
-static unsigned lcg(void) {
-  state = state * 1664525u + 1013904223u;
-  return state >> 8;
+
+/* The share of the elements in affine segments. */
+static double affine_share(const op_plan *p) {
+  long n = 0;
+  for (int g = 0; g < p->nsegs; g++)
+    if (p->seg_affine[g]) n += p->seg_end[g] - p->seg_start[g];
+  return p->set_size ? (double)n / p->set_size : 0.0;
 }
 
 static op_plan *build_and_check(const char *what, op_set set, int part, int nargs,
                                 const op_arg *args) {
   op_plan *p =
-      op_plan_build(what, set, part, nargs, args, OP_PLAN_STAGED | OP_PLAN_GLOBAL_COLOURS);
+      op_plan_build(what, set, part, nargs, args,
+                    OP_PLAN_STAGED | OP_PLAN_GLOBAL_COLOURS | OP_PLAN_AFFINE_RUNS);
   char msg[512];
   int rc = op_plan_check(p, nargs, args, msg, sizeof msg);
   EXPECT(rc == 0, "%s (part %d): the checker rejects a built plan: %s", what, part, msg);
   printf("%-28s part %4d: %5d blocks, %3d block colours, %3d element colours, %3d global "
-         "colours, %zu bytes staged\n",
-         what, part, p->nblocks, p->ncolors, p->max_thrcol, p->gcolors, p->nshared);
+         "colours, %zu bytes staged, %.0f%% affine\n",
+         what, part, p->nblocks, p->ncolors, p->max_thrcol, p->gcolors, p->nshared,
+         100.0 * affine_share(p));
   return p;
 }
 
@@ -164,6 +164,63 @@ int main(int argc, char **argv) {
          rp->ind_maps[0][0]);
   op_plan_free(rp);
 
+  /* Affine runs: a 5-point stencil on a 100 x 30 grid with a ghost ring,
+   * reading u at five offsets and writing v at the centre. Every row is an
+   * affine run (100 elements): with blocks of whole rows all elements run
+   * directly; with blocks of 256, pieces of rows shorter than
+   * OP_AFFINE_MIN_RUN stay general. One block colour either way. */
+  const int sx = 100, sy = 30, ex = sx + 2;
+  int *st = malloc(sizeof(int) * 5 * sx * sy);
+  for (int j = 0; j < sy; j++)
+    for (int i = 0; i < sx; i++) {
+      const int n = i + j * sx, c = (j + 1) * ex + i + 1;
+      const int nb[5] = {c, c + 1, c - 1, c + ex, c - ex};
+      memcpy(st + 5 * n, nb, sizeof nb);
+    }
+  op_set ext = op_decl_set(ex * (sy + 2), "ext_cells");
+  op_set inner = op_decl_set(sx * sy, "inner");
+  op_map stencil = op_decl_map(inner, ext, 5, st, "stencil");
+  op_dat su = op_decl_dat_temp(ext, 1, "double", "su");
+  op_dat sv2 = op_decl_dat_temp(ext, 1, "double", "sv2");
+  op_arg step_args[6];
+  for (int k = 0; k < 5; k++) step_args[k] = op_arg_dat(su, k, stencil, 1, "double", OP_READ);
+  step_args[5] = op_arg_dat(sv2, 0, stencil, 1, "double", OP_WRITE);
+  op_plan *sp = build_and_check("stencil (blocks of 256)", inner, 256, 6, step_args);
+  EXPECT(affine_share(sp) > 0.8 && affine_share(sp) < 1.0,
+         "stencil, blocks of 256: %.3f of the elements affine, expected 0.8 to 1",
+         affine_share(sp));
+  op_plan_free(sp);
+  sp = build_and_check("stencil (blocks of rows)", inner, 1000, 6, step_args);
+  EXPECT(affine_share(sp) == 1.0, "stencil: %.3f of the elements affine, expected all",
+         affine_share(sp));
+  EXPECT(sp->ncolors == 1, "stencil: %d block colours, expected 1", sp->ncolors);
+  {
+    char msg[512];
+    int g = 0;
+    while (g < sp->nsegs && !sp->seg_affine[g]) g++;
+    EXPECT(g < sp->nsegs, "stencil: no affine segment");
+    if (g < sp->nsegs) {
+      sp->seg_off[(size_t)g * 6 + 1] += 1; /* the east neighbour one too far */
+      EXPECT(op_plan_check(sp, 6, step_args, msg, sizeof msg) != 0,
+             "the checker accepted a wrong offset in an affine segment");
+      printf("tampered affine offset rejected: %s\n", msg);
+    }
+  }
+  op_plan_free(sp);
+  /* Writing v at the centre and reading it at a neighbour: elements would
+   * read what others write, so nothing may run as an affine run. */
+  step_args[4] = op_arg_dat(sv2, 1, stencil, 1, "double", OP_READ);
+  sp = build_and_check("stencil (reads what it writes)", inner, 256, 6, step_args);
+  EXPECT(affine_share(sp) == 0.0, "stencil reading what it writes: %.3f affine, expected none",
+         affine_share(sp));
+  {
+    char msg[512];
+    sp->chunk_safe = 1; /* two elements do touch one element of sv2 */
+    EXPECT(op_plan_check(sp, 6, step_args, msg, sizeof msg) != 0,
+           "the checker accepted a false chunk safety");
+    printf("false chunk safety rejected: %s\n", msg);
+  }
+  op_plan_free(sp);
   /* Many processes (docs/mpi.md): a set whose elements [0, 1500) are core,
    * with an execute halo of 700 run by loops that write through a map. The
    * plan covers owned + execute halo, no block straddles the core boundary,
@@ -228,5 +285,6 @@ int main(int argc, char **argv) {
   free(e2n);
   free(c2n);
   free(s2n);
+  free(st);
   return failures ? 1 : 0;
 }

@@ -210,8 +210,12 @@ static int fill_rhs_rows(const char *rhs, int n, int first, int count, jacobi_lc
   return jacobi_fail(err, errlen, "internal error: rhs from_solution needs the matrix");
 }
 
-/* Rows whose edges are interleaved in the dense system. */
-#define DENSE_GROUP 8
+/* Rows whose edges are interleaved in the dense system: enough that a
+ * column's stretch of a group is a run the CPU backends stream without
+ * reading the map (row numbers stepping by 1, the column number fixed: an
+ * affine run of OP_AFFINE_MIN_RUN or more edges, op_plan.h), few enough that
+ * the groups' blocks share no rows and run in parallel. */
+#define DENSE_GROUP 128
 
 int jacobi_build_dense(int ndim, uint64_t seed, const char *rhs, int nparts, int part,
                        jacobi_system *s, char *err, size_t errlen) {

@@ -340,6 +340,13 @@ void op_cuda_loop_begin(op_cuda_loop *C, const op_cuda_loop_desc *desc, const ch
   OP_CHECK(G.ready, "op_par_loop \"%s\" (%s) called before op_init", C->name, desc->where);
   OP_CHECK(nargs <= OP_CUDA_MAX_ARGS, "loop \"%s\": %d arguments, the CUDA backend takes %d",
            C->name, nargs, OP_CUDA_MAX_ARGS);
+  /* The device code passes op_arg_idx the library's own numbers; after
+   * op_renumber they are not the user's (the CPU backends translate them). */
+  for (int i = 0; i < nargs; i++)
+    if (args[i].kind == OP_ARG_IDX && op_set_user_ids(args[i].map ? args[i].map->to : set))
+      op_fatal("loop \"%s\" (%s), argument %d: op_arg_idx on a renumbered set is not supported "
+               "by the CUDA backend (run without op_renumber)",
+               C->name, desc->where, i);
   op_cuda_traits t;
   t.indirect = desc->indirect;
   t.coalesced_ok = desc->has_coalesced;

@@ -13,22 +13,9 @@
 
 int int_factor;
 
-static int failures;
+#define TEST_LCG_SEED 12345u
+#include "../test_expect.h"
 
-#define EXPECT(cond, ...)            \
-  do {                               \
-    if (!(cond)) {                   \
-      printf("FAIL: " __VA_ARGS__);  \
-      printf("\n");                  \
-      failures++;                    \
-    }                                \
-  } while (0)
-
-static unsigned lcg_state = 12345u;
-static unsigned lcg(void) {
-  lcg_state = lcg_state * 1664525u + 1013904223u;
-  return lcg_state >> 8;
-}
 
 int main(int argc, char **argv) {
   op_init_strip_options(&argc, argv, 1);

@@ -1,6 +1,8 @@
 # A run resumed from a checkpoint ends equal to an uninterrupted one: bitwise
 # (the same order of operations) unless COMPARE_ARGS gives a tolerance.
-# EXTRA: options of the backend, added to every run.
+# EXTRA: more arguments for every run: options of the backend, or
+# renumber=yes (the checkpoint is in the mesh's numbering and read back into
+# the library's).
 # On many processes (docs/mpi.md): FULL, PART and RESUME are the launchers of
 # the three runs ("mpirun|...|-np|3", "|" between words; empty: none), so that
 # a checkpoint written on one process count is resumed on another. The

@@ -1,0 +1,30 @@
+/*
+ * op_plan_parts.h - parts of a plan built outside op_plan.c. Private to the
+ * library.
+ */
+#ifndef OP_PLAN_PARTS_H
+#define OP_PLAN_PARTS_H
+
+#include "op_plan.h"
+
+/* ---- op_plan_affine.c ---- */
+/* Fills p->nsegs, blk_seg, seg_start, seg_end, seg_affine and seg_off. */
+void op_plan_find_affine_runs(op_plan *p, const op_arg *args, int nargs);
+/* Forgets what was learnt about the maps (the rows where their affine
+ * pattern breaks): after their entries change, and at op_exit. */
+void op_plan_affine_forget_maps(void);
+
+/* ---- op_plan_footprint.c: what the elements touch, as ranges where the
+ * plan has affine runs (a structured mesh costs a few range operations per
+ * row instead of one per element) ---- */
+/* 1 when no element of a dat the loop writes indirectly is touched (read or
+ * written) by two different blocks: then every block may have colour 0. */
+int op_plan_blocks_disjoint(const op_plan *p, const op_arg *args, int nargs);
+/* 1 when, in every general (not affine) segment, no element of a dat the
+ * loop writes indirectly other than by increments (WRITE, RW) is touched by
+ * two elements, or twice by one (plan->chunk_safe). Needs the segments. */
+int op_plan_segments_chunk_safe(const op_plan *p, const op_arg *args, int nargs);
+/* How many distinct elements of dat the loop's mapped arguments touch. */
+long op_plan_touched(const op_plan *p, const op_arg *args, int nargs, op_dat dat);
+
+#endif
