@@ -89,11 +89,14 @@ for e in solvers/airfoil/airfoil_seq solvers/airfoil/airfoil_openmp meshes/naca_
   [ -x "$bdir/$e" ] || { echo "op2-common-bench: $bdir/$e is missing: build the release preset first" >&2; exit 2; }
 done
 
+mkdir -p "$work" || { echo "op2-common-bench: cannot create $work" >&2; exit 2; }
+
 # ---- 1. OP2-Common's sources, exported into WORK ------------------------------------------
 app=apps/c/airfoil/airfoil_plain/dp
 head=$("${git[@]}" rev-parse --verify -q HEAD) || { echo "op2-common-bench: $src has no HEAD" >&2; exit 2; }
 # The commit that brought op_arg_idx into the airfoil; the app is taken from its parent.
-idx_commit=$("${git[@]}" log -1 --format=%H -S op_arg_idx "$head" -- "$app/airfoil.cpp" 2>>"$work/git.log")
+idx_commit=$("${git[@]}" log -1 --format=%H -S op_arg_idx "$head" -- "$app/airfoil.cpp" 2>>"$work/git.log") || {
+  echo "op2-common-bench: cannot search $src's history for the airfoil's op_arg_idx; see $work/git.log" >&2; exit 2; }
 app_commit=$head
 [ -z "$idx_commit" ] || app_commit=$("${git[@]}" rev-parse "$idx_commit^")
 op2=$work/OP2-Common
