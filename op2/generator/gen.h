@@ -99,6 +99,13 @@ void gen_emit_reduce(FILE *f, const gen_loop *lp, int a, const char *indent, con
  * colour that is not core, the loop waits for the halo exchanges it started
  * (op_loop_wait; a no-op on one process). col_var names the colour variable. */
 void gen_emit_halo_wait(FILE *f, const char *indent, const char *col_var);
+/* A device backend's constant update function (called from op_decl_const):
+ * the branch for constant k opens with the check that the bytes given fit
+ * the generated code's copy (an error in err, return 1, when they do not);
+ * the caller writes the copy and closes the branch. */
+void gen_emit_const_branch_open(FILE *f, const gen_const *k);
+/* Its tail: a name op2-gen did not see declared is an error. */
+void gen_emit_const_unknown(FILE *f, const char *backend_name, const char *app);
 /* The text of op_arg_idx argument a's value: the user's (global) number of
  * local element `at` of the loop's set, or (indirect) of arg a's to-set, where
  * `at` is the text of the element's or its map entry's local number. In a

@@ -71,6 +71,25 @@ void gen_emit_halo_wait(FILE *f, const char *indent, const char *col_var) {
   fprintf(f, "%sif (%s == plan->ncolors_core) op_loop_wait(&L);\n", indent, col_var);
 }
 
+void gen_emit_const_branch_open(FILE *f, const gen_const *k) {
+  const int exact = k->scalar || k->dim > 0;
+  fprintf(f, "  if (!strcmp(name, \"%s\")) {\n", k->name);
+  fprintf(f, "    if (bytes %s sizeof(%s)) {\n", exact ? "!=" : ">", k->name);
+  fprintf(f,
+          "      snprintf(err, errlen, \"%%zu bytes where the generated code holds %s%%zu\", bytes,\n"
+          "               sizeof(%s));\n",
+          exact ? "" : "at most ", k->name);
+  fprintf(f, "      return 1;\n    }\n");
+}
+
+void gen_emit_const_unknown(FILE *f, const char *backend_name, const char *app) {
+  fprintf(f,
+          "  snprintf(err, errlen, \"constant %%s is unknown to the %s code generated for %s \"\n"
+          "           \"(op2-gen found no op_decl_const for it in the sources)\", name);\n"
+          "  return 1;\n}\n",
+          backend_name, app);
+}
+
 const char *gen_idx_text(int a, int indirect, const char *at) {
   static char buf[256];
   if (indirect)

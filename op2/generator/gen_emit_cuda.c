@@ -619,24 +619,13 @@ static void emit_consts(FILE *f, const gen_program *prog, const char *app) {
           app);
   for (int c = 0; c < prog->nconsts; c++) {
     const gen_const *k = &prog->consts[c];
-    int exact = k->scalar || k->dim > 0;
-    fprintf(f, "  if (!strcmp(name, \"%s\")) {\n", k->name);
-    fprintf(f, "    if (bytes %s sizeof(%s)) {\n", exact ? "!=" : ">", k->name);
-    fprintf(f,
-            "      snprintf(err, errlen, \"%%zu bytes where the generated code holds %s%%zu\", bytes,\n"
-            "               sizeof(%s));\n",
-            exact ? "" : "at most ", k->name);
-    fprintf(f, "      return 1;\n    }\n");
+    gen_emit_const_branch_open(f, k);
     fprintf(f, "    const cudaError_t e = cudaMemcpyToSymbol(%s, data, bytes);\n", k->name);
     fprintf(f, "    if (e != cudaSuccess) snprintf(err, errlen, \"cudaMemcpyToSymbol: %%s\", "
                "cudaGetErrorString(e));\n");
     fprintf(f, "    return e != cudaSuccess;\n  }\n");
   }
-  fprintf(f,
-          "  snprintf(err, errlen, \"constant %%s is unknown to the CUDA code generated for %s \"\n"
-          "           \"(op2-gen found no op_decl_const for it in the sources)\", name);\n"
-          "  return 1;\n}\n",
-          app);
+  gen_emit_const_unknown(f, "CUDA", app);
   fprintf(f,
           "\n/* Registration before main: the backend library is built before this file. */\n"
           "namespace {\n"

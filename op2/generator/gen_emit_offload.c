@@ -475,14 +475,8 @@ static void emit_registration(FILE *f, const gen_program *prog, const char *app)
           app);
   for (int c = 0; c < prog->nconsts; c++) {
     const gen_const *k = &prog->consts[c];
-    int exact = k->scalar || k->dim > 0;
-    fprintf(f, "  if (!strcmp(name, \"%s\")) {\n", k->name);
-    fprintf(f, "    if (bytes %s sizeof(%s)) {\n", exact ? "!=" : ">", k->name);
-    fprintf(f,
-            "      snprintf(err, errlen, \"%%zu bytes where the generated code holds %s%%zu\", bytes,\n"
-            "               sizeof(%s));\n",
-            exact ? "" : "at most ", k->name);
-    fprintf(f, "      return 1;\n    }\n");
+    const int exact = k->scalar || k->dim > 0;
+    gen_emit_const_branch_open(f, k);
     fprintf(f, "    memcpy(%s%s, data, bytes);\n", k->scalar ? "&" : "", k->name);
     if (exact)
       fprintf(f, "#pragma omp target update to(%s) device(dev)\n", k->name);
@@ -491,11 +485,7 @@ static void emit_registration(FILE *f, const gen_program *prog, const char *app)
               k->name);
     fprintf(f, "    return 0;\n  }\n");
   }
-  fprintf(f,
-          "  snprintf(err, errlen, \"constant %%s is unknown to the offload code generated for %s \"\n"
-          "           \"(op2-gen found no op_decl_const for it in the sources)\", name);\n"
-          "  return 1;\n}\n",
-          app);
+  gen_emit_const_unknown(f, "offload", app);
   fprintf(f,
           "\n/* Whether a region on device `dev` runs there, or on the host for want of code\n"
           " * for that device in this executable. */\n"
