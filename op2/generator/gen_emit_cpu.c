@@ -99,10 +99,17 @@ static void emit_dat_address(FILE *f, const gen_arg *g, int a, access_mode mode)
   if (!g->indirect)
     fprintf(f, "data%d + (size_t)n * %s", a, dim);
   else if (mode == ACCESS_AFFINE || mode == ACCESS_BROADCAST) /* written data: step 1 */
-    fprintf(f, "data%d + (size_t)(n + off[%d]) * %s", a, a, dim);
+    /* In 64 bits from n on: the compiler then sees consecutive elements at
+     * consecutive addresses (SIMD loads and stores, not gathers and scatters). */
+    fprintf(f, "data%d + ((ptrdiff_t)n + off[%d]) * %s", a, a, dim);
   else
     fprintf(f, "data%d + (size_t)map%d[n * mdim%d + midx%d] * %s", a, a, a, a, dim);
 }
+
+/* Where a kernel's increments and reductions go (emit_call's `temps`):
+ * nowhere special (straight into the data), the chunk's per-element
+ * temporaries, or the element's own temporaries (increments only). */
+enum { TEMPS_NONE, TEMPS_CHUNK, TEMPS_OWN };
 
 /* The kernel's argument list for element n. Staged: indirectly read data
  * from the gathered buffers, and increments, indirect stores and reductions
@@ -118,6 +125,8 @@ static void emit_call(FILE *f, const gen_loop *lp, access_mode mode, int temps,
       fprintf(f, "tmp%d + k * %d", a, g->dim);
     } else if ((mode == ACCESS_STAGED || mode == ACCESS_BROADCAST) && is_ind_read(g)) {
       fprintf(f, "gat%d + k * %d", a, g->dim);
+    } else if (temps == TEMPS_OWN && is_ind_inc(g)) {
+      fprintf(f, "tmp%d", a);
     } else if (temps && (is_ind_inc(g) || is_partial(g))) {
       fprintf(f, "tmp%d + k * %d", a, g->dim);
     } else if (g->kind == GEN_ARG_DAT) {
@@ -182,6 +191,13 @@ static int has_mapped(const gen_loop *lp) {
   return 0;
 }
 
+/* Reductions or op_arg_info values, combined across the elements of a block. */
+static int has_partials(const gen_loop *lp) {
+  for (int a = 0; a < lp->nargs; a++)
+    if (is_partial(&lp->args[a])) return 1;
+  return 0;
+}
+
 /* Increments or reductions, which an affine segment gathers in temporaries. */
 static int has_temps(const gen_loop *lp) {
   for (int a = 0; a < lp->nargs; a++)
@@ -220,7 +236,7 @@ static void emit_plain_block(FILE *f, const gen_loop *lp, int simd) {
   if (simd) fprintf(f, "#pragma omp simd\n");
   fprintf(f, "      for (int n = start; n < end; n++) {\n");
   emit_idx_decls(f, lp, ACCESS_PLAIN, "        ");
-  emit_call(f, lp, ACCESS_PLAIN, 0, "        ");
+  emit_call(f, lp, ACCESS_PLAIN, TEMPS_NONE, "        ");
   fprintf(f, "      }\n");
 }
 
@@ -321,7 +337,7 @@ static void emit_split_block(FILE *f, const gen_loop *lp, access_mode mode) {
   fprintf(f, "          (void)n;\n");
   emit_temp_init(f, lp);
   emit_idx_decls(f, lp, mode, "          ");
-  emit_call(f, lp, mode, 1, "          ");
+  emit_call(f, lp, mode, TEMPS_CHUNK, "          ");
   fprintf(f, "        }\n");
   if (!needs_apply(lp, staged)) {
     fprintf(f, "      }\n");
@@ -346,10 +362,78 @@ static void emit_split_block(FILE *f, const gen_loop *lp, access_mode mode) {
   fprintf(f, "        }\n      }\n");
 }
 
+/* The first incremented row of each increment of an affine segment from
+ * element `first` on, as a pointer set before the SIMD loop: row after row
+ * from there is something the compiler turns into SIMD loads and stores
+ * (written through an offset it reloads in the loop, the rows become
+ * gathers and scatters). */
+static void emit_inc_rows(FILE *f, const gen_loop *lp, const char *first, const char *in) {
+  for (int a = 0; a < lp->nargs; a++) {
+    const gen_arg *g = &lp->args[a];
+    if (is_ind_inc(g))
+      fprintf(f, "%s%s *const row%d = data%d + ((ptrdiff_t)%s + off[%d]) * %d;\n", in, g->type,
+              a, a, first, a, g->dim);
+  }
+}
+
+/* An affine segment whose temporaries are increments only: no element of the
+ * segment touches what another writes (the plan's promise for affine runs),
+ * so each datum it increments receives exactly one addition from it, and
+ * that addition can be made in the element's own SIMD lane right after its
+ * kernel, from the element's own temporaries. The datum gets the same
+ * value, computed the same way, as from emit_split_block's pass that applies
+ * the temporaries afterwards; the staging buffers and that pass are saved.
+ * ACCESS_AFFINE runs straight over [start, end); ACCESS_BROADCAST in chunks,
+ * its mapped reads copied into buffers as in emit_split_block. */
+static void emit_fused_block(FILE *f, const gen_loop *lp, access_mode mode) {
+  const char *in = mode == ACCESS_BROADCAST ? "          " : "        ";
+  if (mode == ACCESS_BROADCAST) {
+    fprintf(f, "      for (int c0 = start; c0 < end; c0 += OP_CPU_CHUNK) {\n");
+    fprintf(f, "        const int c1 = c0 + OP_CPU_CHUNK < end ? c0 + OP_CPU_CHUNK : end;\n");
+    for (int a = 0; a < lp->nargs; a++)
+      if (is_ind_read(&lp->args[a]))
+        fprintf(f, "        %s gat%d[OP_CPU_CHUNK * %d];\n", lp->args[a].type, a,
+                lp->args[a].dim);
+    for (int a = 0; a < lp->nargs; a++)
+      if (is_ind_read(&lp->args[a])) emit_broadcast_copy(f, &lp->args[a], a);
+    emit_inc_rows(f, lp, "c0", "        ");
+    fprintf(f, "#pragma omp simd\n");
+    fprintf(f, "        for (int k = 0; k < c1 - c0; k++) {\n");
+    fprintf(f, "          const int n = c0 + k;\n");
+    fprintf(f, "          (void)n;\n");
+  } else {
+    emit_inc_rows(f, lp, "start", "      ");
+    fprintf(f, "#pragma omp simd\n");
+    fprintf(f, "      for (int n = start; n < end; n++) {\n");
+  }
+  for (int a = 0; a < lp->nargs; a++) {
+    const gen_arg *g = &lp->args[a];
+    if (!is_ind_inc(g)) continue;
+    fprintf(f, "%s%s tmp%d[%d];\n", in, g->type, a, g->dim);
+    fprintf(f, "%sfor (int d = 0; d < %d; d++) tmp%d[d] = 0;\n", in, g->dim, a);
+  }
+  emit_idx_decls(f, lp, mode, in);
+  emit_call(f, lp, mode, TEMPS_OWN, in);
+  /* Value by value (not as one vector row, which would keep the compiler
+   * from making SIMD lanes of the loop): the same additions either way. */
+  for (int a = 0; a < lp->nargs; a++) {
+    const gen_arg *g = &lp->args[a];
+    if (!is_ind_inc(g)) continue;
+    fprintf(f, "%s%s *t%d = row%d + (size_t)%s * %d;\n", in, g->type, a, a,
+            mode == ACCESS_BROADCAST ? "k" : "(n - start)", g->dim);
+    fprintf(f, "%sfor (int d = 0; d < %d; d++) t%d[d] += tmp%d[d];\n", in, g->dim, a, a);
+  }
+  fprintf(f, mode == ACCESS_BROADCAST ? "        }\n      }\n" : "      }\n");
+}
+
 /* An affine segment [start, end) with every step 1: as SIMD lanes straight
  * over the data, or in chunks with temporaries when there are increments or
  * reductions. */
 static void emit_affine_block(FILE *f, const gen_loop *lp) {
+  if (has_temps(lp) && !has_partials(lp)) {
+    emit_fused_block(f, lp, ACCESS_AFFINE);
+    return;
+  }
   if (has_temps(lp)) {
     emit_split_block(f, lp, ACCESS_AFFINE);
     return;
@@ -357,7 +441,7 @@ static void emit_affine_block(FILE *f, const gen_loop *lp) {
   fprintf(f, "#pragma omp simd\n");
   fprintf(f, "      for (int n = start; n < end; n++) {\n");
   emit_idx_decls(f, lp, ACCESS_AFFINE, "        ");
-  emit_call(f, lp, ACCESS_AFFINE, 0, "        ");
+  emit_call(f, lp, ACCESS_AFFINE, TEMPS_NONE, "        ");
   fprintf(f, "      }\n");
 }
 
@@ -393,7 +477,10 @@ static void emit_block(FILE *f, const gen_loop *lp) {
   fprintf(f, "      const int *off = plan->seg_off + (size_t)seg * %d;\n", lp->nargs);
   fprintf(f, "      const int *step = plan->seg_step + (size_t)seg * %d;\n", lp->nargs);
   fprintf(f, "      (void)step;\n");
-  emit_split_block(f, lp, ACCESS_BROADCAST);
+  if (has_temps(lp) && !has_partials(lp))
+    emit_fused_block(f, lp, ACCESS_BROADCAST);
+  else
+    emit_split_block(f, lp, ACCESS_BROADCAST);
   fprintf(f, "      } else {\n");
   emit_general_block(f, lp);
   fprintf(f, "      }\n");
