@@ -183,6 +183,14 @@ static void test_row_slices(void) {
                  : which == 1 ? sg_xface_map(&g, xoff, 4, err, sizeof err)
                               : sg_yface_map(&g, xoff, 4, err, sizeof err);
     CHECK(whole != NULL, "%s", err);
+    /* The interior map against sg_cell, row by row (it is filled without a
+     * division per row). */
+    for (int r = 0; which == 0 && whole && r < rows; r++)
+      for (int m = 0; m < 5; m++) {
+        const int want = sg_cell(&g, r % g.nx + SG_STENCIL5[m].di, r / g.nx + SG_STENCIL5[m].dj);
+        CHECK(whole[5 * r + m] == want, "interior row %d entry %d: %d, expected %d", r, m,
+              whole[5 * r + m], want);
+      }
     for (int first = 0; whole && first < rows; first += 4) {
       int count = rows - first < 4 ? rows - first : 4;
       int *part = which == 0   ? sg_interior_map_rows(&g, SG_STENCIL5, 5, first, count, err, sizeof err)
