@@ -70,6 +70,19 @@ static void test_interior(void) {
   for (int r = 0; r < 6; r++) CHECK(m[5 * r] == want_cells[r], "self of row %d", r);
   free(m);
 
+  /* Two offsets, and nine (more than the fill's table of differences), against sg_cell. */
+  sg_offset nine[9];
+  for (int k = 0; k < 9; k++) nine[k] = (sg_offset){k % 3 - 1, k / 3 - 1};
+  for (int noff = 2; noff <= 9; noff += 7) {
+    int *mm = sg_interior_map(&g, nine, noff, err, sizeof err);
+    CHECK(mm != NULL, "%s", err);
+    for (int r = 0; mm && r < g.ninterior; r++)
+      for (int k = 0; k < noff; k++)
+        CHECK(mm[r * noff + k] == sg_cell(&g, r % g.nx + nine[k].di, r / g.nx + nine[k].dj),
+              "%d offsets: row %d entry %d is %d", noff, r, k, mm[r * noff + k]);
+    free(mm);
+  }
+
   const sg_offset too_far[2] = {{0, 0}, {2, 0}};
   CHECK(sg_interior_map(&g, too_far, 2, err, sizeof err) == NULL, "offset 2 with 1 layer");
   CHECK(strstr(err, "beyond the 1 ghost layer") != NULL, "message: %s", err);
