@@ -77,25 +77,49 @@ static inline int same_step(const int *map, int D, long n, const int *step, int 
   return ok;
 }
 
+/* Rows [n, n + SCAN_CHUNK) all keep the run's steps: r points at row n,
+ * pat holds the steps once per row of the chunk. Branch-free over the
+ * chunk's entries, so that it runs as SIMD lanes. */
+#define SCAN_CHUNK 16
+static inline int chunk_same_step(const int *r, int D, const int *pat) {
+  int bad = 0;
+  for (int i = 0; i < SCAN_CHUNK * D; i++) bad |= (r[i] - r[i - D]) ^ pat[i];
+  return bad == 0;
+}
+
 /* The breaks of rows [r0, r1): the rows where a run starts (r0 itself, but
  * for row 0). A run's second row fixes each entry's step, 0 or 1; the run
- * goes on while every row keeps those steps. Writes the first `room` of
- * them from out; returns how many, stopping past limit. */
-#define SCAN_ROWS(D)                                                   \
-  do {                                                                 \
-    int step[SCAN_MAX_DIM] = {0};                                      \
-    long start = r0;                                                   \
-    if (r0 > 0) {                                                      \
-      if (c < room) out[c] = (int)r0;                                  \
-      c++;                                                             \
-    }                                                                  \
-    for (long n = r0 + 1; n < r1; n++) {                               \
-      if (same_step(j->map, D, n, n == start + 1 ? NULL : step, step)) \
-        continue;                                                      \
-      start = n;                                                       \
-      if (c < room) out[c] = (int)n;                                   \
-      if (++c > j->limit) break;                                       \
-    }                                                                  \
+ * goes on while every row keeps those steps. Once a run is SCAN_CHUNK rows
+ * long, its rows are checked a chunk at a time (row by row where a chunk
+ * holds a break). Writes the first `room` breaks from out; returns how
+ * many, stopping past limit. */
+#define SCAN_ROWS(D)                                                        \
+  do {                                                                      \
+    int step[SCAN_MAX_DIM] = {0}, pat[SCAN_CHUNK * SCAN_MAX_DIM];           \
+    int have_pat = 0;                                                       \
+    long start = r0;                                                        \
+    if (r0 > 0) {                                                           \
+      if (c < room) out[c] = (int)r0;                                       \
+      c++;                                                                  \
+    }                                                                       \
+    for (long n = r0 + 1; n < r1; n++) {                                    \
+      if (n - start >= SCAN_CHUNK && n + SCAN_CHUNK <= r1) {                \
+        if (!have_pat) {                                                    \
+          for (int i = 0; i < SCAN_CHUNK * (D); i++) pat[i] = step[i % (D)]; \
+          have_pat = 1;                                                     \
+        }                                                                   \
+        if (chunk_same_step(j->map + n * (D), (D), pat)) {                  \
+          n += SCAN_CHUNK - 1;                                              \
+          continue;                                                         \
+        }                                                                   \
+      }                                                                     \
+      if (same_step(j->map, D, n, n == start + 1 ? NULL : step, step))      \
+        continue;                                                           \
+      start = n;                                                            \
+      have_pat = 0;                                                         \
+      if (c < room) out[c] = (int)n;                                        \
+      if (++c > j->limit) break;                                            \
+    }                                                                       \
   } while (0)
 
 static long scan_rows(const break_job *j, long r0, long r1, int *out, long room) {
