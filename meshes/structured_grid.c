@@ -92,28 +92,73 @@ int *sg_interior_map(const sg_grid *grid, const sg_offset *off, int noff, char *
   return sg_interior_map_rows(grid, off, noff, 0, grid->ninterior, err, errlen);
 }
 
-int *sg_interior_map_rows(const sg_grid *grid, const sg_offset *off, int noff, int first, int count,
-                          char *err, size_t errlen) {
+int sg_interior_map_check(const sg_grid *grid, const sg_offset *off, int noff, int first,
+                          int count, char *err, size_t errlen) {
   if (noff < 1 || !off) {
     set_err(err, errlen, "structured grid: an interior map needs at least one offset");
-    return NULL;
+    return -1;
   }
   for (int m = 0; m < noff; m++) {
     if (abs(off[m].di) > grid->g || abs(off[m].dj) > grid->g) {
       set_err(err, errlen,
               "structured grid: offset %d (%d, %d) reaches beyond the %d ghost layer(s)", m,
               off[m].di, off[m].dj, grid->g);
-      return NULL;
+      return -1;
     }
   }
-  if (check_rows(first, count, grid->ninterior, "interior", err, errlen) != 0) return NULL;
+  if (check_rows(first, count, grid->ninterior, "interior", err, errlen) != 0) return -1;
+  if ((long long)count * noff > INT_MAX) {
+    set_err(err, errlen, "structured grid: the interior map has %lld entries, more than an int "
+                         "holds", (long long)count * noff);
+    return -1;
+  }
+  return 0;
+}
+
+/* Row by row without a division per row: (i, j) steps along the rows, and
+ * each offset is a constant difference of cell numbers. Five offsets (the
+ * 5-point stencil) get a loop of their own that the compiler unrolls. */
+#define FILL_ROWS(NOFF)                                  \
+  do {                                                   \
+    for (int r = 0; r < count; r++) {                    \
+      const int c = sg_cell(grid, i, j);                 \
+      for (int m = 0; m < (NOFF); m++) out[m] = c + d[m]; \
+      out += (NOFF);                                     \
+      if (++i == grid->nx) {                             \
+        i = 0;                                           \
+        j++;                                             \
+      }                                                  \
+    }                                                    \
+  } while (0)
+
+void sg_interior_map_fill(const sg_grid *grid, const sg_offset *off, int noff, int first,
+                          int count, int *out) {
+  int i = first % grid->nx, j = first / grid->nx;
+  enum { TABLE = 8 };
+  if (noff > TABLE) { /* more offsets than the table holds: each entry from its offset */
+    for (int r = 0; r < count; r++, out += noff) {
+      for (int m = 0; m < noff; m++) out[m] = sg_cell(grid, i + off[m].di, j + off[m].dj);
+      if (++i == grid->nx) {
+        i = 0;
+        j++;
+      }
+    }
+    return;
+  }
+  int d[TABLE];
+  for (int m = 0; m < noff; m++) d[m] = off[m].dj * grid->ex + off[m].di;
+  if (noff == 5)
+    FILL_ROWS(5);
+  else
+    FILL_ROWS(noff);
+}
+
+int *sg_interior_map_rows(const sg_grid *grid, const sg_offset *off, int noff, int first, int count,
+                          char *err, size_t errlen) {
+  if (sg_interior_map_check(grid, off, noff, first, count, err, errlen) != 0) return NULL;
   int *map = alloc_map(count, noff, "interior", err, errlen);
   if (!map) return NULL;
-  size_t e = 0;
-  for (int r = first; r < first + count; r++) {
-    int i = r % grid->nx, j = r / grid->nx;
-    for (int m = 0; m < noff; m++) map[e++] = sg_cell(grid, i + off[m].di, j + off[m].dj);
-  }
+  sg_interior_map_fill(grid, off, noff, first, count, map);
   return map;
 }
 

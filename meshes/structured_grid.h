@@ -93,6 +93,14 @@ int *sg_yface_map(const sg_grid *grid, const int *off, int noff, char *err, size
  * only its slice of the grid (op2/mpi): row r is the whole map's row r. */
 int *sg_interior_map_rows(const sg_grid *grid, const sg_offset *off, int noff, int first, int count,
                           char *err, size_t errlen);
+/* The interior map's rows [first, first + count) written into out
+ * (count x noff ints), for a caller that owns the storage (op_decl_map_fill):
+ * sg_interior_map_check first (0, or -1 with the reason in err), then
+ * sg_interior_map_fill on any pieces of the rows. */
+int sg_interior_map_check(const sg_grid *grid, const sg_offset *off, int noff, int first,
+                          int count, char *err, size_t errlen);
+void sg_interior_map_fill(const sg_grid *grid, const sg_offset *off, int noff, int first,
+                          int count, int *out);
 int *sg_xface_map_rows(const sg_grid *grid, const int *off, int noff, int first, int count,
                        char *err, size_t errlen);
 int *sg_yface_map_rows(const sg_grid *grid, const int *off, int noff, int first, int count,

@@ -70,6 +70,19 @@ static void test_interior(void) {
   for (int r = 0; r < 6; r++) CHECK(m[5 * r] == want_cells[r], "self of row %d", r);
   free(m);
 
+  /* Two offsets, and nine (more than the fill's table of differences), against sg_cell. */
+  sg_offset nine[9];
+  for (int k = 0; k < 9; k++) nine[k] = (sg_offset){k % 3 - 1, k / 3 - 1};
+  for (int noff = 2; noff <= 9; noff += 7) {
+    int *mm = sg_interior_map(&g, nine, noff, err, sizeof err);
+    CHECK(mm != NULL, "%s", err);
+    for (int r = 0; mm && r < g.ninterior; r++)
+      for (int k = 0; k < noff; k++)
+        CHECK(mm[r * noff + k] == sg_cell(&g, r % g.nx + nine[k].di, r / g.nx + nine[k].dj),
+              "%d offsets: row %d entry %d is %d", noff, r, k, mm[r * noff + k]);
+    free(mm);
+  }
+
   const sg_offset too_far[2] = {{0, 0}, {2, 0}};
   CHECK(sg_interior_map(&g, too_far, 2, err, sizeof err) == NULL, "offset 2 with 1 layer");
   CHECK(strstr(err, "beyond the 1 ghost layer") != NULL, "message: %s", err);
@@ -183,6 +196,14 @@ static void test_row_slices(void) {
                  : which == 1 ? sg_xface_map(&g, xoff, 4, err, sizeof err)
                               : sg_yface_map(&g, xoff, 4, err, sizeof err);
     CHECK(whole != NULL, "%s", err);
+    /* The interior map against sg_cell, row by row (it is filled without a
+     * division per row). */
+    for (int r = 0; which == 0 && whole && r < rows; r++)
+      for (int m = 0; m < 5; m++) {
+        const int want = sg_cell(&g, r % g.nx + SG_STENCIL5[m].di, r / g.nx + SG_STENCIL5[m].dj);
+        CHECK(whole[5 * r + m] == want, "interior row %d entry %d: %d, expected %d", r, m,
+              whole[5 * r + m], want);
+      }
     for (int first = 0; whole && first < rows; first += 4) {
       int count = rows - first < 4 ? rows - first : 4;
       int *part = which == 0   ? sg_interior_map_rows(&g, SG_STENCIL5, 5, first, count, err, sizeof err)

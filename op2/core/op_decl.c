@@ -115,14 +115,13 @@ typedef struct {
 
 #define MAP_CHECK_PIECE ((long)1 << 16)
 
-static void check_map_entries(long lo, long hi, void *ctx) {
-  map_check *c = ctx;
-  const long end = hi * MAP_CHECK_PIECE < c->entries ? hi * MAP_CHECK_PIECE : c->entries;
+/* Entries [lo, hi) of the map; a range stops at its first bad entry, which
+ * goes into c->first_bad when it is the lowest seen by any thread. */
+static void check_entry_range(map_check *c, long lo, long hi) {
   const int *imap = c->imap;
   const unsigned to = (unsigned)c->to_size;
-  for (long i = lo * MAP_CHECK_PIECE; i < end; i++) {
+  for (long i = lo; i < hi; i++) {
     if ((unsigned)imap[i] >= to) {
-      /* The lowest over the threads' pieces; a piece stops at its first. */
       long seen = __atomic_load_n(&c->first_bad, __ATOMIC_RELAXED);
       while ((seen < 0 || i < seen) &&
              !__atomic_compare_exchange_n(&c->first_bad, &seen, i, 0, __ATOMIC_RELAXED,
@@ -133,6 +132,12 @@ static void check_map_entries(long lo, long hi, void *ctx) {
   }
 }
 
+static void check_map_entries(long lo, long hi, void *ctx) {
+  map_check *c = ctx;
+  const long end = hi * MAP_CHECK_PIECE < c->entries ? hi * MAP_CHECK_PIECE : c->entries;
+  check_entry_range(c, lo * MAP_CHECK_PIECE, end);
+}
+
 /* On many processes size is this process's slice (OP2's meaning). */
 op_set op_decl_set(int size, const char *name) {
   op_set s = op_decl_set_local(size, name);
@@ -140,33 +145,34 @@ op_set op_decl_set(int size, const char *name) {
   return s;
 }
 
-op_map op_decl_map_local(op_set from, op_set to, int dim, int *imap, const char *name,
-                         int check_range) {
+/* The checks of a map's declaration, before its entries exist. */
+static void check_map_decl(op_set from, op_set to, int dim, int have_entries, const char *name) {
   require_init("op_decl_map");
   OP_CHECK(name && *name, "op_decl_map: a map needs a name");
   OP_CHECK(from && to, "op_decl_map(\"%s\"): from-set or to-set is NULL", name);
   OP_CHECK(dim > 0, "op_decl_map(\"%s\"): dim must be positive, got %d", name, dim);
-  OP_CHECK(imap || from->size == 0, "op_decl_map(\"%s\"): map data is NULL", name);
+  OP_CHECK(have_entries || from->size == 0, "op_decl_map(\"%s\"): map data is NULL", name);
   OP_CHECK(!op_find_map(name), "op_decl_map: a map named \"%s\" already exists", name);
-  /* Map entries out of range are checked once, here, whatever the diagnostics
-   * level: every later indirect access trusts them. (On many processes they
-   * are global numbers, checked by the layer against the global sizes.) */
-  map_check chk = {imap, to->size, check_range ? (long)from->size * dim : 0, -1};
-  op_parallel_for((chk.entries + MAP_CHECK_PIECE - 1) / MAP_CHECK_PIECE, check_map_entries, &chk);
-  if (chk.first_bad >= 0)
-    op_fatal("op_decl_map(\"%s\"): entry %d of element %ld is %d, outside the to-set \"%s\" "
-             "of size %d",
-             name, (int)(chk.first_bad % dim), chk.first_bad / dim, imap[chk.first_bad], to->name,
-             to->size);
+}
+
+/* Map entries out of range are caught once, when declared, whatever the
+ * diagnostics level: every later indirect access trusts them. */
+static void report_bad_entry(const map_check *c, const char *name, op_set to, int dim) {
+  if (c->first_bad < 0) return;
+  op_fatal("op_decl_map(\"%s\"): entry %d of element %ld is %d, outside the to-set \"%s\" "
+           "of size %d",
+           name, (int)(c->first_bad % dim), c->first_bad / dim, c->imap[c->first_bad], to->name,
+           to->size);
+}
+
+/* Records map m, whose storage holds its entries (in the user's numbering). */
+static op_map register_map(op_set from, op_set to, int dim, int *storage, const char *name) {
   op_map m = op_calloc(1, sizeof(*m));
   m->index = op_g.nmaps;
   m->from = from;
   m->to = to;
   m->dim = dim;
-  /* A copy, as in OP2: the application may free its array once declared. */
-  const size_t bytes = sizeof(int) * (size_t)from->size * (size_t)dim;
-  m->map = op_alloc_big(bytes);
-  op_parallel_copy(m->map, imap, bytes);
+  m->map = storage;
   op_map_user_rows_arrived(m); /* after op_renumber: into the library's numbering */
   m->user_owned = 0;
   m->name = op_strdup(name);
@@ -175,9 +181,70 @@ op_map op_decl_map_local(op_set from, op_set to, int dim, int *imap, const char 
   return m;
 }
 
+static size_t map_bytes(op_set from, int dim) {
+  return sizeof(int) * (size_t)from->size * (size_t)dim;
+}
+
+op_map op_decl_map_local(op_set from, op_set to, int dim, int *imap, const char *name,
+                         int check_range) {
+  check_map_decl(from, to, dim, imap != NULL, name);
+  /* On many processes the entries are global numbers, checked by the layer
+   * against the global sizes. */
+  map_check chk = {imap, to->size, check_range ? (long)from->size * dim : 0, -1};
+  op_parallel_for((chk.entries + MAP_CHECK_PIECE - 1) / MAP_CHECK_PIECE, check_map_entries, &chk);
+  report_bad_entry(&chk, name, to, dim);
+  /* A copy, as in OP2: the application may free its array once declared. */
+  const size_t bytes = map_bytes(from, dim);
+  int *storage = op_alloc_big(bytes);
+  op_parallel_copy(storage, imap, bytes);
+  return register_map(from, to, dim, storage, name);
+}
+
 /* On many processes: the rows of this process's slice of from, in global numbers. */
 op_map op_decl_map(op_set from, op_set to, int dim, int *imap, const char *name) {
   op_map m = op_decl_map_local(from, to, dim, imap, name, !op_dist);
+  if (op_dist) op_dist->map_declared(m);
+  return m;
+}
+
+/* op_decl_map_fill: the application's rows written straight into the
+ * library's storage, piece by piece over the backend's threads (each first
+ * touches the rows it fills), and each piece range-checked while it is
+ * still in cache. */
+typedef struct {
+  op_map_fill_fn fill;
+  void *ctx;
+  int *storage;
+  int dim;
+  long rows, piece_rows;
+  map_check *chk; /* NULL: no range check */
+} map_fill_job;
+
+/* About 64 KiB of entries a piece. */
+#define MAP_FILL_PIECE_ENTRIES 16384L
+
+static void fill_map_pieces(long lo, long hi, void *ctx) {
+  const map_fill_job *j = ctx;
+  for (long p = lo; p < hi; p++) {
+    const long first = p * j->piece_rows;
+    const long count = first + j->piece_rows <= j->rows ? j->piece_rows : j->rows - first;
+    const long e0 = first * j->dim, e1 = (first + count) * j->dim;
+    j->fill((int)first, (int)count, j->storage + e0, j->ctx);
+    if (j->chk) check_entry_range(j->chk, e0, e1);
+  }
+}
+
+op_map op_decl_map_fill(op_set from, op_set to, int dim, op_map_fill_fn fill, void *ctx,
+                        const char *name) {
+  check_map_decl(from, to, dim, fill != NULL, name);
+  const size_t bytes = map_bytes(from, dim);
+  int *storage = op_alloc_big(bytes);
+  map_check chk = {storage, to->size, (long)from->size * dim, -1};
+  const long piece_rows = MAP_FILL_PIECE_ENTRIES / dim > 0 ? MAP_FILL_PIECE_ENTRIES / dim : 1;
+  map_fill_job j = {fill, ctx, storage, dim, from->size, piece_rows, op_dist ? NULL : &chk};
+  op_parallel_for((j.rows + piece_rows - 1) / piece_rows, fill_map_pieces, &j);
+  if (!op_dist) report_bad_entry(&chk, name, to, dim);
+  op_map m = register_map(from, to, dim, storage, name);
   if (op_dist) op_dist->map_declared(m);
   return m;
 }

@@ -53,9 +53,11 @@ typedef struct {
   long rows;
   long limit;      /* more breaks than this in a piece: scattered */
   long pieces;
-  long *count;     /* per piece */
-  int *out;        /* second pass: where each piece writes (NULL: count only) */
+  long *count;     /* per piece: its breaks (counting stops past limit) */
+  int *out;        /* where the pieces write their breaks */
   long *at;        /* per piece: its first position in out */
+  long *room;      /* per piece: how many fit there; more are only counted */
+  int rescan;      /* second pass: only the pieces that had more than room */
 } break_job;
 
 /* Row n differs from row n - 1 by step in every entry (NULL step: by 0 or 1,
@@ -75,28 +77,52 @@ static inline int same_step(const int *map, int D, long n, const int *step, int 
   return ok;
 }
 
+/* Rows [n, n + SCAN_CHUNK) all keep the run's steps: r points at row n,
+ * pat holds the steps once per row of the chunk. Branch-free over the
+ * chunk's entries, so that it runs as SIMD lanes. */
+#define SCAN_CHUNK 16
+static inline int chunk_same_step(const int *r, int D, const int *pat) {
+  int bad = 0;
+  for (int i = 0; i < SCAN_CHUNK * D; i++) bad |= (r[i] - r[i - D]) ^ pat[i];
+  return bad == 0;
+}
+
 /* The breaks of rows [r0, r1): the rows where a run starts (r0 itself, but
  * for row 0). A run's second row fixes each entry's step, 0 or 1; the run
- * goes on while every row keeps those steps. Writes them from out (when not
- * NULL); returns how many, stopping past limit when only counting. */
-#define SCAN_ROWS(D)                                                   \
-  do {                                                                 \
-    int step[SCAN_MAX_DIM] = {0};                                      \
-    long start = r0;                                                   \
-    if (r0 > 0) {                                                      \
-      if (out) out[c] = (int)r0;                                       \
-      c++;                                                             \
-    }                                                                  \
-    for (long n = r0 + 1; n < r1; n++) {                               \
-      if (same_step(j->map, D, n, n == start + 1 ? NULL : step, step)) \
-        continue;                                                      \
-      start = n;                                                       \
-      if (out) out[c] = (int)n;                                        \
-      if (++c > j->limit && !out) break;                               \
-    }                                                                  \
+ * goes on while every row keeps those steps. Once a run is SCAN_CHUNK rows
+ * long, its rows are checked a chunk at a time (row by row where a chunk
+ * holds a break). Writes the first `room` breaks from out; returns how
+ * many, stopping past limit. */
+#define SCAN_ROWS(D)                                                        \
+  do {                                                                      \
+    int step[SCAN_MAX_DIM] = {0}, pat[SCAN_CHUNK * SCAN_MAX_DIM];           \
+    int have_pat = 0;                                                       \
+    long start = r0;                                                        \
+    if (r0 > 0) {                                                           \
+      if (c < room) out[c] = (int)r0;                                       \
+      c++;                                                                  \
+    }                                                                       \
+    for (long n = r0 + 1; n < r1; n++) {                                    \
+      if (n - start >= SCAN_CHUNK && n + SCAN_CHUNK <= r1) {                \
+        if (!have_pat) {                                                    \
+          for (int i = 0; i < SCAN_CHUNK * (D); i++) pat[i] = step[i % (D)]; \
+          have_pat = 1;                                                     \
+        }                                                                   \
+        if (chunk_same_step(j->map + n * (D), (D), pat)) {                  \
+          n += SCAN_CHUNK - 1;                                              \
+          continue;                                                         \
+        }                                                                   \
+      }                                                                     \
+      if (same_step(j->map, D, n, n == start + 1 ? NULL : step, step))      \
+        continue;                                                           \
+      start = n;                                                            \
+      have_pat = 0;                                                         \
+      if (c < room) out[c] = (int)n;                                        \
+      if (++c > j->limit) break;                                            \
+    }                                                                       \
   } while (0)
 
-static long scan_rows(const break_job *j, long r0, long r1, int *out) {
+static long scan_rows(const break_job *j, long r0, long r1, int *out, long room) {
   long c = 0;
   switch (j->dim) {
     case 1: SCAN_ROWS(1); break;
@@ -112,10 +138,10 @@ static void piece_breaks(long lo, long hi, void *ctx) {
   break_job *j = ctx;
   for (long p = lo; p < hi; p++) {
     const long r0 = j->rows * p / j->pieces, r1 = j->rows * (p + 1) / j->pieces;
-    if (j->out)
-      scan_rows(j, r0, r1, j->out + j->at[p]);
-    else
-      j->count[p] = scan_rows(j, r0, r1, NULL);
+    if (!j->rescan)
+      j->count[p] = scan_rows(j, r0, r1, j->out + j->at[p], j->room[p]);
+    else if (j->count[p] > j->room[p])
+      scan_rows(j, r0, r1, j->out + j->at[p], j->count[p]);
   }
 }
 
@@ -139,21 +165,44 @@ static const map_breaks *breaks_of(op_map m) {
     b->scattered = 1;
     return b;
   }
-  long count[ROW_PIECES], at[ROW_PIECES], total = 0;
-  break_job j = {m->map, m->dim, rows, limit, pieces, count, NULL, at};
+  /* One read of the map: each piece keeps its breaks, up to its share of
+   * the limit, in a slot of its own; a piece with more (breaks unevenly
+   * spread, yet not too many in all) is read again into place. */
+  long count[ROW_PIECES], at[ROW_PIECES], room[ROW_PIECES], slots = 0;
+  for (long p = 0; p < pieces; p++) {
+    const long r0 = rows * p / pieces, r1 = rows * (p + 1) / pieces;
+    room[p] = (r1 - r0) / OP_AFFINE_MIN_RUN + 1;
+    at[p] = slots;
+    slots += room[p];
+  }
+  int *slot = op_malloc(sizeof(int) * ((size_t)slots + 1));
+  break_job j = {m->map, m->dim, rows, limit, pieces, count, slot, at, room, 0};
   op_parallel_for(pieces, piece_breaks, &j);
-  for (int p = 0; p < pieces; p++) {
-    at[p] = total;
+  long total = 0, overflow = 0;
+  for (long p = 0; p < pieces; p++) {
     total += count[p];
+    overflow |= count[p] > room[p];
   }
   if (total > limit) {
+    free(slot);
     b->scattered = 1;
     return b;
   }
   b->nbreaks = (int)total;
   b->breaks = op_malloc(sizeof(int) * ((size_t)total + 1));
-  j.out = b->breaks;
-  op_parallel_for(pieces, piece_breaks, &j);
+  long next = 0;
+  for (long p = 0; p < pieces; p++) {
+    if (count[p] <= room[p])
+      memcpy(b->breaks + next, slot + at[p], sizeof(int) * (size_t)count[p]);
+    at[p] = next;
+    next += count[p];
+  }
+  free(slot);
+  if (overflow) {
+    j.out = b->breaks;
+    j.rescan = 1;
+    op_parallel_for(pieces, piece_breaks, &j);
+  }
   return b;
 }
 

@@ -160,6 +160,19 @@ op_set op_decl_set(int size, const char *name);
  * may be freed (or reused) right after the call. Later changes to it are not
  * seen; the library's copy is read with op_fetch_data / op_fetch_data_ptr. */
 op_map op_decl_map(op_set from, op_set to, int dim, int *imap, const char *name);
+/* A map whose rows the application writes straight into the library's
+ * storage, instead of building an array for op_decl_map to copy (a map of
+ * 64 M rows then exists once, not twice, and is first touched once).
+ * fill(first, count, rows, ctx) writes rows [first, first + count) of the
+ * from-set (those of this process's slice on many processes, in global
+ * numbers, as op_decl_map takes them), dim entries a row, row first at
+ * rows[0]. It is called for disjoint pieces covering the set, from the
+ * backend's threads at once and in no fixed order: it must write only the
+ * rows it is given and read nothing another piece writes. The entries are
+ * range-checked as op_decl_map's are. */
+typedef void (*op_map_fill_fn)(int first, int count, int *rows, void *ctx);
+op_map op_decl_map_fill(op_set from, op_set to, int dim, op_map_fill_fn fill, void *ctx,
+                        const char *name);
 op_dat op_decl_dat(op_set set, int dim, const char *type, void *data, const char *name);
 /* Like op_decl_dat, but the library allocates and zero-fills the data. Two
  * spellings: this suite's op_decl_dat_temp(set, dim, type, name), and OP2's

@@ -11,6 +11,18 @@
 #include "op2.h"
 #include "op2_loop.h"
 
+/* Rows of a map of dim 2 for op_decl_map_fill: row r is {r % 1000, (r + 1) % 1000},
+ * except that ctx, when given, names two rows whose second entry is 7777. */
+#define FILL_ROWS 100000
+static void fill_rows(int first, int count, int *rows, void *ctx) {
+  const int *bad = ctx;
+  for (int k = 0; k < count; k++) {
+    const int r = first + k;
+    rows[2 * k] = r % 1000;
+    rows[2 * k + 1] = bad && (r == bad[0] || r == bad[1]) ? 7777 : (r + 1) % 1000;
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: test_diags MODE\n");
@@ -63,6 +75,27 @@ int main(int argc, char **argv) {
   } else if (!strcmp(mode, "map_range")) {
     op_decl_map(edges, nodes, 2, bad, "pbad");
     return 0;
+  } else if (!strcmp(mode, "map_fill_range")) {
+    /* Two bad rows in different pieces: the lower one is reported. */
+    op_set rows = op_decl_set(FILL_ROWS, "rows");
+    op_set points = op_decl_set(1000, "points");
+    int bad_rows[2] = {FILL_ROWS - 10, 40000};
+    op_decl_map_fill(rows, points, 2, fill_rows, bad_rows, "pfill");
+    return 0;
+  } else if (!strcmp(mode, "map_fill")) {
+    /* Filled in pieces, the map holds what op_decl_map copies. */
+    op_set rows = op_decl_set(FILL_ROWS, "rows");
+    op_set points = op_decl_set(1000, "points");
+    int *whole = malloc(sizeof(int) * 2 * FILL_ROWS);
+    if (!whole) return 2;
+    fill_rows(0, FILL_ROWS, whole, NULL);
+    op_map copied = op_decl_map(rows, points, 2, whole, "pcopy");
+    op_map filled = op_decl_map_fill(rows, points, 2, fill_rows, NULL, "pfill");
+    const int same = !memcmp(copied->map, filled->map, sizeof(int) * 2 * FILL_ROWS);
+    free(whole);
+    printf("%s\n", same ? "filled map matches" : "filled map differs");
+    op_exit();
+    return same ? 0 : 1;
   } else if (!strcmp(mode, "valid")) {
     a = op_arg_dat(x, 1, pedge, 2, "double", OP_READ);
   } else {

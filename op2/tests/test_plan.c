@@ -221,6 +221,39 @@ int main(int argc, char **argv) {
     printf("false chunk safety rejected: %s\n", msg);
   }
   op_plan_free(sp);
+  /* A map's runs are found in one read, each piece of rows keeping its
+   * breaks up to its share; here the first quarter of the rows holds more
+   * breaks than its share (runs of 40 and 70 rows, alternately offset by
+   * 100000) and the rest is one run of the identity, so that quarter is
+   * read again. One block: the elements in affine segments are those of
+   * the runs of OP_AFFINE_MIN_RUN rows or more. */
+  {
+    const int nrows = 4 * 65536, quarter = 65536;
+    int *jm = malloc(sizeof(int) * (size_t)nrows);
+    long want = nrows - quarter;
+    int row = 0;
+    for (int k = 0; row < quarter; k++) {
+      int len = k % 2 ? 70 : 40;
+      if (len > quarter - row) len = quarter - row;
+      for (int q = row; q < row + len; q++) jm[q] = q + (k % 2) * 100000;
+      if (len >= OP_AFFINE_MIN_RUN) want += len;
+      row += len;
+    }
+    for (; row < nrows; row++) jm[row] = row;
+    op_set jrows = op_decl_set(nrows, "jump_rows");
+    op_set jto = op_decl_set(nrows + 100000, "jump_targets");
+    op_map jmap = op_decl_map(jrows, jto, 1, jm, "jumps");
+    op_dat jx = op_decl_dat_temp(jto, 1, "double", "jx");
+    op_dat jy = op_decl_dat_temp(jrows, 1, "double", "jy");
+    op_arg jargs[2] = {op_arg_dat(jx, 0, jmap, 1, "double", OP_READ),
+                       op_arg_dat(jy, -1, OP_ID, 1, "double", OP_WRITE)};
+    op_plan *jp = build_and_check("runs unevenly spread", jrows, nrows, 2, jargs);
+    EXPECT(affine_share(jp) == (double)want / nrows,
+           "runs unevenly spread: %.6f of the elements affine, expected %.6f", affine_share(jp),
+           (double)want / nrows);
+    op_plan_free(jp);
+    free(jm);
+  }
   /* Many processes (docs/mpi.md): a set whose elements [0, 1500) are core,
    * with an execute halo of 700 run by loops that write through a map. The
    * plan covers owned + execute halo, no block straddles the core boundary,
