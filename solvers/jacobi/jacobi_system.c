@@ -213,9 +213,12 @@ static int fill_rhs_rows(const char *rhs, int n, int first, int count, jacobi_lc
 /* Rows whose edges are interleaved in the dense system: enough that a
  * column's stretch of a group is a run the CPU backends stream without
  * reading the map (row numbers stepping by 1, the column number fixed: an
- * affine run of OP_AFFINE_MIN_RUN or more edges, op_plan.h), few enough that
- * the groups' blocks share no rows and run in parallel. */
-#define DENSE_GROUP 128
+ * affine run of OP_AFFINE_MIN_RUN or more edges, op_plan.h), and long
+ * enough that the work of starting a run is small beside it (res took 4.6
+ * against 5.2 ms a call with 256 against 128 at Ndim = 4096 on one core,
+ * docs/performance.md); few enough that the groups' blocks share no rows and
+ * run in parallel (Ndim = 4096: 16 groups, so 16 blocks a colour). */
+#define DENSE_GROUP 256
 
 int jacobi_build_dense(int ndim, uint64_t seed, const char *rhs, int nparts, int part,
                        jacobi_system *s, char *err, size_t errlen) {
