@@ -116,19 +116,21 @@ int sg_interior_map_check(const sg_grid *grid, const sg_offset *off, int noff, i
 }
 
 /* Row by row without a division per row: (i, j) steps along the rows, and
- * each offset is a constant difference of cell numbers. Five offsets (the
- * 5-point stencil) get a loop of their own that the compiler unrolls. */
-#define FILL_ROWS(NOFF)                                  \
-  do {                                                   \
-    for (int r = 0; r < count; r++) {                    \
-      const int c = sg_cell(grid, i, j);                 \
-      for (int m = 0; m < (NOFF); m++) out[m] = c + d[m]; \
-      out += (NOFF);                                     \
-      if (++i == grid->nx) {                             \
-        i = 0;                                           \
-        j++;                                             \
-      }                                                  \
-    }                                                    \
+ * ENTRY is entry m of row (i, j), whose own cell is c. With the table, each
+ * offset is a constant difference of cell numbers; five offsets (the 5-point
+ * stencil) get a loop of their own that the compiler unrolls. */
+#define FILL_ROWS(NOFF, ENTRY)                             \
+  do {                                                     \
+    for (int r = 0; r < count; r++) {                      \
+      const int c = sg_cell(grid, i, j);                   \
+      (void)c;                                             \
+      for (int m = 0; m < (NOFF); m++) out[m] = (ENTRY);   \
+      out += (NOFF);                                       \
+      if (++i == grid->nx) {                               \
+        i = 0;                                             \
+        j++;                                               \
+      }                                                    \
+    }                                                      \
   } while (0)
 
 void sg_interior_map_fill(const sg_grid *grid, const sg_offset *off, int noff, int first,
@@ -136,21 +138,15 @@ void sg_interior_map_fill(const sg_grid *grid, const sg_offset *off, int noff, i
   int i = first % grid->nx, j = first / grid->nx;
   enum { TABLE = 8 };
   if (noff > TABLE) { /* more offsets than the table holds: each entry from its offset */
-    for (int r = 0; r < count; r++, out += noff) {
-      for (int m = 0; m < noff; m++) out[m] = sg_cell(grid, i + off[m].di, j + off[m].dj);
-      if (++i == grid->nx) {
-        i = 0;
-        j++;
-      }
-    }
+    FILL_ROWS(noff, sg_cell(grid, i + off[m].di, j + off[m].dj));
     return;
   }
   int d[TABLE];
   for (int m = 0; m < noff; m++) d[m] = off[m].dj * grid->ex + off[m].di;
   if (noff == 5)
-    FILL_ROWS(5);
+    FILL_ROWS(5, c + d[m]);
   else
-    FILL_ROWS(noff);
+    FILL_ROWS(noff, c + d[m]);
 }
 
 int *sg_interior_map_rows(const sg_grid *grid, const sg_offset *off, int noff, int first, int count,

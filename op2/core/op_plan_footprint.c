@@ -97,11 +97,18 @@ static int dat_seen(const op_arg *args, int i) {
   return 0;
 }
 
+/* Argument i is the first to reach its dat through a map, and the loop
+ * writes that dat through a map (plain_only: by WRITE or RW): the dats whose
+ * footprints the checks below compare, each once. */
+static int first_written_dat(const op_arg *args, int nargs, int i, int plain_only) {
+  return args[i].kind == OP_ARG_DAT && args[i].map && !dat_seen(args, i) &&
+         writes_indirectly(args, nargs, args[i].dat, plain_only);
+}
+
 int op_plan_blocks_disjoint(const op_plan *p, const op_arg *args, int nargs) {
   for (int i = 0; i < nargs; i++) {
-    if (args[i].kind != OP_ARG_DAT || !args[i].map || dat_seen(args, i)) continue;
+    if (!first_written_dat(args, nargs, i, 0)) continue;
     const op_dat d = args[i].dat;
-    if (!writes_indirectly(args, nargs, d, 0)) continue;
     bitmap b = {bits_alloc(op_set_held(d->set)), 0};
     /* Each block tests what it touches against the blocks before it, then
      * marks it: touching an element twice within one block is fine. */
@@ -120,9 +127,8 @@ int op_plan_blocks_disjoint(const op_plan *p, const op_arg *args, int nargs) {
 int op_plan_segments_chunk_safe(const op_plan *p, const op_arg *args, int nargs) {
   OP_CHECK(p->seg_start, "plan for loop \"%s\": chunk safety needs the segments", p->loop_name);
   for (int i = 0; i < nargs; i++) {
-    if (args[i].kind != OP_ARG_DAT || !args[i].map || dat_seen(args, i)) continue;
+    if (!first_written_dat(args, nargs, i, 1)) continue;
     const op_dat d = args[i].dat;
-    if (!writes_indirectly(args, nargs, d, 1)) continue;
     bitmap b = {bits_alloc(op_set_held(d->set)), 0};
     for (int g = 0; g < p->nsegs && !b.hit; g++) {
       if (p->seg_affine[g]) continue;

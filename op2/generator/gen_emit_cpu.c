@@ -205,6 +205,10 @@ static int has_temps(const gen_loop *lp) {
   return 0;
 }
 
+/* Temporaries in an affine segment, all of them increments (no reductions):
+ * the segment can add them in each element's own lane (emit_fused_block). */
+static int has_increments_only(const gen_loop *lp) { return has_temps(lp) && !has_partials(lp); }
+
 /* dst OP src over dim values of type T: as one vector operation (GNU C
  * vectors, copied through memcpy so that no aliasing rule is bent) when the
  * row is 16, 32 or 64 bytes, else value by value. The order of the additions
@@ -289,6 +293,13 @@ static void emit_broadcast_copy(FILE *f, const gen_arg *g, int a) {
   fprintf(f, "        }\n");
 }
 
+/* Fills the chunk's buffers of every mapped read of an affine segment with
+ * steps 0 (declared by the caller). */
+static void emit_broadcast_copies(FILE *f, const gen_loop *lp) {
+  for (int a = 0; a < lp->nargs; a++)
+    if (is_ind_read(&lp->args[a])) emit_broadcast_copy(f, &lp->args[a], a);
+}
+
 /* Chunks of a block, in three passes (seed 002's loop splitting, used here
  * for SIMD): gather the indirectly read data of the chunk into contiguous
  * buffers; run the kernel on every element of the chunk as SIMD lanes, with
@@ -305,24 +316,21 @@ static void emit_broadcast_copy(FILE *f, const gen_arg *g, int a) {
  * reads are copied into the buffers (a contiguous copy, or one element
  * repeated), so that the kernel reads them at a stride it knows. */
 static void emit_split_block(FILE *f, const gen_loop *lp, access_mode mode) {
-  const int staged = mode == ACCESS_STAGED, buffered = staged || mode == ACCESS_BROADCAST;
+  const int staged = mode == ACCESS_STAGED;
   fprintf(f, "      for (int c0 = start; c0 < end; c0 += OP_CPU_CHUNK) {\n");
   fprintf(f, "        const int c1 = c0 + OP_CPU_CHUNK < end ? c0 + OP_CPU_CHUNK : end;\n");
   for (int a = 0; a < lp->nargs; a++) {
     const gen_arg *g = &lp->args[a];
     if (is_ind_inc(g) || is_partial(g) || (staged && is_ind_store(g)))
       fprintf(f, "        %s tmp%d[OP_CPU_CHUNK * %d];\n", g->type, a, g->dim);
-    else if (buffered && is_ind_read(g))
+    else if ((staged || mode == ACCESS_BROADCAST) && is_ind_read(g))
       fprintf(f, "        %s gat%d[OP_CPU_CHUNK * %d];\n", g->type, a, g->dim);
   }
+  if (mode == ACCESS_BROADCAST) emit_broadcast_copies(f, lp);
   /* Stored-through data is gathered too: a kernel need not write every
    * component, and RW reads before it writes. */
-  for (int a = 0; a < lp->nargs && buffered; a++) {
+  for (int a = 0; a < lp->nargs && staged; a++) {
     const gen_arg *g = &lp->args[a];
-    if (!staged) {
-      if (is_ind_read(g)) emit_broadcast_copy(f, g, a);
-      continue;
-    }
     if (!is_ind_read(g) && !is_ind_store(g)) continue;
     fprintf(f, "        for (int n = c0; n < c1; n++) {\n");
     fprintf(f, "          const %s *s = data%d + (size_t)map%d[n * mdim%d + midx%d] * %d;\n", g->type,
@@ -394,8 +402,7 @@ static void emit_fused_block(FILE *f, const gen_loop *lp, access_mode mode) {
       if (is_ind_read(&lp->args[a]))
         fprintf(f, "        %s gat%d[OP_CPU_CHUNK * %d];\n", lp->args[a].type, a,
                 lp->args[a].dim);
-    for (int a = 0; a < lp->nargs; a++)
-      if (is_ind_read(&lp->args[a])) emit_broadcast_copy(f, &lp->args[a], a);
+    emit_broadcast_copies(f, lp);
     emit_inc_rows(f, lp, "c0", "        ");
     fprintf(f, "#pragma omp simd\n");
     fprintf(f, "        for (int k = 0; k < c1 - c0; k++) {\n");
@@ -430,7 +437,7 @@ static void emit_fused_block(FILE *f, const gen_loop *lp, access_mode mode) {
  * over the data, or in chunks with temporaries when there are increments or
  * reductions. */
 static void emit_affine_block(FILE *f, const gen_loop *lp) {
-  if (has_temps(lp) && !has_partials(lp)) {
+  if (has_increments_only(lp)) {
     emit_fused_block(f, lp, ACCESS_AFFINE);
     return;
   }
@@ -477,7 +484,7 @@ static void emit_block(FILE *f, const gen_loop *lp) {
   fprintf(f, "      const int *off = plan->seg_off + (size_t)seg * %d;\n", lp->nargs);
   fprintf(f, "      const int *step = plan->seg_step + (size_t)seg * %d;\n", lp->nargs);
   fprintf(f, "      (void)step;\n");
-  if (has_temps(lp) && !has_partials(lp))
+  if (has_increments_only(lp))
     emit_fused_block(f, lp, ACCESS_BROADCAST);
   else
     emit_split_block(f, lp, ACCESS_BROADCAST);
