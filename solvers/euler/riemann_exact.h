@@ -95,6 +95,9 @@ typedef struct riemann_solution {
     double p_star, u_star;     /* star pressure and velocity               */
     double rho_star_left;      /* density left of the contact              */
     double rho_star_right;     /* density right of the contact             */
+    double pz_left, pz_right;  /* (p_star/p_K)^((gamma-1)/(2 gamma)) of a  */
+                               /* rarefaction side K, else 0: the fan's    */
+                               /* tail speed, kept from the solve          */
     /* Vacuum cases: p_star = rho_star_* = 0 and u_star is the speed of the
      * vacuum front (VACUUM_LEFT/RIGHT) or the mean of the two fronts
      * (VACUUM_GENERATED; 0 for VACUUM_BOTH): no star state exists there. */

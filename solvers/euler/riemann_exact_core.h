@@ -53,8 +53,31 @@ RIEMANN_FN int riemann_core_classify(const riemann_state *w)
     return -1;
 }
 
-/* Pressure function f_K(p) for the side with density rhoK, pressure pK and
- * sound speed aK, and its derivative in *dfdp.
+/* What the pressure function of one side needs that does not depend on p:
+ * its state, its sound speed and the constants below.  A solve computes them
+ * once per side instead of once per Newton iteration; each is the same
+ * expression as before, so every value is bitwise unchanged. */
+typedef struct {
+    double rho, p, a; /* the side's density, pressure and sound speed    */
+    double A, B;      /* shock: 2/((gamma+1) rho), (gamma-1)/(gamma+1) p  */
+    double z;         /* rarefaction exponent (gamma-1)/(2 gamma)         */
+    double g4a;       /* rarefaction factor 2 a/(gamma-1)                 */
+} riemann_core_side;
+
+RIEMANN_FN void riemann_core_side_init(riemann_core_side *k, double rhoK,
+                                       double pK, double aK, double gamma)
+{
+    k->rho = rhoK;
+    k->p = pK;
+    k->a = aK;
+    k->A = 2.0 / ((gamma + 1.0) * rhoK);
+    k->B = (gamma - 1.0) / (gamma + 1.0) * pK;
+    k->z = (gamma - 1.0) / (2.0 * gamma);
+    k->g4a = 2.0 * aK / (gamma - 1.0);
+}
+
+/* Pressure function f_K(p) of side K, and its derivative in *dfdp; on the
+ * rarefaction branch also (p/pK)^z in *pz (unless pz is a null pointer).
  *   shock (p > pK):        f = (p - pK) sqrt(A/(p + B)),
  *                          A = 2/((gamma+1) rhoK), B = (gamma-1)/(gamma+1) pK
  *                          f' = sqrt(A/(p + B)) (1 - (p - pK)/(2 (p + B)))
@@ -62,22 +85,31 @@ RIEMANN_FN int riemann_core_classify(const riemann_state *w)
  *                          f' = (p/pK)^(-(gamma+1)/(2 gamma)) / (rhoK aK)
  *                             = (p/pK)^z / ((p/pK) rhoK aK)
  * f is increasing and concave in p; f and f' are continuous at p = pK. */
+RIEMANN_FN double riemann_core_fk_side(double p, const riemann_core_side *k,
+                                       double *dfdp, double *pz)
+{
+    if (p > k->p) {
+        const double q = sqrt(k->A / (p + k->B));
+        *dfdp = q * (1.0 - 0.5 * (p - k->p) / (p + k->B));
+        return (p - k->p) * q;
+    } else {
+        const double pr = p / k->p;
+        const double t = pow(pr, k->z);
+        if (pz)
+            *pz = t;
+        *dfdp = (pr > 0.0) ? t / (pr * k->rho * k->a) : HUGE_VAL;
+        return k->g4a * (t - 1.0);
+    }
+}
+
+/* f_K(p) for the side with density rhoK, pressure pK and sound speed aK
+ * (riemann_core_fk_side with the side's constants made on the spot). */
 RIEMANN_FN double riemann_core_fk(double p, double rhoK, double pK, double aK,
                                   double gamma, double *dfdp)
 {
-    if (p > pK) {
-        const double A = 2.0 / ((gamma + 1.0) * rhoK);
-        const double B = (gamma - 1.0) / (gamma + 1.0) * pK;
-        const double q = sqrt(A / (p + B));
-        *dfdp = q * (1.0 - 0.5 * (p - pK) / (p + B));
-        return (p - pK) * q;
-    } else {
-        const double z = (gamma - 1.0) / (2.0 * gamma);
-        const double pr = p / pK;
-        const double t = pow(pr, z);
-        *dfdp = (pr > 0.0) ? t / (pr * rhoK * aK) : HUGE_VAL;
-        return 2.0 * aK / (gamma - 1.0) * (t - 1.0);
-    }
+    riemann_core_side k;
+    riemann_core_side_init(&k, rhoK, pK, aK, gamma);
+    return riemann_core_fk_side(p, &k, dfdp, (double *)0);
 }
 
 /* Toro's adaptive initial guess for p* (valid non-vacuum states, no vacuum
@@ -122,13 +154,17 @@ RIEMANN_FN double riemann_core_guess(const riemann_state *L, double aL,
     return p0;
 }
 
-/* Solve the Riemann problem; see riemann_solve() in riemann_exact.h. */
-RIEMANN_FN int riemann_core_solve(const riemann_state *L,
-                                  const riemann_state *R, double gamma,
-                                  riemann_solution *s)
+/* The solve without the star densities: status, sound speeds, p*, u*, the
+ * wave types and (p_star/p_K)^z on rarefaction sides.  The flux needs the
+ * density of one side of the contact only (riemann_core_flux_2d), and on a
+ * rarefaction side it costs a pow. */
+RIEMANN_FN int riemann_core_solve_waves(const riemann_state *L,
+                                        const riemann_state *R, double gamma,
+                                        riemann_solution *s)
 {
     int kL, kR, it;
     double g4, du, p, lo, hi, dL, dR, fL, fR;
+    riemann_core_side sL, sR;
 
     s->left = *L;
     s->right = *R;
@@ -136,6 +172,7 @@ RIEMANN_FN int riemann_core_solve(const riemann_state *L,
     s->a_left = s->a_right = 0.0;
     s->p_star = s->u_star = 0.0;
     s->rho_star_left = s->rho_star_right = 0.0;
+    s->pz_left = s->pz_right = 0.0;
     s->left_wave = s->right_wave = RIEMANN_WAVE_NONE;
     s->iterations = 0;
 
@@ -181,13 +218,15 @@ RIEMANN_FN int riemann_core_solve(const riemann_state *L,
      * step that leaves the bracket (from above it can go negative) is
      * replaced by bisection (or hi/10 while lo is still 0). */
     p = riemann_core_guess(L, s->a_left, R, s->a_right, gamma);
+    riemann_core_side_init(&sL, L->rho, L->p, s->a_left, gamma);
+    riemann_core_side_init(&sR, R->rho, R->p, s->a_right, gamma);
     lo = 0.0;
     hi = DBL_MAX;
     s->status = RIEMANN_ERR_NOCONV;
     for (it = 1; it <= RIEMANN_MAX_ITER; ++it) {
         double f, pn;
-        fL = riemann_core_fk(p, L->rho, L->p, s->a_left, gamma, &dL);
-        fR = riemann_core_fk(p, R->rho, R->p, s->a_right, gamma, &dR);
+        fL = riemann_core_fk_side(p, &sL, &dL, (double *)0);
+        fR = riemann_core_fk_side(p, &sR, &dR, (double *)0);
         f = fL + fR + du;
         if (f == 0.0) {
             s->status = RIEMANN_OK;
@@ -216,31 +255,48 @@ RIEMANN_FN int riemann_core_solve(const riemann_state *L,
     s->iterations = (it > RIEMANN_MAX_ITER) ? RIEMANN_MAX_ITER : it;
 
     /* Star state from the final p. */
-    fL = riemann_core_fk(p, L->rho, L->p, s->a_left, gamma, &dL);
-    fR = riemann_core_fk(p, R->rho, R->p, s->a_right, gamma, &dR);
+    fL = riemann_core_fk_side(p, &sL, &dL, &s->pz_left);
+    fR = riemann_core_fk_side(p, &sR, &dR, &s->pz_right);
     s->p_star = p;
     s->u_star = 0.5 * (L->u + R->u) + 0.5 * (fR - fL);
-    {
-        const double g6 = (gamma - 1.0) / (gamma + 1.0);
-        double r;
-        r = p / L->p;
-        if (p > L->p) { /* Rankine-Hugoniot */
-            s->left_wave = RIEMANN_WAVE_SHOCK;
-            s->rho_star_left = L->rho * (r + g6) / (g6 * r + 1.0);
-        } else {        /* isentropic */
-            s->left_wave = RIEMANN_WAVE_RAREFACTION;
-            s->rho_star_left = L->rho * pow(r, 1.0 / gamma);
-        }
-        r = p / R->p;
-        if (p > R->p) {
-            s->right_wave = RIEMANN_WAVE_SHOCK;
-            s->rho_star_right = R->rho * (r + g6) / (g6 * r + 1.0);
-        } else {
-            s->right_wave = RIEMANN_WAVE_RAREFACTION;
-            s->rho_star_right = R->rho * pow(r, 1.0 / gamma);
-        }
-    }
+    s->left_wave = (p > L->p) ? RIEMANN_WAVE_SHOCK : RIEMANN_WAVE_RAREFACTION;
+    s->right_wave = (p > R->p) ? RIEMANN_WAVE_SHOCK : RIEMANN_WAVE_RAREFACTION;
     return s->status;
+}
+
+/* The star density on one side (right != 0: right of the contact) of a
+ * solution from riemann_core_solve_waves with a star region (RIEMANN_OK, or
+ * the last iterate of RIEMANN_ERR_NOCONV): Rankine-Hugoniot behind a shock,
+ * isentropic behind a rarefaction. */
+RIEMANN_FN void riemann_core_star_density(riemann_solution *s, int right)
+{
+    const riemann_state *K = right ? &s->right : &s->left;
+    const double p = s->p_star, gamma = s->gamma;
+    const double r = p / K->p;
+    double rho;
+    if (p > K->p) {
+        const double g6 = (gamma - 1.0) / (gamma + 1.0);
+        rho = K->rho * (r + g6) / (g6 * r + 1.0);
+    } else {
+        rho = K->rho * pow(r, 1.0 / gamma);
+    }
+    if (right)
+        s->rho_star_right = rho;
+    else
+        s->rho_star_left = rho;
+}
+
+/* Solve the Riemann problem; see riemann_solve() in riemann_exact.h. */
+RIEMANN_FN int riemann_core_solve(const riemann_state *L,
+                                  const riemann_state *R, double gamma,
+                                  riemann_solution *s)
+{
+    const int status = riemann_core_solve_waves(L, R, gamma, s);
+    if (status == RIEMANN_OK || status == RIEMANN_ERR_NOCONV) {
+        riemann_core_star_density(s, 0);
+        riemann_core_star_density(s, 1);
+    }
+    return status;
 }
 
 /* State inside the left rarefaction fan at speed S (K = left state, a its
@@ -363,7 +419,7 @@ RIEMANN_FN int riemann_core_sample(const riemann_solution *s, double S,
                 return RIEMANN_REGION_LEFT;
             }
         } else {
-            const double tail = s->u_star - aL * pow(s->p_star / L->p, z);
+            const double tail = s->u_star - aL * s->pz_left;
             if (S <= L->u - aL) {
                 *out = *L;
                 return RIEMANN_REGION_LEFT;
@@ -383,7 +439,7 @@ RIEMANN_FN int riemann_core_sample(const riemann_solution *s, double S,
             return RIEMANN_REGION_RIGHT;
         }
     } else {
-        const double tail = s->u_star + aR * pow(s->p_star / R->p, z);
+        const double tail = s->u_star + aR * s->pz_right;
         if (S >= R->u + aR) {
             *out = *R;
             return RIEMANN_REGION_RIGHT;
@@ -437,13 +493,13 @@ RIEMANN_FN void riemann_core_wave_speeds(const riemann_solution *s,
         speeds[0] = speeds[1] = L->u - aL * sqrt(g2 * s->p_star / L->p + z);
     } else {
         speeds[0] = L->u - aL;
-        speeds[1] = s->u_star - aL * pow(s->p_star / L->p, z);
+        speeds[1] = s->u_star - aL * s->pz_left;
     }
     if (s->right_wave == RIEMANN_WAVE_SHOCK) {
         speeds[3] = speeds[4] = R->u + aR * sqrt(g2 * s->p_star / R->p + z);
     } else {
         speeds[4] = R->u + aR;
-        speeds[3] = s->u_star + aR * pow(s->p_star / R->p, z);
+        speeds[3] = s->u_star + aR * s->pz_right;
     }
 }
 
@@ -476,7 +532,10 @@ RIEMANN_FN int riemann_core_flux_2d(const double wl[4], const double wr[4],
     R.rho = wr[0];
     R.u = wr[1];
     R.p = wr[3];
-    status = riemann_core_solve(&L, &R, gamma, &s);
+    status = riemann_core_solve_waves(&L, &R, gamma, &s);
+    /* Only the density on the side of the contact that x/t = 0 lies on. */
+    if (status == RIEMANN_OK || status == RIEMANN_ERR_NOCONV)
+        riemann_core_star_density(&s, !(0.0 <= s.u_star));
     if (status == RIEMANN_ERR_INPUT || !riemann_core_finite(wl[2]) ||
         !riemann_core_finite(wr[2])) {
         flux[0] = flux[1] = flux[2] = flux[3] = 0.0;
