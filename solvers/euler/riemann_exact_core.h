@@ -53,15 +53,10 @@ RIEMANN_FN int riemann_core_classify(const riemann_state *w)
     return -1;
 }
 
-/* What the pressure function of one side needs that does not depend on p:
- * its state, its sound speed and the constants below.  A solve computes them
- * once per side instead of once per Newton iteration; each is the same
- * expression as before, so every value is bitwise unchanged. */
+/* One side of the problem, as the pressure function takes it. */
 typedef struct {
-    double rho, p, a; /* the side's density, pressure and sound speed    */
-    double A, B;      /* shock: 2/((gamma+1) rho), (gamma-1)/(gamma+1) p  */
-    double z;         /* rarefaction exponent (gamma-1)/(2 gamma)         */
-    double g4a;       /* rarefaction factor 2 a/(gamma-1)                 */
+    double rho, p, a; /* the side's density, pressure and sound speed */
+    double gamma;
 } riemann_core_side;
 
 RIEMANN_FN void riemann_core_side_init(riemann_core_side *k, double rhoK,
@@ -70,10 +65,7 @@ RIEMANN_FN void riemann_core_side_init(riemann_core_side *k, double rhoK,
     k->rho = rhoK;
     k->p = pK;
     k->a = aK;
-    k->A = 2.0 / ((gamma + 1.0) * rhoK);
-    k->B = (gamma - 1.0) / (gamma + 1.0) * pK;
-    k->z = (gamma - 1.0) / (2.0 * gamma);
-    k->g4a = 2.0 * aK / (gamma - 1.0);
+    k->gamma = gamma;
 }
 
 /* Pressure function f_K(p) of side K, and its derivative in *dfdp; on the
@@ -88,17 +80,21 @@ RIEMANN_FN void riemann_core_side_init(riemann_core_side *k, double rhoK,
 RIEMANN_FN double riemann_core_fk_side(double p, const riemann_core_side *k,
                                        double *dfdp, double *pz)
 {
+    const double gamma = k->gamma;
     if (p > k->p) {
-        const double q = sqrt(k->A / (p + k->B));
-        *dfdp = q * (1.0 - 0.5 * (p - k->p) / (p + k->B));
+        const double A = 2.0 / ((gamma + 1.0) * k->rho);
+        const double B = (gamma - 1.0) / (gamma + 1.0) * k->p;
+        const double q = sqrt(A / (p + B));
+        *dfdp = q * (1.0 - 0.5 * (p - k->p) / (p + B));
         return (p - k->p) * q;
     } else {
+        const double z = (gamma - 1.0) / (2.0 * gamma);
         const double pr = p / k->p;
-        const double t = pow(pr, k->z);
+        const double t = pow(pr, z);
         if (pz)
             *pz = t;
         *dfdp = (pr > 0.0) ? t / (pr * k->rho * k->a) : HUGE_VAL;
-        return k->g4a * (t - 1.0);
+        return 2.0 * k->a / (gamma - 1.0) * (t - 1.0);
     }
 }
 
@@ -162,8 +158,8 @@ RIEMANN_FN int riemann_core_solve_waves(const riemann_state *L,
                                         const riemann_state *R, double gamma,
                                         riemann_solution *s)
 {
-    int kL, kR, it;
-    double g4, du, p, lo, hi, dL, dR, fL, fR;
+    int kL, kR, it, finished = 0;
+    double g4, du, p, lo, hi, dL, dR, fL, fR, tL = 0.0, tR = 0.0;
     riemann_core_side sL, sR;
 
     s->left = *L;
@@ -225,11 +221,12 @@ RIEMANN_FN int riemann_core_solve_waves(const riemann_state *L,
     s->status = RIEMANN_ERR_NOCONV;
     for (it = 1; it <= RIEMANN_MAX_ITER; ++it) {
         double f, pn;
-        fL = riemann_core_fk_side(p, &sL, &dL, (double *)0);
-        fR = riemann_core_fk_side(p, &sR, &dR, (double *)0);
+        fL = riemann_core_fk_side(p, &sL, &dL, &tL);
+        fR = riemann_core_fk_side(p, &sR, &dR, &tR);
         f = fL + fR + du;
-        if (f == 0.0) {
+        if (f == 0.0) { /* fL, fR and the powers are those at p* = p */
             s->status = RIEMANN_OK;
+            finished = 1;
             break;
         }
         if (f > 0.0)
@@ -240,6 +237,23 @@ RIEMANN_FN int riemann_core_solve_waves(const riemann_state *L,
         /* converged: relative change 2|pn - p|/(pn + p) below the tolerance
          * (tested before the bracket, which rounding can make touch pn) */
         if (pn > 0.0 && 2.0 * fabs(pn - p) < RIEMANN_TOL * (pn + p)) {
+            /* The star state needs fL, fR and (p/p_K)^z at pn.  Newton's
+             * last step h = pn - p is below 1e-12 p, so their first-order
+             * expansions about p, f_K + f_K' h and t_K (1 + z h/p), differ
+             * from fresh evaluations by O(h^2), about 1e-24 relative: far
+             * below those evaluations' own rounding (1e-16), and without
+             * their pow, sqrt and divisions.  The expansion stays on one
+             * branch of f_K: where pn and p lie on two sides of p_K, the
+             * values are evaluated afresh below. */
+            const double h = pn - p;
+            if ((pn > L->p) == (p > L->p) && (pn > R->p) == (p > R->p)) {
+                fL += dL * h;
+                fR += dR * h;
+                const double z = (gamma - 1.0) / (2.0 * gamma);
+                tL += z * tL * (h / p);
+                tR += z * tR * (h / p);
+                finished = 1;
+            }
             p = pn;
             s->status = RIEMANN_OK;
             break;
@@ -255,8 +269,13 @@ RIEMANN_FN int riemann_core_solve_waves(const riemann_state *L,
     s->iterations = (it > RIEMANN_MAX_ITER) ? RIEMANN_MAX_ITER : it;
 
     /* Star state from the final p. */
-    fL = riemann_core_fk_side(p, &sL, &dL, &s->pz_left);
-    fR = riemann_core_fk_side(p, &sR, &dR, &s->pz_right);
+    if (finished) {
+        s->pz_left = (p > L->p) ? 0.0 : tL;
+        s->pz_right = (p > R->p) ? 0.0 : tR;
+    } else {
+        fL = riemann_core_fk_side(p, &sL, &dL, &s->pz_left);
+        fR = riemann_core_fk_side(p, &sR, &dR, &s->pz_right);
+    }
     s->p_star = p;
     s->u_star = 0.5 * (L->u + R->u) + 0.5 * (fR - fL);
     s->left_wave = (p > L->p) ? RIEMANN_WAVE_SHOCK : RIEMANN_WAVE_RAREFACTION;
@@ -278,7 +297,11 @@ RIEMANN_FN void riemann_core_star_density(riemann_solution *s, int right)
         const double g6 = (gamma - 1.0) / (gamma + 1.0);
         rho = K->rho * (r + g6) / (g6 * r + 1.0);
     } else {
-        rho = K->rho * pow(r, 1.0 / gamma);
+        /* r^(1/gamma) = r / (r^z)^2, since 1/gamma = 1 - 2z: the power is
+         * the solve's own (p_star/p_K)^z, so no second pow.  (r^z)^2 >= r for
+         * r <= 1, so nothing underflows that r itself does not. */
+        const double t = right ? s->pz_right : s->pz_left;
+        rho = K->rho * (r / (t * t));
     }
     if (right)
         s->rho_star_right = rho;

@@ -812,6 +812,108 @@ static int test_fuzz(void)
     return 0;
 }
 
+/* What the solve keeps from Newton's last step instead of evaluating
+ * afresh at p_star: f_K(p_star) (through u*), (p_star/p_K)^z (the fan tails) and
+ * the isentropic star density r^(1/gamma) = r/(r^z)^2 (relative to
+ * 1 + |ln r|, see below).  Each must equal the
+ * fresh value to rounding (the expansion's error is O(h^2), h < 1e-12 p_star,
+ * so what is left is the rounding of either evaluation): the bound is 1e-15
+ * (about five ulps) of the size of the terms, which for f_K includes
+ * 2a/(gamma-1) (f_K = 2a/(gamma-1) ((p/p_K)^z - 1) is rounded at that
+ * scale, up to 40a for the gamma = 1.05 of some problems).  Newton's last step is above 1e-15 p_star in about a quarter of the
+ * problems, so an expansion taken the wrong way fails.  Half the problems
+ * are near-uniform (relative jumps 1e-9 to 1e-2, as at most faces of a
+ * smooth flow), which converge in one or two steps.  The face flux, which
+ * computes only the star density it samples, must equal the full solve's
+ * sampled flux to the same bound (not bitwise: the two are compiled apart,
+ * and the release build contracts multiply-adds where it sees fit). */
+static int test_star_from_last_step(void)
+{
+    const double ulps = 1e-15;
+    double worst_u = 0.0, worst_tail = 0.0, worst_rho = 0.0, worst_flux = 0.0;
+    int n, k;
+    for (n = 0; n < 100000; ++n) {
+        const double g = (n % 3 == 0) ? 1.4 : 1.05 + 2.0 * rnd();
+        riemann_state L = st(log_uniform(1e-3, 1e3), 0.0, log_uniform(1e-3, 1e3));
+        riemann_state R;
+        riemann_solution s;
+        riemann_state w;
+        double aL, aR, fL, fR, dL, dR, sp[5], scale, ustar, d;
+        double wl[4], wr[4], F[4], P[4], ws[4];
+        aL = sqrt(g * L.p / L.rho);
+        L.u = (rnd() - 0.5) * 4.0 * aL;
+        if (n % 2 == 0) {
+            const double eps = log_uniform(1e-9, 1e-2);
+            R = st(L.rho * (1.0 + eps * (rnd() - 0.5)),
+                   L.u + eps * aL * (rnd() - 0.5), L.p * (1.0 + eps * (rnd() - 0.5)));
+        } else {
+            R = st(log_uniform(1e-3, 1e3), 0.0, log_uniform(1e-3, 1e3));
+            R.u = (rnd() - 0.5) * 4.0 * (aL + sqrt(g * R.p / R.rho));
+        }
+        aR = sqrt(g * R.p / R.rho);
+        if (riemann_solve(&L, &R, g, &s) != RIEMANN_OK)
+            continue;
+        fL = riemann_pressure_function(s.p_star, &L, g, &dL);
+        fR = riemann_pressure_function(s.p_star, &R, g, &dR);
+        ustar = 0.5 * (L.u + R.u) + 0.5 * (fR - fL);
+        scale = fabs(L.u) + fabs(R.u) + fabs(fL) + fabs(fR) + 2.0 / (g - 1.0) * (aL + aR);
+        d = fabs(s.u_star - ustar) / scale;
+        worst_u = d > worst_u ? d : worst_u;
+        CHECK(d <= ulps, "case %d: u* %.17g, afresh %.17g", n, s.u_star, ustar);
+        /* the tails of rarefactions (wave speeds 1 and 3) */
+        riemann_wave_speeds(&s, sp);
+        for (k = 0; k < 2; ++k) {
+            const riemann_state *K = k ? &R : &L;
+            const double a = k ? aR : aL, sign = k ? 1.0 : -1.0;
+            const double z = (g - 1.0) / (2.0 * g);
+            double tail;
+            if ((k ? s.right_wave : s.left_wave) != RIEMANN_WAVE_RAREFACTION)
+                continue;
+            tail = ustar + sign * a * pow(s.p_star / K->p, z);
+            d = fabs(sp[k ? 3 : 1] - tail) / scale;
+            worst_tail = d > worst_tail ? d : worst_tail;
+            CHECK(d <= ulps, "case %d: tail %d %.17g, afresh %.17g", n, k,
+                  sp[k ? 3 : 1], tail);
+        }
+        for (k = 0; k < 2; ++k) {
+            const riemann_state *K = k ? &R : &L;
+            const double rs = k ? s.rho_star_right : s.rho_star_left;
+            double rho;
+            if ((k ? s.right_wave : s.left_wave) != RIEMANN_WAVE_RAREFACTION)
+                continue;
+            /* The two exponents, 1/gamma and 1 - 2z, are each rounded, and
+             * a rounding of an exponent moves r^e by |ln r| times it. */
+            rho = K->rho * pow(s.p_star / K->p, 1.0 / g);
+            d = fabs(rs - rho) / rho / (1.0 + fabs(log(s.p_star / K->p)));
+            worst_rho = d > worst_rho ? d : worst_rho;
+            CHECK(d <= ulps, "case %d: rho* %d %.17g, afresh %.17g", n, k, rs, rho);
+        }
+        /* the face flux against the full solve, sampled at x/t = 0 */
+        wl[0] = L.rho; wl[1] = L.u; wl[2] = 0.3; wl[3] = L.p;
+        wr[0] = R.rho; wr[1] = R.u; wr[2] = -0.7; wr[3] = R.p;
+        riemann_flux_2d(wl, wr, g, F);
+        k = riemann_sample(&s, 0.0, &w);
+        ws[0] = w.rho;
+        ws[1] = w.u;
+        ws[2] = (k <= RIEMANN_REGION_LEFT_STAR) ? wl[2] : wr[2];
+        ws[3] = w.p;
+        riemann_physical_flux_2d(ws, g, P);
+        for (k = 0; k < 4; ++k) {
+            d = fabs(F[k] - P[k]) / (fabs(P[k]) + ws[0] * scale * scale + ws[3]);
+            worst_flux = d > worst_flux ? d : worst_flux;
+        }
+        for (k = 0; k < 4; ++k)
+            CHECK(fabs(F[k] - P[k]) <= ulps * (fabs(P[k]) + ws[0] * scale * scale + ws[3]),
+                  "case %d: face flux %d %.17g, the full solve's %.17g", n, k, F[k], P[k]);
+        if (failures > 20)
+            break;
+    }
+    printf("largest differences from fresh evaluations, in units of the "
+           "terms: u* %.2g, tails %.2g, rho* %.2g, face flux %.2g (bound %.2g)\n",
+           worst_u, worst_tail, worst_rho, worst_flux, ulps);
+    return 0;
+}
+
 /* Initial guess: positive, and exact for two rarefactions (the
  * two-rarefaction estimate solves f = 0 exactly then). */
 static int test_initial_guess(void)
@@ -906,6 +1008,7 @@ static const test_case cases[] = {
     {"flux", test_flux},
     {"fuzz", test_fuzz},
     {"noconv", test_noconv},
+    {"star_from_last_step", test_star_from_last_step},
 };
 
 int main(int argc, char **argv)
