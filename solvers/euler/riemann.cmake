@@ -38,7 +38,7 @@ set_target_properties(riemann_tests PROPERTIES
 set(_riemann_unit_tests
   toro1 toro2 toro3 toro4 toro5 toro5_printed_inputs wave_types bisection_reference
   pressure_function initial_guess vacuum bad_input sampling_sod
-  sampling_mirror symmetric flux fuzz noconv star_from_last_step)
+  sampling_mirror symmetric flux fuzz noconv star_from_last_step pow_series)
 foreach(_t IN LISTS _riemann_unit_tests)
   add_test(NAME euler.riemann.${_t} COMMAND riemann_tests ${_t})
   set_tests_properties(euler.riemann.${_t} PROPERTIES
