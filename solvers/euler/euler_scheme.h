@@ -65,13 +65,16 @@ EULER_FN double euler_limited_slope(double dm, double dp, int limiter) {
   double r, xi, xr;
   if (limiter == EULER_LIMITER_NONE) return D;
   if (limiter == EULER_LIMITER_FIRSTORDER || !(dm * dp > 0.0)) return 0.0;
+  /* van Leer: with r = dm/dp > 0, 2r/(1 + r) D = dm and 2/(1 + r) D = dp
+   * exactly, and 2r/(1 + r) <= 2/(1 + r) just when r <= 1: the limited slope
+   * is whichever difference is smaller in magnitude. Taken so, it is the
+   * exact value with no division (the formula's three cost a third of a
+   * face's reconstruction) and no rounding. */
+  if (limiter == EULER_LIMITER_VANLEER) return fabs(dm) <= fabs(dp) ? dm : dp;
   r = dm / dp;
   xr = 2.0 / (1.0 + r);
   if (limiter == EULER_LIMITER_MINBEE) {
     xi = (r <= 1.0) ? r : (xr < 1.0 ? xr : 1.0);
-  } else if (limiter == EULER_LIMITER_VANLEER) {
-    const double xl = 2.0 * r / (1.0 + r);
-    xi = xl < xr ? xl : xr;
   } else { /* superbee */
     if (r <= 0.5) {
       xi = 2.0 * r;
