@@ -30,6 +30,7 @@
 #include "op_hdf5.h"
 #include "op_ppm.h"
 #include "op_xdmf.h"
+#include "riemann_exact_core.h"
 #include "result_json.h"
 #include "solver_history.h"
 #include "solver_limits.h"
@@ -42,6 +43,10 @@
 /* The constants the kernels read (op_decl_const). */
 double euler_gamma;
 int euler_limiter;
+/* gamma's constants for the exact Riemann solver (a riemann_gas), made once
+ * for every face of the run rather than at every face. */
+double euler_gas[16];
+_Static_assert(sizeof(riemann_gas) == sizeof euler_gas, "euler_gas holds one riemann_gas");
 
 #define GHOST_LAYERS 2
 
@@ -1146,8 +1151,14 @@ int main(int argc, char **argv) {
   build_mesh(d, &pb, &m);
   euler_gamma = pb.gamma;
   euler_limiter = deck_choice(d, "limiter");
+  {
+    riemann_gas gas;
+    riemann_core_gas_init(&gas, euler_gamma);
+    memcpy(euler_gas, &gas, sizeof gas);
+  }
   op_decl_const(1, "double", &euler_gamma);
   op_decl_const(1, "int", &euler_limiter);
+  op_decl_const(16, "double", euler_gas);
   set_initial(&pb, &m);
 
   const double t_end = deck_real(d, "t_end"), cfl = deck_real(d, "cfl");

@@ -9,7 +9,7 @@
 static inline void euler_fix_x(const double *qa, const double *qb, const int *fa, const int *fb,
                                const int *wall, double *flux, int *nfix) {
   if (fa[0] || fb[0]) {
-    euler_godunov_flux(qa, qb, wall[0], euler_gamma, flux);
+    euler_godunov_flux(qa, qb, wall[0], (const riemann_gas *)euler_gas, flux);
     nfix[0] += 1;
   }
 }

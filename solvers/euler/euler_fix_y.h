@@ -10,7 +10,7 @@ static inline void euler_fix_y(const double *qa, const double *qb, const int *fa
     double a[4], b[4], f[4];
     a[0] = qa[0]; a[1] = qa[2]; a[2] = qa[1]; a[3] = qa[3];
     b[0] = qb[0]; b[1] = qb[2]; b[2] = qb[1]; b[3] = qb[3];
-    euler_godunov_flux(a, b, wall[0], euler_gamma, f);
+    euler_godunov_flux(a, b, wall[0], (const riemann_gas *)euler_gas, f);
     flux[0] = f[0];
     flux[1] = f[2];
     flux[2] = f[1];

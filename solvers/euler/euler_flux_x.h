@@ -5,7 +5,7 @@
  * 1 or 2 on a reflective west or east wall). MUSCL-Hancock reconstruction
  * and half-step evolution, then the exact Riemann flux (euler_scheme.h).
  * fallbacks counts faces that used the first-order flux because the evolved
- * values were not physical. Reads the constants euler_gamma, euler_limiter.
+ * values were not physical. Reads the constants euler_gas (gamma's, riemann_gas) and euler_limiter.
  */
 #include "euler_scheme.h"
 
@@ -22,7 +22,7 @@ static inline void euler_flux_x(const double *q0, const double *q1, const double
   s2[0] = q2[0]; s2[1] = q2[1]; s2[2] = q2[2]; s2[3] = q2[3];
   s3[0] = q3[0]; s3[1] = q3[1]; s3[2] = q3[2]; s3[3] = q3[3];
   fallbacks[0] +=
-      euler_face_flux(s0, s1, s2, s3, dtdx[0], euler_gamma, euler_limiter, wall[0], f);
+      euler_face_flux(s0, s1, s2, s3, dtdx[0], (const riemann_gas *)euler_gas, euler_limiter, wall[0], f);
   flux[0] = f[0];
   flux[1] = f[1];
   flux[2] = f[2];

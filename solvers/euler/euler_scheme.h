@@ -169,13 +169,13 @@ enum { EULER_FACE_INNER = 0, EULER_FACE_WALL_MINUS = 1, EULER_FACE_WALL_PLUS = 2
  * with the spec's minbee and superbee, xi(1/r) != xi(r), so the ghost's
  * reconstruction is not the mirror of the interior one.) Equal states on
  * both sides of an inner face need no solve: their flux is the physical one. */
-EULER_SHARED_FN void euler_riemann_flux(double wl[4], double wr[4], int wall, double gamma,
+EULER_SHARED_FN void euler_riemann_flux(double wl[4], double wr[4], int wall, const riemann_gas *g,
                                  double flux[4]) {
   if (wl[0] == wr[0] && wl[1] == wr[1] && wl[2] == wr[2] && wl[3] == wr[3] &&
       wall == EULER_FACE_INNER) {
     /* No jump: the exact solution is the state itself, and its flux the
      * physical one. (Saves the iterative solve in uniform regions.) */
-    riemann_core_physical_flux_2d(wl, gamma, flux);
+    riemann_core_physical_flux_2d(wl, g->gamma, flux);
     return;
   }
   if (wall == EULER_FACE_WALL_MINUS) {
@@ -189,17 +189,17 @@ EULER_SHARED_FN void euler_riemann_flux(double wl[4], double wr[4], int wall, do
     wr[2] = wl[2];
     wr[3] = wl[3];
   }
-  riemann_core_flux_2d(wl, wr, gamma, flux);
+  riemann_core_flux_2d_gas(wl, wr, g, flux);
 }
 
 /* The first-order Godunov flux (in the sweep's frame) between the cell
  * averages a and b: the exact Riemann flux of the data themselves. */
-EULER_FN void euler_godunov_flux(const double a[4], const double b[4], int wall, double gamma,
+EULER_FN void euler_godunov_flux(const double a[4], const double b[4], int wall, const riemann_gas *g,
                                  double flux[4]) {
   double wl[4], wr[4];
-  euler_to_primitive(a, gamma, wl);
-  euler_to_primitive(b, gamma, wr);
-  euler_riemann_flux(wl, wr, wall, gamma, flux);
+  euler_to_primitive(a, g->gamma, wl);
+  euler_to_primitive(b, g->gamma, wr);
+  euler_riemann_flux(wl, wr, wall, g, flux);
 }
 
 /* 1 when two states are equal, component by component. */
@@ -218,8 +218,9 @@ EULER_FN int euler_same_state(const double a[4], const double b[4]) {
  * themselves invalid give a zero flux from riemann_core_flux_2d; the
  * wave-speed loop stops the run on them.) */
 EULER_FN int euler_face_flux(const double q0[4], const double q1[4], const double q2[4],
-                             const double q3[4], double dtdx, double gamma, int limiter, int wall,
+                             const double q3[4], double dtdx, const riemann_gas *g, int limiter, int wall,
                              double flux[4]) {
+  const double gamma = g->gamma;
   double am[4], ap[4], bm[4], bp[4], wl[4], wr[4];
   if (wall == EULER_FACE_INNER && euler_same_state(q0, q1) && euler_same_state(q1, q2) &&
       euler_same_state(q2, q3)) {
@@ -240,10 +241,10 @@ EULER_FN int euler_face_flux(const double q0[4], const double q1[4], const doubl
   euler_to_primitive(bm, gamma, wr);
   if ((wall != EULER_FACE_WALL_MINUS && !euler_physical(wl)) ||
       (wall != EULER_FACE_WALL_PLUS && !euler_physical(wr))) {
-    euler_godunov_flux(q1, q2, wall, gamma, flux);
+    euler_godunov_flux(q1, q2, wall, g, flux);
     return 1;
   }
-  euler_riemann_flux(wl, wr, wall, gamma, flux);
+  euler_riemann_flux(wl, wr, wall, g, flux);
   return 0;
 }
 

@@ -53,19 +53,61 @@ RIEMANN_FN int riemann_core_classify(const riemann_state *w)
     return -1;
 }
 
+/* The constants of the gas that a solve uses: each the same expression of
+ * gamma as it would be where it is used (so every value is bitwise the
+ * same), made once for many solves instead of at every use; a face flux
+ * would otherwise spend a third of its divisions on them.  (z's binomial
+ * coefficients: see riemann_core_pow_z.)  RIEMANN_GAS_DOUBLES is its size
+ * in doubles, for copying it as an array (a kernel constant, say). */
+typedef struct {
+    double gamma;
+    double z;        /* (gamma-1)/(2 gamma)                               */
+    double inv_z;    /* 1/z                                               */
+    double g2;       /* (gamma+1)/(2 gamma)                               */
+    double g4;       /* 2/(gamma-1)                                       */
+    double g5;       /* 2/(gamma+1)                                       */
+    double g6;       /* (gamma-1)/(gamma+1)                               */
+    double g7;       /* 2 gamma/(gamma-1)                                 */
+    double half_gm1; /* (gamma-1)/2                                       */
+    double zc[7];    /* binomial coefficients of (1+x)^z, of x^2 .. x^8   */
+} riemann_gas;
+#define RIEMANN_GAS_DOUBLES 16
+
+RIEMANN_FN void riemann_core_gas_init(riemann_gas *g, double gamma)
+{
+    const double z = (gamma - 1.0) / (2.0 * gamma);
+    g->gamma = gamma;
+    g->z = z;
+    g->inv_z = 1.0 / z;
+    g->g2 = (gamma + 1.0) / (2.0 * gamma);
+    g->g4 = 2.0 / (gamma - 1.0);
+    g->g5 = 2.0 / (gamma + 1.0);
+    g->g6 = (gamma - 1.0) / (gamma + 1.0);
+    g->g7 = 2.0 * gamma / (gamma - 1.0);
+    g->half_gm1 = 0.5 * (gamma - 1.0);
+    g->zc[0] = z * (z - 1.0) * 0.5;
+    g->zc[1] = g->zc[0] * (z - 2.0) * (1.0 / 3.0);
+    g->zc[2] = g->zc[1] * (z - 3.0) * 0.25;
+    g->zc[3] = g->zc[2] * (z - 4.0) * 0.2;
+    g->zc[4] = g->zc[3] * (z - 5.0) * (1.0 / 6.0);
+    g->zc[5] = g->zc[4] * (z - 6.0) * (1.0 / 7.0);
+    g->zc[6] = g->zc[5] * (z - 7.0) * 0.125;
+}
+
 /* One side of the problem, as the pressure function takes it. */
 typedef struct {
     double rho, p, a; /* the side's density, pressure and sound speed */
-    double gamma;
+    const riemann_gas *g;
 } riemann_core_side;
 
 RIEMANN_FN void riemann_core_side_init(riemann_core_side *k, double rhoK,
-                                       double pK, double aK, double gamma)
+                                       double pK, double aK,
+                                       const riemann_gas *g)
 {
     k->rho = rhoK;
     k->p = pK;
     k->a = aK;
-    k->gamma = gamma;
+    k->g = g;
 }
 
 /* r^z for 0 < z < 1/2 (z = (gamma-1)/(2 gamma)), the power every
@@ -77,17 +119,14 @@ RIEMANN_FN void riemann_core_side_init(riemann_core_side *k, double rhoK,
  * do not, so the eighth is margin).  That is where most faces
  * of a flow are, the two states a rounding apart, and it is several times
  * cheaper than pow.  Elsewhere pow itself. */
-RIEMANN_FN double riemann_core_pow_z(double r, double z)
+RIEMANN_FN double riemann_core_pow_z(double r, const riemann_gas *g)
 {
     const double x = r - 1.0;
     if (fabs(x) < 0.0078125) {
-        const double c1 = z, c2 = c1 * (z - 1.0) * 0.5, c3 = c2 * (z - 2.0) * (1.0 / 3.0);
-        const double c4 = c3 * (z - 3.0) * 0.25, c5 = c4 * (z - 4.0) * 0.2;
-        const double c6 = c5 * (z - 5.0) * (1.0 / 6.0), c7 = c6 * (z - 6.0) * (1.0 / 7.0);
-        const double c8 = c7 * (z - 7.0) * 0.125;
-        return 1.0 + x * (c1 + x * (c2 + x * (c3 + x * (c4 + x * (c5 + x * (c6 + x * (c7 + x * c8)))))));
+        const double *c = g->zc;
+        return 1.0 + x * (g->z + x * (c[0] + x * (c[1] + x * (c[2] + x * (c[3] + x * (c[4] + x * (c[5] + x * c[6])))))));
     }
-    return pow(r, z);
+    return pow(r, g->z);
 }
 
 /* Pressure function f_K(p) of side K, and its derivative in *dfdp; on the
@@ -102,17 +141,16 @@ RIEMANN_FN double riemann_core_pow_z(double r, double z)
 RIEMANN_FN double riemann_core_fk_side(double p, const riemann_core_side *k,
                                        double *dfdp, double *pz)
 {
-    const double gamma = k->gamma;
+    const double gamma = k->g->gamma;
     if (p > k->p) {
         const double A = 2.0 / ((gamma + 1.0) * k->rho);
-        const double B = (gamma - 1.0) / (gamma + 1.0) * k->p;
+        const double B = k->g->g6 * k->p;
         const double q = sqrt(A / (p + B));
         *dfdp = q * (1.0 - 0.5 * (p - k->p) / (p + B));
         return (p - k->p) * q;
     } else {
-        const double z = (gamma - 1.0) / (2.0 * gamma);
         const double pr = p / k->p;
-        const double t = riemann_core_pow_z(pr, z);
+        const double t = riemann_core_pow_z(pr, k->g);
         if (pz)
             *pz = t;
         *dfdp = (pr > 0.0) ? t / (pr * k->rho * k->a) : HUGE_VAL;
@@ -125,8 +163,10 @@ RIEMANN_FN double riemann_core_fk_side(double p, const riemann_core_side *k,
 RIEMANN_FN double riemann_core_fk(double p, double rhoK, double pK, double aK,
                                   double gamma, double *dfdp)
 {
+    riemann_gas g;
     riemann_core_side k;
-    riemann_core_side_init(&k, rhoK, pK, aK, gamma);
+    riemann_core_gas_init(&g, gamma);
+    riemann_core_side_init(&k, rhoK, pK, aK, &g);
     return riemann_core_fk_side(p, &k, dfdp, (double *)0);
 }
 
@@ -141,9 +181,9 @@ RIEMANN_FN double riemann_core_fk(double p, double rhoK, double pK, double aK,
  *   gK = sqrt(A_K/(p0 + B_K)), p0 = max(0, p_pv).
  * The result is positive: a non-positive or non-finite value (possible
  * only through under/overflow) is replaced by pmin. */
-RIEMANN_FN double riemann_core_guess(const riemann_state *L, double aL,
-                                     const riemann_state *R, double aR,
-                                     double gamma)
+RIEMANN_FN double riemann_core_guess_gas(const riemann_state *L, double aL,
+                                         const riemann_state *R, double aR,
+                                         const riemann_gas *g)
 {
     const double du = R->u - L->u;
     const double pmin = (L->p < R->p) ? L->p : R->p;
@@ -156,13 +196,12 @@ RIEMANN_FN double riemann_core_guess(const riemann_state *L, double aL,
     if (pmax / pmin < RIEMANN_QUSER && ppv >= pmin && ppv <= pmax) {
         p0 = ppv;
     } else if (ppv < pmin) {
-        const double z = (gamma - 1.0) / (2.0 * gamma);
-        const double num = aL + aR - 0.5 * (gamma - 1.0) * du;
+        const double z = g->z;
+        const double num = aL + aR - g->half_gm1 * du;
         const double den = aL / pow(L->p, z) + aR / pow(R->p, z);
-        p0 = pow(num / den, 1.0 / z);
+        p0 = pow(num / den, g->inv_z);
     } else {
-        const double g5 = 2.0 / (gamma + 1.0);
-        const double g6 = (gamma - 1.0) / (gamma + 1.0);
+        const double g5 = g->g5, g6 = g->g6;
         const double gL = sqrt(g5 / L->rho / (g6 * L->p + ppv));
         const double gR = sqrt(g5 / R->rho / (g6 * R->p + ppv));
         p0 = (gL * L->p + gR * R->p - du) / (gL + gR);
@@ -172,14 +211,25 @@ RIEMANN_FN double riemann_core_guess(const riemann_state *L, double aL,
     return p0;
 }
 
+RIEMANN_FN double riemann_core_guess(const riemann_state *L, double aL,
+                                     const riemann_state *R, double aR,
+                                     double gamma)
+{
+    riemann_gas g;
+    riemann_core_gas_init(&g, gamma);
+    return riemann_core_guess_gas(L, aL, R, aR, &g);
+}
+
 /* The solve without the star densities: status, sound speeds, p*, u*, the
  * wave types and (p_star/p_K)^z on rarefaction sides.  The flux needs the
  * density of one side of the contact only (riemann_core_flux_2d), and on a
  * rarefaction side it costs a pow. */
 RIEMANN_FN int riemann_core_solve_waves(const riemann_state *L,
-                                        const riemann_state *R, double gamma,
+                                        const riemann_state *R,
+                                        const riemann_gas *g,
                                         riemann_solution *s)
 {
+    const double gamma = g->gamma;
     int kL, kR, it, finished = 0;
     double g4, du, p, lo, hi, dL, dR, fL, fR, tL = 0.0, tR = 0.0;
     riemann_core_side sL, sR;
@@ -201,7 +251,7 @@ RIEMANN_FN int riemann_core_solve_waves(const riemann_state *L,
     if (kL < 0 || kR < 0)
         return s->status = RIEMANN_ERR_INPUT;
 
-    g4 = 2.0 / (gamma - 1.0);
+    g4 = g->g4;
     if (kL > 0)
         s->a_left = sqrt(gamma * L->p / L->rho);
     if (kR > 0)
@@ -235,9 +285,9 @@ RIEMANN_FN int riemann_core_solve_waves(const riemann_state *L,
      * and concave, so [lo, hi] with f(lo) < 0 < f(hi) brackets p*; a Newton
      * step that leaves the bracket (from above it can go negative) is
      * replaced by bisection (or hi/10 while lo is still 0). */
-    p = riemann_core_guess(L, s->a_left, R, s->a_right, gamma);
-    riemann_core_side_init(&sL, L->rho, L->p, s->a_left, gamma);
-    riemann_core_side_init(&sR, R->rho, R->p, s->a_right, gamma);
+    p = riemann_core_guess_gas(L, s->a_left, R, s->a_right, g);
+    riemann_core_side_init(&sL, L->rho, L->p, s->a_left, g);
+    riemann_core_side_init(&sR, R->rho, R->p, s->a_right, g);
     lo = 0.0;
     hi = DBL_MAX;
     s->status = RIEMANN_ERR_NOCONV;
@@ -271,7 +321,7 @@ RIEMANN_FN int riemann_core_solve_waves(const riemann_state *L,
             if ((pn > L->p) == (p > L->p) && (pn > R->p) == (p > R->p)) {
                 fL += dL * h;
                 fR += dR * h;
-                const double z = (gamma - 1.0) / (2.0 * gamma);
+                const double z = g->z;
                 tL += z * tL * (h / p);
                 tR += z * tR * (h / p);
                 finished = 1;
@@ -309,14 +359,15 @@ RIEMANN_FN int riemann_core_solve_waves(const riemann_state *L,
  * solution from riemann_core_solve_waves with a star region (RIEMANN_OK, or
  * the last iterate of RIEMANN_ERR_NOCONV): Rankine-Hugoniot behind a shock,
  * isentropic behind a rarefaction. */
-RIEMANN_FN void riemann_core_star_density(riemann_solution *s, int right)
+RIEMANN_FN void riemann_core_star_density(riemann_solution *s, int right,
+                                          const riemann_gas *g)
 {
     const riemann_state *K = right ? &s->right : &s->left;
-    const double p = s->p_star, gamma = s->gamma;
+    const double p = s->p_star;
     const double r = p / K->p;
     double rho;
     if (p > K->p) {
-        const double g6 = (gamma - 1.0) / (gamma + 1.0);
+        const double g6 = g->g6;
         rho = K->rho * (r + g6) / (g6 * r + 1.0);
     } else {
         /* r^(1/gamma) = r / (r^z)^2, since 1/gamma = 1 - 2z: the power is
@@ -336,10 +387,13 @@ RIEMANN_FN int riemann_core_solve(const riemann_state *L,
                                   const riemann_state *R, double gamma,
                                   riemann_solution *s)
 {
-    const int status = riemann_core_solve_waves(L, R, gamma, s);
+    riemann_gas g;
+    int status;
+    riemann_core_gas_init(&g, gamma);
+    status = riemann_core_solve_waves(L, R, &g, s);
     if (status == RIEMANN_OK || status == RIEMANN_ERR_NOCONV) {
-        riemann_core_star_density(s, 0);
-        riemann_core_star_density(s, 1);
+        riemann_core_star_density(s, 0, &g);
+        riemann_core_star_density(s, 1, &g);
     }
     return status;
 }
@@ -349,32 +403,32 @@ RIEMANN_FN int riemann_core_solve(const riemann_state *L,
  * rho = rho_K c^(2/(gamma-1)), u = 2/(gamma+1) (a + (gamma-1)/2 u_K + S),
  * p = p_K c^(2 gamma/(gamma-1)).  c is clipped at 0 (vacuum front). */
 RIEMANN_FN void riemann_core_fan_left(const riemann_state *K, double a,
-                                      double gamma, double S,
+                                      const riemann_gas *g, double S,
                                       riemann_state *out)
 {
-    const double g5 = 2.0 / (gamma + 1.0);
+    const double gamma = g->gamma, g5 = g->g5;
     double c = g5 + (gamma - 1.0) / ((gamma + 1.0) * a) * (K->u - S);
     if (c < 0.0)
         c = 0.0;
-    out->rho = K->rho * pow(c, 2.0 / (gamma - 1.0));
-    out->u = g5 * (a + 0.5 * (gamma - 1.0) * K->u + S);
-    out->p = K->p * pow(c, 2.0 * gamma / (gamma - 1.0));
+    out->rho = K->rho * pow(c, g->g4);
+    out->u = g5 * (a + g->half_gm1 * K->u + S);
+    out->p = K->p * pow(c, g->g7);
 }
 
 /* Mirror image for the right fan:
  * c = 2/(gamma+1) - (gamma-1)/((gamma+1) a) (u_K - S),
  * u = 2/(gamma+1) (-a + (gamma-1)/2 u_K + S). */
 RIEMANN_FN void riemann_core_fan_right(const riemann_state *K, double a,
-                                       double gamma, double S,
+                                       const riemann_gas *g, double S,
                                        riemann_state *out)
 {
-    const double g5 = 2.0 / (gamma + 1.0);
+    const double gamma = g->gamma, g5 = g->g5;
     double c = g5 - (gamma - 1.0) / ((gamma + 1.0) * a) * (K->u - S);
     if (c < 0.0)
         c = 0.0;
-    out->rho = K->rho * pow(c, 2.0 / (gamma - 1.0));
-    out->u = g5 * (-a + 0.5 * (gamma - 1.0) * K->u + S);
-    out->p = K->p * pow(c, 2.0 * gamma / (gamma - 1.0));
+    out->rho = K->rho * pow(c, g->g4);
+    out->u = g5 * (-a + g->half_gm1 * K->u + S);
+    out->p = K->p * pow(c, g->g7);
 }
 
 RIEMANN_FN void riemann_core_set(riemann_state *out, double rho, double u,
@@ -389,15 +443,12 @@ RIEMANN_FN void riemann_core_set(riemann_state *out, double rho, double u,
  * the last iterate of a RIEMANN_ERR_NOCONV solution.  Vacuum regions have
  * rho = p = 0 and u = the adjacent vacuum-front speed (one-sided vacuum
  * data), S (generated vacuum, between the two fronts) or 0 (all vacuum). */
-RIEMANN_FN int riemann_core_sample(const riemann_solution *s, double S,
-                                   riemann_state *out)
+RIEMANN_FN int riemann_core_sample_gas(const riemann_solution *s, double S,
+                                       const riemann_gas *g, riemann_state *out)
 {
     const riemann_state *L = &s->left, *R = &s->right;
-    const double gamma = s->gamma;
     const double aL = s->a_left, aR = s->a_right;
-    const double g4 = 2.0 / (gamma - 1.0);
-    const double z = (gamma - 1.0) / (2.0 * gamma);
-    const double g2 = (gamma + 1.0) / (2.0 * gamma);
+    const double g4 = g->g4, z = g->z, g2 = g->g2;
 
     if (s->status == RIEMANN_ERR_INPUT || S != S) {
         riemann_core_set(out, 0.0, 0.0, 0.0);
@@ -414,7 +465,7 @@ RIEMANN_FN int riemann_core_sample(const riemann_solution *s, double S,
             return RIEMANN_REGION_LEFT;
         }
         if (S < s->u_star) {
-            riemann_core_fan_left(L, aL, gamma, S, out);
+            riemann_core_fan_left(L, aL, g, S, out);
             return RIEMANN_REGION_LEFT_FAN;
         }
         riemann_core_set(out, 0.0, s->u_star, 0.0);
@@ -425,7 +476,7 @@ RIEMANN_FN int riemann_core_sample(const riemann_solution *s, double S,
             return RIEMANN_REGION_RIGHT;
         }
         if (S > s->u_star) {
-            riemann_core_fan_right(R, aR, gamma, S, out);
+            riemann_core_fan_right(R, aR, g, S, out);
             return RIEMANN_REGION_RIGHT_FAN;
         }
         riemann_core_set(out, 0.0, s->u_star, 0.0);
@@ -437,7 +488,7 @@ RIEMANN_FN int riemann_core_sample(const riemann_solution *s, double S,
             return RIEMANN_REGION_LEFT;
         }
         if (S < frontL) {
-            riemann_core_fan_left(L, aL, gamma, S, out);
+            riemann_core_fan_left(L, aL, g, S, out);
             return RIEMANN_REGION_LEFT_FAN;
         }
         if (S >= R->u + aR) {
@@ -445,7 +496,7 @@ RIEMANN_FN int riemann_core_sample(const riemann_solution *s, double S,
             return RIEMANN_REGION_RIGHT;
         }
         if (S > frontR) {
-            riemann_core_fan_right(R, aR, gamma, S, out);
+            riemann_core_fan_right(R, aR, g, S, out);
             return RIEMANN_REGION_RIGHT_FAN;
         }
         riemann_core_set(out, 0.0, S, 0.0);
@@ -470,7 +521,7 @@ RIEMANN_FN int riemann_core_sample(const riemann_solution *s, double S,
                 return RIEMANN_REGION_LEFT;
             }
             if (S < tail) {
-                riemann_core_fan_left(L, aL, gamma, S, out);
+                riemann_core_fan_left(L, aL, g, S, out);
                 return RIEMANN_REGION_LEFT_FAN;
             }
         }
@@ -490,12 +541,20 @@ RIEMANN_FN int riemann_core_sample(const riemann_solution *s, double S,
             return RIEMANN_REGION_RIGHT;
         }
         if (S > tail) {
-            riemann_core_fan_right(R, aR, gamma, S, out);
+            riemann_core_fan_right(R, aR, g, S, out);
             return RIEMANN_REGION_RIGHT_FAN;
         }
     }
     riemann_core_set(out, s->rho_star_right, s->u_star, s->p_star);
     return RIEMANN_REGION_RIGHT_STAR;
+}
+
+RIEMANN_FN int riemann_core_sample(const riemann_solution *s, double S,
+                                   riemann_state *out)
+{
+    riemann_gas g;
+    riemann_core_gas_init(&g, s->gamma);
+    return riemann_core_sample_gas(s, S, &g, out);
 }
 
 /* Wave speeds; see riemann_wave_speeds() in riemann_exact.h. */
@@ -504,10 +563,14 @@ RIEMANN_FN void riemann_core_wave_speeds(const riemann_solution *s,
 {
     const riemann_state *L = &s->left, *R = &s->right;
     const double aL = s->a_left, aR = s->a_right;
-    const double g4 = 2.0 / (s->gamma - 1.0);
-    const double z = (s->gamma - 1.0) / (2.0 * s->gamma);
-    const double g2 = (s->gamma + 1.0) / (2.0 * s->gamma);
+    riemann_gas g;
+    double g4, z, g2;
     int i;
+
+    riemann_core_gas_init(&g, s->gamma);
+    g4 = g.g4;
+    z = g.z;
+    g2 = g.g2;
 
     for (i = 0; i < 5; ++i)
         speeds[i] = 0.0;
@@ -563,8 +626,8 @@ RIEMANN_FN void riemann_core_physical_flux_2d(const double w[4], double gamma,
 }
 
 /* Godunov flux; see riemann_flux_2d() in riemann_exact.h. */
-RIEMANN_FN int riemann_core_flux_2d(const double wl[4], const double wr[4],
-                                    double gamma, double flux[4])
+RIEMANN_FN int riemann_core_flux_2d_gas(const double wl[4], const double wr[4],
+                                        const riemann_gas *g, double flux[4])
 {
     riemann_state L, R, w;
     riemann_solution s;
@@ -577,16 +640,16 @@ RIEMANN_FN int riemann_core_flux_2d(const double wl[4], const double wr[4],
     R.rho = wr[0];
     R.u = wr[1];
     R.p = wr[3];
-    status = riemann_core_solve_waves(&L, &R, gamma, &s);
+    status = riemann_core_solve_waves(&L, &R, g, &s);
     /* Only the density on the side of the contact that x/t = 0 lies on. */
     if (status == RIEMANN_OK || status == RIEMANN_ERR_NOCONV)
-        riemann_core_star_density(&s, !(0.0 <= s.u_star));
+        riemann_core_star_density(&s, !(0.0 <= s.u_star), g);
     if (status == RIEMANN_ERR_INPUT || !riemann_core_finite(wl[2]) ||
         !riemann_core_finite(wr[2])) {
         flux[0] = flux[1] = flux[2] = flux[3] = 0.0;
         return RIEMANN_ERR_INPUT;
     }
-    region = riemann_core_sample(&s, 0.0, &w);
+    region = riemann_core_sample_gas(&s, 0.0, g, &w);
     ws[0] = w.rho;
     ws[1] = w.u;
     ws[3] = w.p;
@@ -598,8 +661,16 @@ RIEMANN_FN int riemann_core_flux_2d(const double wl[4], const double wr[4],
         ws[2] = wl[2];
     else
         ws[2] = wr[2];
-    riemann_core_physical_flux_2d(ws, gamma, flux);
+    riemann_core_physical_flux_2d(ws, g->gamma, flux);
     return status;
+}
+
+RIEMANN_FN int riemann_core_flux_2d(const double wl[4], const double wr[4],
+                                    double gamma, double flux[4])
+{
+    riemann_gas g;
+    riemann_core_gas_init(&g, gamma);
+    return riemann_core_flux_2d_gas(wl, wr, &g, flux);
 }
 
 #endif /* RIEMANN_EXACT_CORE_H */

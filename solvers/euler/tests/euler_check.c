@@ -34,6 +34,7 @@
 
 /* The kernels' constants (the program declares them with op_decl_const). */
 double euler_gamma = 1.4;
+double euler_gas[16]; /* riemann_core_gas_init(euler_gamma), made in main */
 int euler_limiter = 2;
 
 #include "euler_flux_x.h"
@@ -445,6 +446,11 @@ static int usage(void) {
 }
 
 int main(int argc, char **argv) {
+  {
+    riemann_gas gas;
+    riemann_core_gas_init(&gas, euler_gamma);
+    memcpy(euler_gas, &gas, sizeof gas);
+  }
   if (argc < 2) return usage();
   const char *cmd = argv[1];
   if (!strcmp(cmd, "scheme") && argc == 2) {
