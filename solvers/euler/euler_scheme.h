@@ -139,12 +139,17 @@ EULER_FN void euler_muscl_hancock(const double m[4], const double c[4], const do
                                   double dtdx, double gamma, int limiter, double qm[4],
                                   double qp[4]) {
   double fm[4], fp[4];
-  int k;
+  int k, sloped = 0;
   for (k = 0; k < 4; k++) {
     const double half = 0.5 * euler_limited_slope(c[k] - m[k], p[k] - c[k], limiter);
     qm[k] = c[k] - half;
     qp[k] = c[k] + half;
+    sloped |= half != 0.0;
   }
+  /* No slope in any component (a cell beside a uniform stretch, or at an
+   * extremum of every component): U_L = U_R, so the half step changes
+   * nothing (F(U_L) - F(U_R) = 0) and needs no fluxes. */
+  if (!sloped) return;
   euler_normal_flux(qm, gamma, fm);
   euler_normal_flux(qp, gamma, fp);
   for (k = 0; k < 4; k++) {
