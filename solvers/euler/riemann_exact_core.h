@@ -362,19 +362,22 @@ RIEMANN_FN int riemann_core_solve_waves(const riemann_state *L,
 RIEMANN_FN void riemann_core_star_density(riemann_solution *s, int right,
                                           const riemann_gas *g)
 {
-    const riemann_state *K = right ? &s->right : &s->left;
+    /* The side's values by value, not through a pointer chosen at run
+     * time: on a GPU that would put the whole solution in local memory. */
+    const double rhoK = right ? s->right.rho : s->left.rho;
+    const double pK = right ? s->right.p : s->left.p;
     const double p = s->p_star;
-    const double r = p / K->p;
+    const double r = p / pK;
     double rho;
-    if (p > K->p) {
+    if (p > pK) {
         const double g6 = g->g6;
-        rho = K->rho * (r + g6) / (g6 * r + 1.0);
+        rho = rhoK * (r + g6) / (g6 * r + 1.0);
     } else {
         /* r^(1/gamma) = r / (r^z)^2, since 1/gamma = 1 - 2z: the power is
          * the solve's own (p_star/p_K)^z, so no second pow.  (r^z)^2 >= r for
          * r <= 1, so nothing underflows that r itself does not. */
         const double t = right ? s->pz_right : s->pz_left;
-        rho = K->rho * (r / (t * t));
+        rho = rhoK * (r / (t * t));
     }
     if (right)
         s->rho_star_right = rho;
