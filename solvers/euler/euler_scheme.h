@@ -25,22 +25,8 @@
 #define RIEMANN_FN __host__ __device__ static inline
 #endif
 #define EULER_FN __host__ __device__ static inline
-#define EULER_SHARED_FN EULER_FN
 #else
 #define EULER_FN static inline
-/* The exact Riemann flux is compiled once, not inlined into each sweep's
- * kernel: a compiler that contracts multiply-adds (-ffp-contract=fast) may
- * pair them differently in two inlined copies whose surroundings differ
- * (the y kernel permutes the momenta), and then the x and y sweeps would no
- * longer run the same arithmetic. With one copy they do, by construction.
- * The solve is long enough that the call costs nothing measurable. */
-#if defined(__GNUC__) && !defined(__clang__)
-#define EULER_SHARED_FN static __attribute__((noinline, noclone, unused))
-#elif defined(__GNUC__)
-#define EULER_SHARED_FN static __attribute__((noinline, unused))
-#else
-#define EULER_SHARED_FN static
-#endif
 #endif
 
 #include "riemann_exact_core.h"
@@ -174,7 +160,7 @@ enum { EULER_FACE_INNER = 0, EULER_FACE_WALL_MINUS = 1, EULER_FACE_WALL_PLUS = 2
  * with the spec's minbee and superbee, xi(1/r) != xi(r), so the ghost's
  * reconstruction is not the mirror of the interior one.) Equal states on
  * both sides of an inner face need no solve: their flux is the physical one. */
-EULER_SHARED_FN void euler_riemann_flux(double wl[4], double wr[4], int wall, const riemann_gas *g,
+EULER_FN void euler_riemann_flux(double wl[4], double wr[4], int wall, const riemann_gas *g,
                                  double flux[4]) {
   if (wl[0] == wr[0] && wl[1] == wr[1] && wl[2] == wr[2] && wl[3] == wr[3] &&
       wall == EULER_FACE_INNER) {
