@@ -95,6 +95,11 @@ void op_reduce_blocks_info_int(op_access acc, int *gbl, const int *part, int nbl
 int op_timer_find(const char *name);
 void op_timer_add(int timer, double seconds, double bytes);
 
+/* OpenMP backend only (its generated loops call it): the chunk of a static
+ * schedule over `count` blocks that deals op_thread_spread() pieces to each
+ * thread. */
+int op_omp_chunk(int count);
+
 /* ---- backend hooks: each backend library defines these ---- */
 /* Makes the host copy of dat current (device backends copy back). */
 void op_backend_dat_to_host(op_dat dat);

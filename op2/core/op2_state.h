@@ -9,6 +9,8 @@ typedef struct {
   int initialised;
   int diags;
   int part_size;
+  int thread_spread;        /* op_set_thread_spread's value (default 1) */
+  int thread_spread_option; /* --op-thread-spread=N, 0 when not given */
   op_set *sets;
   int nsets, cap_sets;
   op_map *maps;

@@ -26,7 +26,9 @@ static const char *usage =
     "                      default: the backend's, 16384 on the CPU backends; OP2's\n"
     "                      spelling OP_PART_SIZE=N is accepted too)\n"
     "  --op-huge-pages=N   1: big dats and maps in transparent huge pages where the system\n"
-    "                      allows them, 0: normal pages (env OP_HUGE_PAGES; default 1)\n";
+    "                      allows them, 0: normal pages (env OP_HUGE_PAGES; default 1)\n"
+    "  --op-thread-spread=N  OpenMP: each thread's share of a loop's blocks in N pieces\n"
+    "                      spread over the set, 1 to 64 (default: the application's, 1)\n";
 
 const char *op_usage_text(void) {
   static char text[4096];
@@ -51,6 +53,8 @@ static int take_option(const char *a) {
     op_g.diags = parse_int_option("option --op-diags", a + 11, 0, 9);
   } else if (!strncmp(a, "--op-part-size=", 15)) {
     op_g.part_size = parse_int_option("option --op-part-size", a + 15, 1, 1 << 20);
+  } else if (!strncmp(a, "--op-thread-spread=", 19)) {
+    op_g.thread_spread_option = parse_int_option("option --op-thread-spread", a + 19, 1, 64);
   } else if (!strncmp(a, "--op-huge-pages=", 16)) {
     op_set_huge_pages(parse_int_option("option --op-huge-pages", a + 16, 0, 1));
   } else if (!strncmp(a, "OP_PART_SIZE=", 13)) {
@@ -75,6 +79,7 @@ static void init(int argc, char **argv, int *argc_io, int diags) {
   op_g.initialised = 1;
   op_g.diags = diags;
   op_g.part_size = op_backend_default_part_size();
+  op_g.thread_spread_option = 0; /* op_g.thread_spread: the application's, set any time */
   const char *env = getenv("OP_DIAGS");
   if (env && *env) op_g.diags = parse_int_option("environment variable OP_DIAGS", env, 0, 9);
   env = getenv("OP_HUGE_PAGES");
@@ -114,6 +119,17 @@ void op_exit(void) {
 }
 
 int op_diags_level(void) { return op_g.diags; }
+
+void op_set_thread_spread(int pieces) {
+  OP_CHECK(pieces >= 1 && pieces <= 64, "op_set_thread_spread: %d pieces a thread is not in [1, 64]",
+           pieces);
+  op_g.thread_spread = pieces;
+}
+
+int op_thread_spread(void) {
+  if (op_g.thread_spread_option > 0) return op_g.thread_spread_option;
+  return op_g.thread_spread > 0 ? op_g.thread_spread : 1;
+}
 int op_part_size(void) { return op_g.part_size; }
 
 double op_wtime(void) {

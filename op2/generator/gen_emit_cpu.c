@@ -543,7 +543,12 @@ static void emit_loop(FILE *f, const gen_loop *lp, gen_backend backend) {
   fprintf(f, "  for (int col = 0; col < plan->ncolors; col++) {\n");
   gen_emit_halo_wait(f, "    ", "col");
   fprintf(f, "    const int first = plan->colblk_offset[col], count = plan->ncolblk[col];\n");
-  if (backend == GEN_OPENMP) fprintf(f, "#pragma omp parallel for schedule(static) if (count > 1)\n");
+  if (backend == GEN_OPENMP) {
+    /* A static schedule (the same blocks to the same thread in every loop),
+     * in op_thread_spread() pieces a thread: op2.h, op_set_thread_spread. */
+    fprintf(f, "    const int chunk = op_omp_chunk(count);\n");
+    fprintf(f, "#pragma omp parallel for schedule(static, chunk) if (count > 1)\n");
+  }
   fprintf(f, "    for (int j = 0; j < count; j++) {\n");
   fprintf(f, "      const int blk = plan->blkmap[first + j];\n");
   /* Block-local reduction variables: per block, so that the combination order

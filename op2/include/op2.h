@@ -301,6 +301,19 @@ void op_timing_json(void *file);
 /* Sets, maps and dats declared so far. */
 void op_diagnostic_output(void);
 
+/* How the OpenMP backend shares each colour's blocks among its threads: in
+ * `pieces` pieces a thread, dealt out in turn over the blocks (a static
+ * schedule with a chunk of a 1/(pieces x threads) share). 1, the default,
+ * gives each thread one contiguous share: right for loops whose elements
+ * all cost the same, whose data each thread then first touches and keeps.
+ * Where the cost varies across a set (euler's faces: a uniform stretch is
+ * far cheaper than a shock), a few pieces a thread balance the threads.
+ * pieces must be in [1, 64]. The command-line option --op-thread-spread=N
+ * overrides it. The results do not depend on it: reductions are combined
+ * per block in the plan's order. Other backends ignore it. */
+void op_set_thread_spread(int pieces);
+int op_thread_spread(void);
+
 /* Accessors used by applications and tools. */
 int op_diags_level(void);
 int op_part_size(void);

@@ -35,6 +35,12 @@ void op_backend_init(void) {
 void op_backend_exit(void) {}
 int op_backend_default_part_size(void) { return OP_CPU_PART_SIZE; }
 
+int op_omp_chunk(int count) {
+  const long pieces = (long)op_thread_spread() * omp_get_max_threads();
+  const long chunk = (count + pieces - 1) / pieces;
+  return chunk > 0 ? (int)chunk : 1;
+}
+
 int op_backend_option(const char *arg) { return op_omp_threads_option(arg, &requested_threads); }
 const char *op_backend_usage(void) { return OP_OMP_THREADS_USAGE; }
 void op_backend_dat_to_host(op_dat dat) {}
