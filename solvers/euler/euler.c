@@ -1120,8 +1120,8 @@ int main(int argc, char **argv) {
   /* A face's cost varies across the grid by an order of magnitude (a uniform
    * stretch against a shock), and the waves do not fill the two halves of it
    * evenly: four pieces a thread balance the OpenMP threads (the benchmark's
-   * fluxes to T = 0.2 on two threads: 22% faster; docs/performance.md,
-   * "Euler's face fluxes"). --op-thread-spread=N overrides it. */
+   * fluxes to T = 0.2 on two threads: 5% faster than one piece; docs/
+   * performance.md, "Euler's face fluxes"). --op-thread-spread=N overrides it. */
   op_set_thread_spread(4);
   deck *d = deck_new("euler", keys, NKEYS);
   if (!d) return 2;

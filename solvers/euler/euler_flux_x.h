@@ -5,7 +5,8 @@
  * 1 or 2 on a reflective west or east wall). MUSCL-Hancock reconstruction
  * and half-step evolution, then the exact Riemann flux (euler_scheme.h).
  * fallbacks counts faces that used the first-order flux because the evolved
- * values were not physical. Reads the constants euler_gas (gamma's, riemann_gas) and euler_limiter.
+ * values were not physical. Reads the constants euler_gas (gamma's, a
+ * riemann_gas) and euler_limiter.
  */
 #include "euler_scheme.h"
 

@@ -145,6 +145,11 @@ EULER_FN void euler_muscl_hancock(const double m[4], const double c[4], const do
   }
 }
 
+/* 1 when two states are equal, component by component. */
+EULER_FN int euler_same_state(const double a[4], const double b[4]) {
+  return a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[3] == b[3];
+}
+
 /* Where a face lies (the `wall` argument of the flux functions): inside the
  * domain or on a periodic or transmissive side (0), or on a reflective wall
  * with the ghost cell on its minus side (1: west or south wall) or on its
@@ -162,8 +167,7 @@ enum { EULER_FACE_INNER = 0, EULER_FACE_WALL_MINUS = 1, EULER_FACE_WALL_PLUS = 2
  * both sides of an inner face need no solve: their flux is the physical one. */
 EULER_FN void euler_riemann_flux(double wl[4], double wr[4], int wall, const riemann_gas *g,
                                  double flux[4]) {
-  if (wl[0] == wr[0] && wl[1] == wr[1] && wl[2] == wr[2] && wl[3] == wr[3] &&
-      wall == EULER_FACE_INNER) {
+  if (euler_same_state(wl, wr) && wall == EULER_FACE_INNER) {
     /* No jump: the exact solution is the state itself, and its flux the
      * physical one. (Saves the iterative solve in uniform regions.) */
     riemann_core_physical_flux_2d(wl, g->gamma, flux);
@@ -191,11 +195,6 @@ EULER_FN void euler_godunov_flux(const double a[4], const double b[4], int wall,
   euler_to_primitive(a, g->gamma, wl);
   euler_to_primitive(b, g->gamma, wr);
   euler_riemann_flux(wl, wr, wall, g, flux);
-}
-
-/* 1 when two states are equal, component by component. */
-EULER_FN int euler_same_state(const double a[4], const double b[4]) {
-  return a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[3] == b[3];
 }
 
 /* The numerical flux (in the sweep's frame) at the face between cells a and b

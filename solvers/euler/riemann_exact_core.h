@@ -57,8 +57,8 @@ RIEMANN_FN int riemann_core_classify(const riemann_state *w)
  * gamma as it would be where it is used (so every value is bitwise the
  * same), made once for many solves instead of at every use; a face flux
  * would otherwise spend a third of its divisions on them.  (z's binomial
- * coefficients: see riemann_core_pow_z.)  RIEMANN_GAS_DOUBLES is its size
- * in doubles, for copying it as an array (a kernel constant, say). */
+ * coefficients: see riemann_core_pow_z.)  It holds doubles only, so it can
+ * travel as an array of them (euler's kernel constant euler_gas). */
 typedef struct {
     double gamma;
     double z;        /* (gamma-1)/(2 gamma)                               */
@@ -71,7 +71,6 @@ typedef struct {
     double half_gm1; /* (gamma-1)/2                                       */
     double zc[7];    /* binomial coefficients of (1+x)^z, of x^2 .. x^8   */
 } riemann_gas;
-#define RIEMANN_GAS_DOUBLES 16
 
 RIEMANN_FN void riemann_core_gas_init(riemann_gas *g, double gamma)
 {
@@ -94,22 +93,6 @@ RIEMANN_FN void riemann_core_gas_init(riemann_gas *g, double gamma)
     g->zc[6] = g->zc[5] * (z - 7.0) * 0.125;
 }
 
-/* One side of the problem, as the pressure function takes it. */
-typedef struct {
-    double rho, p, a; /* the side's density, pressure and sound speed */
-    const riemann_gas *g;
-} riemann_core_side;
-
-RIEMANN_FN void riemann_core_side_init(riemann_core_side *k, double rhoK,
-                                       double pK, double aK,
-                                       const riemann_gas *g)
-{
-    k->rho = rhoK;
-    k->p = pK;
-    k->a = aK;
-    k->g = g;
-}
-
 /* r^z for 0 < z < 1/2 (z = (gamma-1)/(2 gamma)), the power every
  * rarefaction side takes.  Where |r - 1| < 1/128, the binomial series of
  * (1 + x)^z, x = r - 1 (exact there, Sterbenz), to eight terms by Horner's
@@ -129,7 +112,8 @@ RIEMANN_FN double riemann_core_pow_z(double r, const riemann_gas *g)
     return pow(r, g->z);
 }
 
-/* Pressure function f_K(p) of side K, and its derivative in *dfdp; on the
+/* Pressure function f_K(p) of side K (state K, sound speed aK), and its
+ * derivative in *dfdp; on the
  * rarefaction branch also (p/pK)^z in *pz (unless pz is a null pointer).
  *   shock (p > pK):        f = (p - pK) sqrt(A/(p + B)),
  *                          A = 2/((gamma+1) rhoK), B = (gamma-1)/(gamma+1) pK
@@ -138,36 +122,39 @@ RIEMANN_FN double riemann_core_pow_z(double r, const riemann_gas *g)
  *                          f' = (p/pK)^(-(gamma+1)/(2 gamma)) / (rhoK aK)
  *                             = (p/pK)^z / ((p/pK) rhoK aK)
  * f is increasing and concave in p; f and f' are continuous at p = pK. */
-RIEMANN_FN double riemann_core_fk_side(double p, const riemann_core_side *k,
-                                       double *dfdp, double *pz)
+RIEMANN_FN double riemann_core_fk_gas(double p, const riemann_state *K,
+                                      double aK, const riemann_gas *g,
+                                      double *dfdp, double *pz)
 {
-    const double gamma = k->g->gamma;
-    if (p > k->p) {
-        const double A = 2.0 / ((gamma + 1.0) * k->rho);
-        const double B = k->g->g6 * k->p;
+    const double gamma = g->gamma;
+    if (p > K->p) {
+        const double A = 2.0 / ((gamma + 1.0) * K->rho);
+        const double B = g->g6 * K->p;
         const double q = sqrt(A / (p + B));
-        *dfdp = q * (1.0 - 0.5 * (p - k->p) / (p + B));
-        return (p - k->p) * q;
+        *dfdp = q * (1.0 - 0.5 * (p - K->p) / (p + B));
+        return (p - K->p) * q;
     } else {
-        const double pr = p / k->p;
-        const double t = riemann_core_pow_z(pr, k->g);
+        const double pr = p / K->p;
+        const double t = riemann_core_pow_z(pr, g);
         if (pz)
             *pz = t;
-        *dfdp = (pr > 0.0) ? t / (pr * k->rho * k->a) : HUGE_VAL;
-        return 2.0 * k->a / (gamma - 1.0) * (t - 1.0);
+        *dfdp = (pr > 0.0) ? t / (pr * K->rho * aK) : HUGE_VAL;
+        return 2.0 * aK / (gamma - 1.0) * (t - 1.0);
     }
 }
 
 /* f_K(p) for the side with density rhoK, pressure pK and sound speed aK
- * (riemann_core_fk_side with the side's constants made on the spot). */
+ * (riemann_core_fk_gas with gamma's constants made on the spot). */
 RIEMANN_FN double riemann_core_fk(double p, double rhoK, double pK, double aK,
                                   double gamma, double *dfdp)
 {
     riemann_gas g;
-    riemann_core_side k;
+    riemann_state K;
     riemann_core_gas_init(&g, gamma);
-    riemann_core_side_init(&k, rhoK, pK, aK, &g);
-    return riemann_core_fk_side(p, &k, dfdp, (double *)0);
+    K.rho = rhoK;
+    K.u = 0.0;
+    K.p = pK;
+    return riemann_core_fk_gas(p, &K, aK, &g, dfdp, (double *)0);
 }
 
 /* Toro's adaptive initial guess for p* (valid non-vacuum states, no vacuum
@@ -232,7 +219,6 @@ RIEMANN_FN int riemann_core_solve_waves(const riemann_state *L,
     const double gamma = g->gamma;
     int kL, kR, it, finished = 0;
     double g4, du, p, lo, hi, dL, dR, fL, fR, tL = 0.0, tR = 0.0;
-    riemann_core_side sL, sR;
 
     s->left = *L;
     s->right = *R;
@@ -286,15 +272,13 @@ RIEMANN_FN int riemann_core_solve_waves(const riemann_state *L,
      * step that leaves the bracket (from above it can go negative) is
      * replaced by bisection (or hi/10 while lo is still 0). */
     p = riemann_core_guess_gas(L, s->a_left, R, s->a_right, g);
-    riemann_core_side_init(&sL, L->rho, L->p, s->a_left, g);
-    riemann_core_side_init(&sR, R->rho, R->p, s->a_right, g);
     lo = 0.0;
     hi = DBL_MAX;
     s->status = RIEMANN_ERR_NOCONV;
     for (it = 1; it <= RIEMANN_MAX_ITER; ++it) {
         double f, pn;
-        fL = riemann_core_fk_side(p, &sL, &dL, &tL);
-        fR = riemann_core_fk_side(p, &sR, &dR, &tR);
+        fL = riemann_core_fk_gas(p, L, s->a_left, g, &dL, &tL);
+        fR = riemann_core_fk_gas(p, R, s->a_right, g, &dR, &tR);
         f = fL + fR + du;
         if (f == 0.0) { /* fL, fR and the powers are those at p* = p */
             s->status = RIEMANN_OK;
@@ -345,8 +329,8 @@ RIEMANN_FN int riemann_core_solve_waves(const riemann_state *L,
         s->pz_left = (p > L->p) ? 0.0 : tL;
         s->pz_right = (p > R->p) ? 0.0 : tR;
     } else {
-        fL = riemann_core_fk_side(p, &sL, &dL, &s->pz_left);
-        fR = riemann_core_fk_side(p, &sR, &dR, &s->pz_right);
+        fL = riemann_core_fk_gas(p, L, s->a_left, g, &dL, &s->pz_left);
+        fR = riemann_core_fk_gas(p, R, s->a_right, g, &dR, &s->pz_right);
     }
     s->p_star = p;
     s->u_star = 0.5 * (L->u + R->u) + 0.5 * (fR - fL);
@@ -566,14 +550,10 @@ RIEMANN_FN void riemann_core_wave_speeds(const riemann_solution *s,
 {
     const riemann_state *L = &s->left, *R = &s->right;
     const double aL = s->a_left, aR = s->a_right;
-    riemann_gas g;
-    double g4, z, g2;
+    const double g4 = 2.0 / (s->gamma - 1.0);
+    const double z = (s->gamma - 1.0) / (2.0 * s->gamma);
+    const double g2 = (s->gamma + 1.0) / (2.0 * s->gamma);
     int i;
-
-    riemann_core_gas_init(&g, s->gamma);
-    g4 = g.g4;
-    z = g.z;
-    g2 = g.g2;
 
     for (i = 0; i < 5; ++i)
         speeds[i] = 0.0;
