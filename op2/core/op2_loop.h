@@ -25,6 +25,31 @@ extern "C" {
  * per-element temporaries stay in L1. */
 #define OP_CPU_CHUNK 64
 
+/* Interleaved runs (op_plan.h, seg_affine 3): the order in which a chunk's
+ * increments are added, as groups (p, i) = order[k] / ninc, order[k] % ninc:
+ * phase p < P, increment argument i < ninc. base[p * ninc + i] is the entry
+ * increment i of phase p reaches for the phase's first element; for lane m
+ * (element start + p + P * m) it reaches base + m. A datum X is then reached
+ * from element start + P * X + (p - P * base), so the groups sorted by
+ * p - P * base (ties: the same element, in argument order) give every datum
+ * of a chunk its additions in element order; chunks come in element order
+ * too, as the general way has them. */
+static inline void op_interleaved_order(int P, int ninc, const int *base, int *order) {
+  const int ng = P * ninc;
+  for (int g = 0; g < ng; g++) {
+    const long long key = (long long)(g / ninc) - (long long)P * base[g];
+    int at = g;
+    while (at > 0) {
+      const int h = order[at - 1];
+      const long long kh = (long long)(h / ninc) - (long long)P * base[h];
+      if (kh < key || (kh == key && h < g)) break;
+      order[at] = h;
+      at--;
+    }
+    order[at] = g;
+  }
+}
+
 /* What the generator read for one argument of one op_par_loop call. */
 typedef struct {
   op_arg_kind kind;

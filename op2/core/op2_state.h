@@ -11,6 +11,7 @@ typedef struct {
   int part_size;
   int thread_spread;        /* op_set_thread_spread's value (default 1) */
   int thread_spread_option; /* --op-thread-spread=N, 0 when not given */
+  int affine_runs;          /* plans look for affine and interleaved runs (--op-affine-runs) */
   op_set *sets;
   int nsets, cap_sets;
   op_map *maps;

@@ -28,7 +28,10 @@ static const char *usage =
     "  --op-huge-pages=N   1: big dats and maps in transparent huge pages where the system\n"
     "                      allows them, 0: normal pages (env OP_HUGE_PAGES; default 1)\n"
     "  --op-thread-spread=N  OpenMP: each thread's share of a loop's blocks in N pieces\n"
-    "                      spread over the set, 1 to 64 (default: the application's, 1)\n";
+    "                      spread over the set, 1 to 64 (default: the application's, 1)\n"
+    "  --op-affine-runs=N  CPU backends: 1 run the affine and interleaved runs of a mesh\n"
+    "                      as direct SIMD loops (default), 0 every element the general\n"
+    "                      way, through the maps (env OP_AFFINE_RUNS; same results)\n";
 
 const char *op_usage_text(void) {
   static char text[4096];
@@ -55,6 +58,8 @@ static int take_option(const char *a) {
     op_g.part_size = parse_int_option("option --op-part-size", a + 15, 1, 1 << 20);
   } else if (!strncmp(a, "--op-thread-spread=", 19)) {
     op_g.thread_spread_option = parse_int_option("option --op-thread-spread", a + 19, 1, 64);
+  } else if (!strncmp(a, "--op-affine-runs=", 17)) {
+    op_g.affine_runs = parse_int_option("option --op-affine-runs", a + 17, 0, 1);
   } else if (!strncmp(a, "--op-huge-pages=", 16)) {
     op_set_huge_pages(parse_int_option("option --op-huge-pages", a + 16, 0, 1));
   } else if (!strncmp(a, "OP_PART_SIZE=", 13)) {
@@ -80,10 +85,14 @@ static void init(int argc, char **argv, int *argc_io, int diags) {
   op_g.diags = diags;
   op_g.part_size = op_backend_default_part_size();
   op_g.thread_spread_option = 0; /* op_g.thread_spread: the application's, set any time */
+  op_g.affine_runs = 1;
   const char *env = getenv("OP_DIAGS");
   if (env && *env) op_g.diags = parse_int_option("environment variable OP_DIAGS", env, 0, 9);
   env = getenv("OP_HUGE_PAGES");
   if (env && *env) op_set_huge_pages(parse_int_option("environment variable OP_HUGE_PAGES", env, 0, 1));
+  env = getenv("OP_AFFINE_RUNS");
+  if (env && *env)
+    op_g.affine_runs = parse_int_option("environment variable OP_AFFINE_RUNS", env, 0, 1);
   env = getenv("OP_PART_SIZE");
   if (env && *env)
     op_g.part_size = parse_int_option("environment variable OP_PART_SIZE", env, 1, 1 << 20);

@@ -454,6 +454,7 @@ void op_plan_free(op_plan *p) {
   free(p->seg_affine);
   free(p->seg_off);
   free(p->seg_step);
+  free(p->seg_period);
   free(p);
 }
 
@@ -487,11 +488,16 @@ static void print_plan_stats(const op_plan *p) {
     printf(", up to %d element colours, %zu bytes staged", p->max_thrcol, p->nshared);
   if (p->what & OP_PLAN_GLOBAL_COLOURS) printf(", %d global colours", p->gcolors);
   if (p->what & OP_PLAN_AFFINE_RUNS) {
-    long affine = 0;
-    for (int g = 0; g < p->nsegs; g++)
-      if (p->seg_affine[g]) affine += p->seg_end[g] - p->seg_start[g];
+    long affine = 0, interleaved = 0;
+    for (int g = 0; g < p->nsegs; g++) {
+      const long n = p->seg_end[g] - p->seg_start[g];
+      if (p->seg_affine[g] == 3) interleaved += n;
+      else if (p->seg_affine[g]) affine += n;
+    }
     printf(", %d segments, %.1f%% of the elements in affine runs", p->nsegs,
            p->set_size ? 100.0 * (double)affine / p->set_size : 0.0);
+    if (interleaved)
+      printf(", %.1f%% in interleaved runs", 100.0 * (double)interleaved / p->set_size);
   }
   printf(", built in %.3f s\n", p->build_seconds);
 }
@@ -517,6 +523,7 @@ const op_plan *op_plan_get(const char *loop_name, op_set set, int part_size, int
 
 void op_plan_cache_clear(void) {
   op_plan_affine_forget_maps();
+  op_plan_interleaved_forget_maps();
   for (int c = 0; c < ncache; c++) op_plan_free(cache[c]);
   free(cache);
   cache = NULL;

@@ -88,15 +88,29 @@ typedef struct op_plan {
    * step 1 (a row of a grid) or, for data only read, 0 (one element for the
    * whole segment: the column of a dense matrix), and every dat the loop
    * writes is reached with step 1 at one offset only: the segment runs as a
-   * direct loop, its indices computed instead of read from the maps. Other
-   * segments run the general way. */
+   * direct loop, its indices computed instead of read from the maps.
+   *
+   * Interleaved runs (kind 3), where a block has no affine runs: P runs of
+   * L elements each, taken in turn. Element start + p + P * m (phase p < P,
+   * lane m < L) reaches, through every map, the entries of element start + p
+   * plus m. The loop only reads and increments through its maps (no WRITE,
+   * RW, reduction or dat both read and incremented): each phase runs as SIMD
+   * lanes, and the increments of a chunk of lanes are added phase by phase
+   * in an order that gives every datum its additions in element order
+   * (op_interleaved_order in op2_loop.h), so the results are those of the
+   * general way, bit for bit.
+   *
+   * Other segments run the general way. */
   int nsegs;
   int *blk_seg;    /* nblocks + 1: block b's segments are blk_seg[b] .. blk_seg[b + 1] - 1 */
   int *seg_start;  /* nsegs: first element */
   int *seg_end;    /* nsegs: one past the last element */
-  int *seg_affine; /* nsegs: 0 general; 1 affine, every step 1; 2 affine, some step 0 */
-  int *seg_step;   /* nsegs * nargs: the step of each indirect argument (0 or 1) */
-  int *seg_off;    /* nsegs * nargs: the offset of each indirect argument (0 for others) */
+  int *seg_affine; /* nsegs: 0 general; 1 affine, every step 1; 2 affine, some step 0;
+                      3 interleaved runs */
+  int *seg_step;   /* nsegs * nargs: the step of each indirect argument (0 or 1; 0 for kind 3) */
+  int *seg_off;    /* nsegs * nargs: the offset of each indirect argument (0 for others and
+                      for kind 3) */
+  int *seg_period; /* nsegs: P of an interleaved segment (its length is a multiple), else 1 */
 
   /* ---- what the loop must move, for achieved bandwidth ---- */
   double bytes_moved;
@@ -116,6 +130,9 @@ enum {
 /* Shortest affine run worth a segment of its own: shorter ones stay in the
  * general segment around them. */
 #define OP_AFFINE_MIN_RUN 64
+/* Interleaved runs: the most runs taken in turn (OP_PLAN_MAX_PERIOD), and
+ * OP_AFFINE_MIN_RUN elements at least. */
+#define OP_PLAN_MAX_PERIOD 4
 /* Arguments of one loop at most (as many as op2-gen takes). */
 #define OP_PLAN_MAX_ARGS 64
 

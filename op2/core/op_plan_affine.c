@@ -233,12 +233,36 @@ static int offsets_safe(const op_arg *args, int nargs, const int *step, const in
   return 1;
 }
 
+/* May the loop run interleaved runs (op_plan.h)? Only when it reads and
+ * increments through its maps and nothing else: no WRITE or RW through a
+ * map, no reduction, and no dat it increments reached by another argument
+ * that is not an increment through a map. Then the elements of a segment
+ * meet only in the data they increment, which op_interleaved_order adds in
+ * element order. */
+static int interleave_safe(const op_arg *args, int nargs) {
+  for (int i = 0; i < nargs; i++) {
+    const op_arg *a = &args[i];
+    if (a->kind == OP_ARG_GBL && a->acc != OP_READ) return 0;
+    if (a->kind == OP_ARG_INFO) return 0;
+    if (a->kind != OP_ARG_DAT || !a->map) continue;
+    if (a->acc != OP_READ && a->acc != OP_INC) return 0;
+    if (a->acc != OP_INC) continue;
+    for (int j = 0; j < nargs; j++)
+      if (args[j].kind == OP_ARG_DAT && args[j].dat == a->dat &&
+          !(args[j].map && args[j].acc == OP_INC))
+        return 0;
+  }
+  return 1;
+}
+
 typedef struct {
   op_plan *p;
   const op_arg *args;
   int nargs;
   int nmaps;                          /* distinct maps of the mapped arguments */
   const map_breaks *maps[OP_PLAN_MAX_ARGS];
+  int period;                         /* of interleaved runs where there are no affine ones; 0: none */
+  const op_interleave_breaks *ibreaks[OP_PLAN_MAX_ARGS]; /* of each of the maps, for period */
   int *count;                         /* per block: its segments (first pass) */
 } seg_job;
 
@@ -257,16 +281,66 @@ static int next_break(const seg_job *j, int n, int limit) {
   return best;
 }
 
-/* Writes segment `at` of the plan: [lo, hi), its kind, steps and offsets. */
-static void put_segment(op_plan *p, int nargs, int at, int lo, int hi, int kind, const int *step,
-                        const int *off) {
+/* The first row at or after n that breaks the interleaved runs of any of
+ * the loop's maps, or limit. */
+static int next_interleave_break(const seg_job *j, int n, int limit) {
+  int best = limit;
+  for (int k = 0; k < j->nmaps; k++) {
+    const op_interleave_breaks *b = j->ibreaks[k];
+    int lo = 0, hi = b->nrows; /* first break >= n */
+    while (lo < hi) {
+      const int mid = lo + (hi - lo) / 2;
+      if (b->rows[mid] < n) lo = mid + 1; else hi = mid;
+    }
+    if (lo < b->nrows && b->rows[lo] < best) best = b->rows[lo];
+  }
+  return best;
+}
+
+/* Writes segment `at` of the plan: [lo, hi), its kind, period, steps and
+ * offsets (kinds 1 and 2). */
+static void put_segment(op_plan *p, int nargs, int at, int lo, int hi, int kind, int period,
+                        const int *step, const int *off) {
+  const int affine = kind == 1 || kind == 2;
   p->seg_start[at] = lo;
   p->seg_end[at] = hi;
   p->seg_affine[at] = kind;
+  p->seg_period[at] = period;
   for (int i = 0; i < nargs; i++) {
-    p->seg_step[(size_t)at * (size_t)nargs + (size_t)i] = kind ? step[i] : 0;
-    p->seg_off[(size_t)at * (size_t)nargs + (size_t)i] = kind ? off[i] : 0;
+    p->seg_step[(size_t)at * (size_t)nargs + (size_t)i] = affine ? step[i] : 0;
+    p->seg_off[(size_t)at * (size_t)nargs + (size_t)i] = affine ? off[i] : 0;
   }
+}
+
+/* Cuts block b into interleaved runs of period P and general segments, as
+ * block_segments does. A run from n holds rows up to the next break at or
+ * after n + P (its first P rows start its phases); a shorter one than
+ * OP_AFFINE_MIN_RUN elements is left to the general segment, and the next
+ * run is looked for where it could be longer: just before that break. */
+static int block_interleaved(const seg_job *j, int b, int at) {
+  op_plan *p = j->p;
+  const int s0 = p->offset[b], s1 = s0 + p->nelems[b], P = j->period;
+  const int fill = p->seg_start != NULL;
+  int nseg = 0, general = s0;
+  for (int n = s0; n + OP_AFFINE_MIN_RUN <= s1;) {
+    const int hi = next_interleave_break(j, n + P, s1), len = (hi - n) / P * P;
+    if (len >= OP_AFFINE_MIN_RUN) {
+      if (general < n) {
+        if (fill) put_segment(p, j->nargs, at + nseg, general, n, 0, 1, NULL, NULL);
+        nseg++;
+      }
+      if (fill) put_segment(p, j->nargs, at + nseg, n, n + len, 3, P, NULL, NULL);
+      nseg++;
+      general = n = n + len;
+    } else {
+      n = hi - P + 1 > n + 1 ? hi - P + 1 : n + 1;
+    }
+  }
+  if (general < s1 || nseg == 0) {
+    if (fill) put_segment(p, j->nargs, at + nseg, general, s1, 0, 1, NULL, NULL);
+    nseg++;
+  }
+  return nseg;
 }
 
 /* Cuts block b into segments; writes them from position `at` when
@@ -277,8 +351,9 @@ static int block_segments(const seg_job *j, int b, int at) {
   const int nargs = j->nargs, s0 = p->offset[b], s1 = s0 + p->nelems[b];
   const int fill = p->seg_start != NULL;
   int step[OP_PLAN_MAX_ARGS], off[OP_PLAN_MAX_ARGS], nseg = 0, general = s0;
-  int scattered = 0;
-  for (int k = 0; k < j->nmaps; k++) scattered |= j->maps[k]->scattered;
+  int scattered = !op_g.affine_runs;
+  for (int k = 0; k < j->nmaps && !scattered; k++) scattered |= j->maps[k]->scattered;
+  if (scattered && j->period) return block_interleaved(j, b, at);
   for (int n = s0; n < s1 && !scattered;) {
     const int m = next_break(j, n, s1);
     int kind = 1;
@@ -292,17 +367,17 @@ static int block_segments(const seg_job *j, int b, int at) {
     }
     if (m - n >= OP_AFFINE_MIN_RUN && offsets_safe(args, nargs, step, off)) {
       if (general < n) {
-        if (fill) put_segment(p, nargs, at + nseg, general, n, 0, step, off);
+        if (fill) put_segment(p, nargs, at + nseg, general, n, 0, 1, step, off);
         nseg++;
       }
-      if (fill) put_segment(p, nargs, at + nseg, n, m, kind, step, off);
+      if (fill) put_segment(p, nargs, at + nseg, n, m, kind, 1, step, off);
       nseg++;
       general = m;
     }
     n = m;
   }
   if (general < s1 || nseg == 0) {
-    if (fill) put_segment(p, nargs, at + nseg, general, s1, 0, step, off);
+    if (fill) put_segment(p, nargs, at + nseg, general, s1, 0, 1, step, off);
     nseg++;
   }
   return nseg;
@@ -332,6 +407,31 @@ void op_plan_find_affine_runs(op_plan *p, const op_arg *args, int nargs) {
     for (int k = 0; k < i; k++) seen |= is_mapped(&args[k]) && args[k].map == args[i].map;
     if (!seen) j.maps[j.nmaps++] = breaks_of(args[i].map);
   }
+  /* No affine runs in some map: interleaved runs, of the period with the
+   * fewest breaks, when the loop allows them. */
+  int no_runs = 0;
+  for (int k = 0; k < j.nmaps; k++) no_runs |= j.maps[k]->scattered;
+  if (op_g.affine_runs && no_runs && j.nmaps && interleave_safe(args, nargs)) {
+    long best = -1;
+    for (int P = 2; P <= OP_PLAN_MAX_PERIOD; P++) {
+      const op_interleave_breaks *ib[OP_PLAN_MAX_ARGS];
+      long total = 0;
+      for (int k = 0, m = 0; m < nargs && total >= 0; m++) {
+        if (!is_mapped(&args[m])) continue;
+        int seen = 0;
+        for (int q = 0; q < m; q++) seen |= is_mapped(&args[q]) && args[q].map == args[m].map;
+        if (seen) continue;
+        ib[k] = op_plan_interleave_breaks(args[m].map, P);
+        total = ib[k]->scattered ? -1 : total + ib[k]->nrows;
+        k++;
+      }
+      if (total >= 0 && (best < 0 || total < best)) {
+        best = total;
+        j.period = P;
+        memcpy(j.ibreaks, ib, sizeof(ib[0]) * (size_t)j.nmaps);
+      }
+    }
+  }
   j.count = op_malloc(sizeof(int) * ((size_t)p->nblocks + 1));
   op_parallel_for(p->nblocks, count_segments, &j);
   p->blk_seg = op_malloc(sizeof(int) * ((size_t)p->nblocks + 1));
@@ -349,5 +449,6 @@ void op_plan_find_affine_runs(op_plan *p, const op_arg *args, int nargs) {
   p->seg_affine = op_malloc(sizeof(int) * ns);
   p->seg_off = op_malloc(sizeof(int) * ns * (size_t)(nargs ? nargs : 1));
   p->seg_step = op_malloc(sizeof(int) * ns * (size_t)(nargs ? nargs : 1));
+  p->seg_period = op_malloc(sizeof(int) * ns);
   op_parallel_for(p->nblocks, fill_segments, &j);
 }

@@ -202,6 +202,35 @@ static int check_global_colours(const op_plan *p, const op_arg *args, int nargs,
   return rc;
 }
 
+/* Interleaved segment g (kind 3): its length a multiple of its period P,
+ * element start + p + P * m mapping to element start + p's entries plus m
+ * through every map, and a loop that only reads and increments through its
+ * maps, with no other access to what it increments (op_plan.h). */
+static int check_interleaved(const op_plan *p, const op_arg *args, int nargs, int g, char *msg,
+                             size_t len) {
+  const int s = p->seg_start[g], e = p->seg_end[g], P = p->seg_period[g];
+  if (P < 2 || P > OP_PLAN_MAX_PERIOD || (e - s) % P)
+    return fail(msg, len, "interleaved segment %d: [%d, %d) with period %d", g, s, e, P);
+  for (int i = 0; i < nargs; i++) {
+    const op_arg *a = &args[i];
+    if ((a->kind == OP_ARG_GBL && a->acc != OP_READ) || a->kind == OP_ARG_INFO)
+      return fail(msg, len, "interleaved segment %d: argument %d is a reduction", g, i);
+    if ((a->kind != OP_ARG_DAT && a->kind != OP_ARG_IDX) || !a->map) continue;
+    if (a->acc != OP_READ && a->acc != OP_INC)
+      return fail(msg, len, "interleaved segment %d: argument %d writes through a map", g, i);
+    for (int n = s + P; n < e; n++)
+      if (target(a, n) != target(a, n - P) + 1)
+        return fail(msg, len, "interleaved segment %d: element %d of argument %d maps to %d, "
+                    "not %d", g, n, i, target(a, n), target(a, n - P) + 1);
+    for (int j = 0; j < nargs && a->acc == OP_INC; j++)
+      if (args[j].kind == OP_ARG_DAT && args[j].dat == a->dat &&
+          !(args[j].map && args[j].acc == OP_INC))
+        return fail(msg, len, "interleaved segment %d: dat \"%s\" is incremented by argument "
+                    "%d and reached otherwise by %d", g, a->dat->name, i, j);
+  }
+  return 0;
+}
+
 /* Segments tile each block in order; in an affine segment every mapped
  * argument's entry is the element plus the segment's offset, and a written
  * dat is reached at one offset; chunk_safe holds for the general segments. */
@@ -213,6 +242,13 @@ static int check_segments(const op_plan *p, const op_arg *args, int nargs, char 
         return fail(msg, len, "segment %d of block %d is [%d, %d), expected to start at %d", g, b,
                     p->seg_start[g], p->seg_end[g], next);
       next = p->seg_end[g];
+      if (p->seg_affine[g] == 3) {
+        if (check_interleaved(p, args, nargs, g, msg, len)) return 1;
+        continue;
+      }
+      if (p->seg_period[g] != 1)
+        return fail(msg, len, "segment %d of kind %d has period %d", g, p->seg_affine[g],
+                    p->seg_period[g]);
       if (!p->seg_affine[g]) continue;
       const int *off = p->seg_off + (size_t)g * (size_t)nargs;
       const int *step = p->seg_step + (size_t)g * (size_t)nargs;

@@ -73,7 +73,8 @@ static void mark_block(bitmap *b, const op_plan *p, const op_arg *args, int i, i
     return;
   }
   for (int g = p->blk_seg[blk]; g < p->blk_seg[blk + 1]; g++)
-    mark_range(b, &args[i], p->seg_start[g], p->seg_end[g], p->seg_affine[g],
+    mark_range(b, &args[i], p->seg_start[g], p->seg_end[g],
+               p->seg_affine[g] == 1 || p->seg_affine[g] == 2, /* kind 3: element by element */
                p->seg_step[(size_t)g * (size_t)p->nargs + (size_t)i],
                p->seg_off[(size_t)g * (size_t)p->nargs + (size_t)i], op);
 }

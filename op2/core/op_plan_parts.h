@@ -14,6 +14,19 @@ void op_plan_find_affine_runs(op_plan *p, const op_arg *args, int nargs);
  * pattern breaks): after their entries change, and at op_exit. */
 void op_plan_affine_forget_maps(void);
 
+/* ---- op_plan_interleaved.c ---- */
+/* The rows of a map that break its interleaved runs of one period. */
+typedef struct {
+  int known;     /* looked at */
+  int scattered; /* more than one break in OP_AFFINE_MIN_RUN rows: no runs worth having */
+  int nrows;
+  int *rows;     /* ascending rows n >= period that are not row n - period plus one */
+} op_interleave_breaks;
+/* Those of map m for period (2 to OP_PLAN_MAX_PERIOD), found on first use. */
+const op_interleave_breaks *op_plan_interleave_breaks(op_map m, int period);
+/* Forgets them, as op_plan_affine_forget_maps does. */
+void op_plan_interleaved_forget_maps(void);
+
 /* ---- op_plan_footprint.c: what the elements touch, as ranges where the
  * plan has affine runs (a structured mesh costs a few range operations per
  * row instead of one per element) ---- */

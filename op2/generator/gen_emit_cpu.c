@@ -88,8 +88,10 @@ typedef enum {
   ACCESS_PLAIN,  /* through the maps, straight into the data */
   ACCESS_STAGED, /* gathered buffers and per-element temporaries (emit_split_block) */
   ACCESS_AFFINE, /* an affine segment, every step 1: element n's map entry is n + off[arg] */
-  ACCESS_BROADCAST /* an affine segment with steps 0 (read-only data, one element for all):
+  ACCESS_BROADCAST, /* an affine segment with steps 0 (read-only data, one element for all):
                       entry step[arg] * n + off[arg]; mapped reads copied into buffers */
+  ACCESS_INTERLEAVED /* one phase of an interleaved segment: lane m0 + k's mapped reads at
+                        ph<arg> + m0 + k, its increments into the phase's temporaries */
 } access_mode;
 
 /* The address of element n's data for dat argument a (not staged). */
@@ -121,7 +123,11 @@ static void emit_call(FILE *f, const gen_loop *lp, access_mode mode, int temps,
   for (int a = 0; a < lp->nargs; a++) {
     const gen_arg *g = &lp->args[a];
     fprintf(f, "%s\n%s    ", a ? "," : "", indent);
-    if (mode == ACCESS_STAGED && (is_ind_inc(g) || is_partial(g) || is_ind_store(g))) {
+    if (mode == ACCESS_INTERLEAVED && is_ind_inc(g)) {
+      fprintf(f, "q%d + k * %d", a, g->dim);
+    } else if (mode == ACCESS_INTERLEAVED && is_ind_read(g)) {
+      fprintf(f, "ph%d + (size_t)(m0 + k) * %d", a, g->dim);
+    } else if (mode == ACCESS_STAGED && (is_ind_inc(g) || is_partial(g) || is_ind_store(g))) {
       fprintf(f, "tmp%d + k * %d", a, g->dim);
     } else if ((mode == ACCESS_STAGED || mode == ACCESS_BROADCAST) && is_ind_read(g)) {
       fprintf(f, "gat%d + k * %d", a, g->dim);
@@ -452,6 +458,86 @@ static void emit_affine_block(FILE *f, const gen_loop *lp) {
   fprintf(f, "      }\n");
 }
 
+/* Can the loop run the plan's interleaved segments (kind 3)? It reads and
+ * increments through its maps, with literal dims, and has no reductions and
+ * no op_arg_idx (the plan allows kind 3 for loops that only read and
+ * increment through maps; other loops take such segments the general way). */
+static int interleave_ok(const gen_loop *lp) {
+  if (!split_ok(lp) || !has_increments_only(lp) || has_ind_store(lp)) return 0;
+  for (int a = 0; a < lp->nargs; a++)
+    if (lp->args[a].kind == GEN_ARG_IDX) return 0;
+  return 1;
+}
+
+/* An interleaved segment (op_plan.h): P runs taken in turn, element
+ * start + p + P * m reaching phase p's first entries plus m. Chunk by chunk
+ * of lanes: each phase's kernels as SIMD lanes, reading straight from the
+ * data and incrementing their own temporaries; then each (phase, increment)
+ * group added to its rows in op_interleaved_order's order, which gives every
+ * datum its additions in element order, as the general way does. */
+static void emit_interleaved_block(FILE *f, const gen_loop *lp) {
+  int ninc = 0;
+  for (int a = 0; a < lp->nargs; a++) ninc += is_ind_inc(&lp->args[a]);
+  fprintf(f, "      const int P = plan->seg_period[seg], lanes = (end - start) / P;\n");
+  fprintf(f, "      int base[OP_PLAN_MAX_PERIOD * %d], order[OP_PLAN_MAX_PERIOD * %d];\n", ninc,
+          ninc);
+  fprintf(f, "      for (int p = 0; p < P; p++) {\n");
+  for (int a = 0, i = 0; a < lp->nargs; a++)
+    if (is_ind_inc(&lp->args[a]))
+      fprintf(f, "        base[p * %d + %d] = map%d[(start + p) * mdim%d + midx%d];\n", ninc, i++,
+              a, a, a);
+  fprintf(f, "      }\n");
+  fprintf(f, "      op_interleaved_order(P, %d, base, order);\n", ninc);
+  fprintf(f, "      for (int m0 = 0; m0 < lanes; m0 += OP_CPU_CHUNK) {\n");
+  fprintf(f, "        const int m1 = m0 + OP_CPU_CHUNK < lanes ? m0 + OP_CPU_CHUNK : lanes;\n");
+  for (int a = 0; a < lp->nargs; a++) {
+    const gen_arg *g = &lp->args[a];
+    if (is_ind_inc(g))
+      fprintf(f, "        %s tmp%d[OP_PLAN_MAX_PERIOD][OP_CPU_CHUNK * %d];\n", g->type, a, g->dim);
+  }
+  fprintf(f, "        for (int p = 0; p < P; p++) {\n");
+  fprintf(f, "          const int e = start + p;\n");
+  for (int a = 0; a < lp->nargs; a++) {
+    const gen_arg *g = &lp->args[a];
+    if (is_ind_read(g))
+      fprintf(f, "          const %s *ph%d = data%d + (size_t)map%d[e * mdim%d + midx%d] * %d;\n",
+              g->type, a, a, a, a, a, g->dim);
+    else if (is_ind_inc(g))
+      fprintf(f, "          %s *q%d = tmp%d[p];\n", g->type, a, a);
+  }
+  fprintf(f, "#pragma omp simd\n");
+  fprintf(f, "          for (int k = 0; k < m1 - m0; k++) {\n");
+  fprintf(f, "            const int n = e + P * (m0 + k);\n");
+  fprintf(f, "            (void)n;\n");
+  for (int a = 0; a < lp->nargs; a++) {
+    const gen_arg *g = &lp->args[a];
+    if (is_ind_inc(g))
+      fprintf(f, "            for (int d = 0; d < %d; d++) q%d[k * %d + d] = 0;\n", g->dim, a,
+              g->dim);
+  }
+  emit_call(f, lp, ACCESS_INTERLEAVED, TEMPS_NONE, "            ");
+  fprintf(f, "          }\n");
+  fprintf(f, "        }\n");
+  /* A group's rows are consecutive: one contiguous addition per group. */
+  fprintf(f, "        for (int g = 0; g < P * %d; g++) {\n", ninc);
+  fprintf(f, "          const int p = order[g] / %d;\n", ninc);
+  fprintf(f, "          switch (order[g] %% %d) {\n", ninc);
+  for (int a = 0, i = 0; a < lp->nargs; a++) {
+    const gen_arg *g = &lp->args[a];
+    if (!is_ind_inc(g)) continue;
+    fprintf(f, "            case %d: {\n", i++);
+    fprintf(f, "              %s *row = data%d + ((size_t)base[order[g]] + m0) * %d;\n", g->type,
+            a, g->dim);
+    fprintf(f, "              const %s *t = tmp%d[p];\n", g->type, a);
+    fprintf(f, "              for (int v = 0; v < (m1 - m0) * %d; v++) row[v] += t[v];\n", g->dim);
+    fprintf(f, "              break;\n");
+    fprintf(f, "            }\n");
+  }
+  fprintf(f, "          }\n");
+  fprintf(f, "        }\n");
+  fprintf(f, "      }\n");
+}
+
 /* The elements [start, end) of a block, the general way. */
 static void emit_general_block(FILE *f, const gen_loop *lp) {
   if (split_ok(lp) && needs_staging(lp) && has_ind_store(lp)) {
@@ -488,6 +574,10 @@ static void emit_block(FILE *f, const gen_loop *lp) {
     emit_fused_block(f, lp, ACCESS_BROADCAST);
   else
     emit_split_block(f, lp, ACCESS_BROADCAST);
+  if (interleave_ok(lp)) {
+    fprintf(f, "      } else if (plan->seg_affine[seg] == 3) {\n");
+    emit_interleaved_block(f, lp);
+  }
   fprintf(f, "      } else {\n");
   emit_general_block(f, lp);
   fprintf(f, "      }\n");
