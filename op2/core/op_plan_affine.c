@@ -261,40 +261,35 @@ typedef struct {
   int nargs;
   int nmaps;                          /* distinct maps of the mapped arguments */
   const map_breaks *maps[OP_PLAN_MAX_ARGS];
-  int period;                         /* of interleaved runs where there are no affine ones; 0: none */
+  int period; /* of the interleaved runs, where there are no affine ones; 0: none */
   const op_interleave_breaks *ibreaks[OP_PLAN_MAX_ARGS]; /* of each of the maps, for period */
   int *count;                         /* per block: its segments (first pass) */
 } seg_job;
 
+/* The first of the ascending rows[0, n) above x, or limit when none is
+ * below limit. */
+static int first_above(const int *rows, int n, int x, int limit) {
+  int lo = 0, hi = n;
+  while (lo < hi) {
+    const int mid = lo + (hi - lo) / 2;
+    if (rows[mid] <= x) lo = mid + 1; else hi = mid;
+  }
+  return lo < n && rows[lo] < limit ? rows[lo] : limit;
+}
+
 /* The first break after n of any of the loop's maps, or limit. */
 static int next_break(const seg_job *j, int n, int limit) {
-  int best = limit;
-  for (int k = 0; k < j->nmaps; k++) {
-    const map_breaks *b = j->maps[k];
-    int lo = 0, hi = b->nbreaks; /* first break > n */
-    while (lo < hi) {
-      const int mid = lo + (hi - lo) / 2;
-      if (b->breaks[mid] <= n) lo = mid + 1; else hi = mid;
-    }
-    if (lo < b->nbreaks && b->breaks[lo] < best) best = b->breaks[lo];
-  }
-  return best;
+  for (int k = 0; k < j->nmaps; k++)
+    limit = first_above(j->maps[k]->breaks, j->maps[k]->nbreaks, n, limit);
+  return limit;
 }
 
 /* The first row at or after n that breaks the interleaved runs of any of
  * the loop's maps, or limit. */
 static int next_interleave_break(const seg_job *j, int n, int limit) {
-  int best = limit;
-  for (int k = 0; k < j->nmaps; k++) {
-    const op_interleave_breaks *b = j->ibreaks[k];
-    int lo = 0, hi = b->nrows; /* first break >= n */
-    while (lo < hi) {
-      const int mid = lo + (hi - lo) / 2;
-      if (b->rows[mid] < n) lo = mid + 1; else hi = mid;
-    }
-    if (lo < b->nrows && b->rows[lo] < best) best = b->rows[lo];
-  }
-  return best;
+  for (int k = 0; k < j->nmaps; k++)
+    limit = first_above(j->ibreaks[k]->rows, j->ibreaks[k]->nrows, n - 1, limit);
+  return limit;
 }
 
 /* Writes segment `at` of the plan: [lo, hi), its kind, period, steps and
@@ -401,11 +396,14 @@ void op_plan_find_affine_runs(op_plan *p, const op_arg *args, int nargs) {
   j.p = p;
   j.args = args;
   j.nargs = nargs;
+  op_map distinct[OP_PLAN_MAX_ARGS];
   for (int i = 0; i < nargs; i++) {
     if (!is_mapped(&args[i])) continue;
     int seen = 0;
     for (int k = 0; k < i; k++) seen |= is_mapped(&args[k]) && args[k].map == args[i].map;
-    if (!seen) j.maps[j.nmaps++] = breaks_of(args[i].map);
+    if (seen) continue;
+    distinct[j.nmaps] = args[i].map;
+    j.maps[j.nmaps++] = breaks_of(args[i].map);
   }
   /* No affine runs in some map: interleaved runs, of the period with the
    * fewest breaks, when the loop allows them. */
@@ -416,14 +414,9 @@ void op_plan_find_affine_runs(op_plan *p, const op_arg *args, int nargs) {
     for (int P = 2; P <= OP_PLAN_MAX_PERIOD; P++) {
       const op_interleave_breaks *ib[OP_PLAN_MAX_ARGS];
       long total = 0;
-      for (int k = 0, m = 0; m < nargs && total >= 0; m++) {
-        if (!is_mapped(&args[m])) continue;
-        int seen = 0;
-        for (int q = 0; q < m; q++) seen |= is_mapped(&args[q]) && args[q].map == args[m].map;
-        if (seen) continue;
-        ib[k] = op_plan_interleave_breaks(args[m].map, P);
+      for (int k = 0; k < j.nmaps && total >= 0; k++) {
+        ib[k] = op_plan_interleave_breaks(distinct[k], P);
         total = ib[k]->scattered ? -1 : total + ib[k]->nrows;
-        k++;
       }
       if (total >= 0 && (best < 0 || total < best)) {
         best = total;
