@@ -97,10 +97,14 @@ fi
 # adding them to the datum, OP2's reference adds them one by one) or a sum
 # is single precision (airfoil_sp's rms: 720000 floats added in another
 # association). The atol covers values that are rounding noise around zero
-# (airfoil's far-field y-momentum, 1e-16) or converge to it (aero's residual).
+# (airfoil's far-field y-momentum, 1e-16) or converge to it (aero's residual;
+# single-precision airfoil's rms, which sinks to single precision's rounding
+# floor, about 6e-8 on the 900-cell mesh: there a mere change of the order of
+# the increments moves it by up to 3.2e-9, 5% (seq with OP_PART_SIZE=64
+# against 1048576), so its comparison is absolute below 1e-6).
 catalogue="
 airfoil_dp|airfoil/airfoil_plain/dp/airfoil.cpp|new_grid|airfoil|This test is considered PASSED|identical|1e-9|1e-14
-airfoil_sp|airfoil/airfoil_plain/sp/airfoil.cpp|new_grid|airfoil|This test is considered PASSED|tolerance|1e-2|0
+airfoil_sp|airfoil/airfoil_plain/sp/airfoil.cpp|new_grid|airfoil|This test is considered PASSED|tolerance|1e-2|1e-8
 jac1_dp|jac1/dp/jac.cpp|none|jac|Results check PASSED!|identical|1e-9|0
 jac1_sp|jac1/sp/jac.cpp|none|jac|Results check PASSED!|identical|1e-9|0
 jac2|jac2/jac.cpp|none|jac|Results check PASSED!|identical|1e-9|0
