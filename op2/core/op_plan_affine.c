@@ -40,10 +40,8 @@ void op_plan_affine_forget_maps(void) {
   nmaps_seen = 0;
 }
 
-/* Rows are scanned in pieces over the threads, each piece starting a run:
- * at most ROW_PIECES pieces, of at least PIECE_ROWS rows. */
-#define ROW_PIECES 256
-#define PIECE_ROWS 65536L
+/* Rows are scanned in pieces over the threads (op_plan_row_pieces), each
+ * piece starting a run. */
 /* Map dims up to this are scanned with a fixed-size step array. */
 #define SCAN_MAX_DIM 64
 
@@ -155,11 +153,7 @@ static const map_breaks *breaks_of(op_map m) {
   map_breaks *b = &maps_seen[m->index];
   if (b->known) return b;
   b->known = 1;
-  /* Every row a plan may run: the owned elements and, on many processes,
-   * the execute halo after them. */
-  const long rows = (long)m->from->size + m->from->exec_size;
-  const long pieces = rows / PIECE_ROWS < 1 ? 1 : rows / PIECE_ROWS > ROW_PIECES ? ROW_PIECES
-                                                                                  : rows / PIECE_ROWS;
+  const long rows = op_plan_map_rows(m), pieces = op_plan_row_pieces(rows);
   const long limit = rows / OP_AFFINE_MIN_RUN + pieces;
   if (m->dim > SCAN_MAX_DIM) {
     b->scattered = 1;
@@ -168,7 +162,7 @@ static const map_breaks *breaks_of(op_map m) {
   /* One read of the map: each piece keeps its breaks, up to its share of
    * the limit, in a slot of its own; a piece with more (breaks unevenly
    * spread, yet not too many in all) is read again into place. */
-  long count[ROW_PIECES], at[ROW_PIECES], room[ROW_PIECES], slots = 0;
+  long count[OP_PLAN_ROW_PIECES], at[OP_PLAN_ROW_PIECES], room[OP_PLAN_ROW_PIECES], slots = 0;
   for (long p = 0; p < pieces; p++) {
     const long r0 = rows * p / pieces, r1 = rows * (p + 1) / pieces;
     room[p] = (r1 - r0) / OP_AFFINE_MIN_RUN + 1;
@@ -233,13 +227,9 @@ static int offsets_safe(const op_arg *args, int nargs, const int *step, const in
   return 1;
 }
 
-/* May the loop run interleaved runs (op_plan.h)? Only when it reads and
- * increments through its maps and nothing else: no WRITE or RW through a
- * map, no reduction, and no dat it increments reached by another argument
- * that is not an increment through a map. Then the elements of a segment
- * meet only in the data they increment, which op_interleaved_order adds in
- * element order. */
-static int interleave_safe(const op_arg *args, int nargs) {
+/* Then the elements of a segment meet only in the data they increment,
+ * which op_interleaved_order adds in element order. */
+int op_plan_interleave_safe(const op_arg *args, int nargs) {
   for (int i = 0; i < nargs; i++) {
     const op_arg *a = &args[i];
     if (a->kind == OP_ARG_GBL && a->acc != OP_READ) return 0;
@@ -409,7 +399,7 @@ void op_plan_find_affine_runs(op_plan *p, const op_arg *args, int nargs) {
    * fewest breaks, when the loop allows them. */
   int no_runs = 0;
   for (int k = 0; k < j.nmaps; k++) no_runs |= j.maps[k]->scattered;
-  if (op_g.affine_runs && no_runs && j.nmaps && interleave_safe(args, nargs)) {
+  if (op_g.affine_runs && no_runs && j.nmaps && op_plan_interleave_safe(args, nargs)) {
     long best = -1;
     for (int P = 2; P <= OP_PLAN_MAX_PERIOD; P++) {
       const op_interleave_breaks *ib[OP_PLAN_MAX_ARGS];

@@ -16,6 +16,7 @@
 #include "op2_error.h"
 #include "op2_state.h"
 #include "op_plan.h"
+#include "op_plan_parts.h"
 #include "op2_dist.h"
 
 OP_PRINTF(3, 4) static int fail(char *msg, size_t len, const char *fmt, ...) {
@@ -204,29 +205,23 @@ static int check_global_colours(const op_plan *p, const op_arg *args, int nargs,
 
 /* Interleaved segment g (kind 3): its length a multiple of its period P,
  * element start + p + P * m mapping to element start + p's entries plus m
- * through every map, and a loop that only reads and increments through its
- * maps, with no other access to what it increments (op_plan.h). */
+ * through every map, and a loop whose arguments allow such runs
+ * (op_plan_interleave_safe, op_plan.h). */
 static int check_interleaved(const op_plan *p, const op_arg *args, int nargs, int g, char *msg,
                              size_t len) {
   const int s = p->seg_start[g], e = p->seg_end[g], P = p->seg_period[g];
   if (P < 2 || P > OP_PLAN_MAX_PERIOD || (e - s) % P)
     return fail(msg, len, "interleaved segment %d: [%d, %d) with period %d", g, s, e, P);
+  if (!op_plan_interleave_safe(args, nargs))
+    return fail(msg, len, "interleaved segment %d in a loop that writes through a map, reduces, "
+                "or reaches what it increments otherwise", g);
   for (int i = 0; i < nargs; i++) {
     const op_arg *a = &args[i];
-    if ((a->kind == OP_ARG_GBL && a->acc != OP_READ) || a->kind == OP_ARG_INFO)
-      return fail(msg, len, "interleaved segment %d: argument %d is a reduction", g, i);
     if ((a->kind != OP_ARG_DAT && a->kind != OP_ARG_IDX) || !a->map) continue;
-    if (a->acc != OP_READ && a->acc != OP_INC)
-      return fail(msg, len, "interleaved segment %d: argument %d writes through a map", g, i);
     for (int n = s + P; n < e; n++)
       if (target(a, n) != target(a, n - P) + 1)
         return fail(msg, len, "interleaved segment %d: element %d of argument %d maps to %d, "
                     "not %d", g, n, i, target(a, n), target(a, n - P) + 1);
-    for (int j = 0; j < nargs && a->acc == OP_INC; j++)
-      if (args[j].kind == OP_ARG_DAT && args[j].dat == a->dat &&
-          !(args[j].map && args[j].acc == OP_INC))
-        return fail(msg, len, "interleaved segment %d: dat \"%s\" is incremented by argument "
-                    "%d and reached otherwise by %d", g, a->dat->name, i, j);
   }
   return 0;
 }

@@ -19,10 +19,6 @@
 #include "op2_state.h"
 #include "op_plan_parts.h"
 
-/* Pieces of rows per map, and rows per piece at least. */
-#define ROW_PIECES 256
-#define PIECE_ROWS 65536L
-
 static op_interleave_breaks *seen[OP_PLAN_MAX_PERIOD + 1];
 static int nseen[OP_PLAN_MAX_PERIOD + 1];
 
@@ -86,12 +82,8 @@ const op_interleave_breaks *op_plan_interleave_breaks(op_map m, int period) {
   op_interleave_breaks *b = &seen[period][m->index];
   if (b->known) return b;
   b->known = 1;
-  /* Every row a plan may run: the owned elements and, on many processes,
-   * the execute halo after them. */
-  const long rows = (long)m->from->size + m->from->exec_size;
-  const long pieces = rows / PIECE_ROWS < 1 ? 1 : rows / PIECE_ROWS > ROW_PIECES ? ROW_PIECES
-                                                                                  : rows / PIECE_ROWS;
-  long count[ROW_PIECES], at[ROW_PIECES];
+  const long rows = op_plan_map_rows(m), pieces = op_plan_row_pieces(rows);
+  long count[OP_PLAN_ROW_PIECES], at[OP_PLAN_ROW_PIECES];
   break_job j = {m->map, m->dim, period, rows, pieces, rows / OP_AFFINE_MIN_RUN + pieces,
                  count, at, NULL};
   op_parallel_for(pieces, count_pieces, &j);

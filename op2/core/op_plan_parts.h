@@ -7,12 +7,31 @@
 
 #include "op_plan.h"
 
+/* ---- scanning a map for runs (op_plan_affine.c, op_plan_interleaved.c) ---- */
+/* Rows are scanned in pieces over the threads: at most OP_PLAN_ROW_PIECES
+ * pieces, of at least OP_PLAN_PIECE_ROWS rows. */
+#define OP_PLAN_ROW_PIECES 256
+#define OP_PLAN_PIECE_ROWS 65536L
+/* Every row of m a plan may run: the owned elements and, on many processes,
+ * the execute halo after them. */
+static inline long op_plan_map_rows(op_map m) { return (long)m->from->size + m->from->exec_size; }
+/* The pieces rows are scanned in. */
+static inline long op_plan_row_pieces(long rows) {
+  const long n = rows / OP_PLAN_PIECE_ROWS;
+  return n < 1 ? 1 : n > OP_PLAN_ROW_PIECES ? OP_PLAN_ROW_PIECES : n;
+}
+
 /* ---- op_plan_affine.c ---- */
 /* Fills p->nsegs, blk_seg, seg_start, seg_end, seg_affine and seg_off. */
 void op_plan_find_affine_runs(op_plan *p, const op_arg *args, int nargs);
 /* Forgets what was learnt about the maps (the rows where their affine
  * pattern breaks): after their entries change, and at op_exit. */
 void op_plan_affine_forget_maps(void);
+/* May the loop run interleaved runs (op_plan.h)? Only when it reads and
+ * increments through its maps and nothing else: no WRITE or RW through a
+ * map, no reduction, and no dat it increments reached by another argument
+ * that is not an increment through a map. */
+int op_plan_interleave_safe(const op_arg *args, int nargs);
 
 /* ---- op_plan_interleaved.c ---- */
 /* The rows of a map that break its interleaved runs of one period. */

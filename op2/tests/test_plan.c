@@ -315,6 +315,14 @@ int main(int argc, char **argv) {
              "the checker accepted an interleaved segment whose map breaks the run: %s", msg);
       printf("broken interleaved run rejected: %s\n", msg);
       row[1] -= 1;
+      /* The same segments checked against a loop that writes through the
+       * map: rejected too. */
+      op_arg wargs[4] = {iargs[0], iargs[1], iargs[2],
+                         op_arg_dat(ir, 1, imap, 4, "double", OP_WRITE)};
+      EXPECT(op_plan_check(ip, 4, wargs, msg, sizeof msg) != 0 && strstr(msg, "interleaved"),
+             "the checker accepted interleaved segments for a loop that writes through a map: %s",
+             msg);
+      printf("interleaved runs of a writing loop rejected: %s\n", msg);
     }
     op_plan_free(ip);
     /* Writing r through the map (not incrementing): no interleaved runs. */
