@@ -482,9 +482,13 @@ static void emit_stub(FILE *f, const loop_info *L) {
   out(f, 2, "static const int gind[%d] = {", n);
   for (int i = 0; i < n; i++) fprintf(f, "%s%d", i ? ", " : "", L->gind[i]);
   fprintf(f, "};\n");
-  out(f, 2, "static const op_cuda_loop_desc desc = {\"%s\", \"%s:%d\", %d, %d, %d, %d, %d, %d, gind};\n",
+  out(f, 2, "static const op_cuda_loop_desc desc = {\"%s\", \"%s:%d\", %d, %d, %d, %d, %d, %d, gind, ",
       K, lp->file, lp->line, n, L->indirect, L->has_coalesced, L->has_staged, L->has_atomic,
       L->ngroups);
+  if (L->has_staged)
+    fprintf(f, "(const void *)op_cuda_%s_staged};\n", K);
+  else
+    fprintf(f, "NULL};\n");
   out(f, 2, "op_cuda_loop C;\n");
   out(f, 2, "op_cuda_loop_begin(&C, &desc, name, set, %d, args, sig);\n", n);
   out(f, 2, "struct op_cuda_p_%s p;\n", K);

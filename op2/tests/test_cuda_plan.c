@@ -8,7 +8,9 @@
  * replay also checks, round by round, that no two elements of one thread
  * colour touch the same staged element (a race on the GPU), which the CPU
  * emulation of CUDA cannot see. Then the auto-tuner: option parsing, the
- * candidates, settling on the fastest, rejection, the tune file.
+ * candidates, settling on the fastest, rejection, the tune file, what ran
+ * instead of what was chosen; and the start-up rule (exit 77 only without a
+ * device).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 
 #include "op2.h"
 #include "op_cuda.h"
+#include "op_cuda_start.h"
 #include "op_plan.h"
 
 #define TEST_LCG_SEED 24681357u
@@ -375,6 +378,73 @@ static void test_tuner(void) {
   EXPECT(c.strategy == OP_CUDA_COLOUR, "forced atomic on a loop that cannot: %s, expected colour",
          op_cuda_strategy_name(c.strategy));
   op_cuda_tune_reset();
+  ind.atomic_ok = 1;
+
+  /* What ran instead of what was chosen. A forced choice becomes what ran:
+   * later calls ask for it, and its times count under it. */
+  EXPECT(op_cuda_tune_option("--op-force=staged:256:1024"), "--op-force not taken");
+  c = op_cuda_tune_choose("loopR", &ind, 256);
+  op_cuda_config ran = {OP_CUDA_ATOMIC, 256, 0};
+  op_cuda_tune_ran_as("loopR", c, ran);
+  op_cuda_tune_record("loopR", ran, 2.0);
+  c = op_cuda_tune_choose("loopR", &ind, 256);
+  EXPECT(!memcmp(&c, &ran, sizeof c), "a forced staged:256:1024 that ran atomic: asked again for %s:%d:%d",
+         op_cuda_strategy_name(c.strategy), c.block, c.part);
+  EXPECT(op_cuda_tune_settled("loopR", &c) && !memcmp(&c, &ran, sizeof c),
+         "the settled choice is not what ran");
+  op_cuda_tune_reset();
+  /* While tuning, a candidate that ran as another configuration is dropped:
+   * never offered again, never chosen, its time not kept. */
+  n = op_cuda_tune_candidates(&ind, 256, cand, 64);
+  op_cuda_config dropped[64];
+  int clamped = 0, offered_again = 0;
+  for (int call = 0; call < 400 && !op_cuda_tune_settled("loopT", NULL); call++) {
+    op_cuda_config got = op_cuda_tune_choose("loopT", &ind, 256);
+    if (op_cuda_tune_settled("loopT", NULL)) break;
+    for (int k = 0; k < clamped; k++) offered_again += !memcmp(&dropped[k], &got, sizeof got);
+    if (got.block > 128) {
+      /* The kernel allows 128 threads: it runs with 128, fastest of all. */
+      op_cuda_config r128 = got;
+      r128.block = 128;
+      if (clamped < 64) dropped[clamped++] = got;
+      op_cuda_tune_ran_as("loopT", got, r128);
+      op_cuda_tune_record("loopT", r128, 0.1);
+      continue;
+    }
+    op_cuda_tune_record("loopT", got, 1.0 + got.block / 64.0 + got.strategy);
+  }
+  EXPECT(op_cuda_tune_settled("loopT", &c) && c.block <= 128,
+         "tuning settled on %s:%d:%d, which ran with fewer threads", op_cuda_strategy_name(c.strategy),
+         c.block, c.part);
+  EXPECT(offered_again == 0, "a candidate that ran with fewer threads was offered %d more time(s)",
+         offered_again);
+  EXPECT(clamped > 0 && clamped < n, "%d of %d candidates clamped", clamped, n);
+  op_cuda_tune_reset();
+
+  /* Start-up: 77 only without a device. */
+  char why[512];
+  EXPECT(op_cuda_start_verdict(0, "no error", 2, 1, why, sizeof why) == OP_CUDA_START_RUN,
+         "two devices: %s", why);
+  EXPECT(op_cuda_start_verdict(0, "no error", 0, 1, why, sizeof why) == OP_CUDA_START_SKIP,
+         "no device counted: %s", why);
+  EXPECT(op_cuda_start_verdict(OP_CUDA_ERR_NO_DEVICE, "no CUDA-capable device is detected", 0, 1,
+                               why, sizeof why) == OP_CUDA_START_SKIP &&
+             strstr(why, "no CUDA-capable device"),
+         "no device: %s", why);
+  EXPECT(op_cuda_start_verdict(OP_CUDA_ERR_INSUFFICIENT_DRIVER, "insufficient driver", 0, 0, why,
+                               sizeof why) == OP_CUDA_START_SKIP &&
+             strstr(why, "no CUDA driver installed"),
+         "no driver installed: %s", why);
+  EXPECT(op_cuda_start_verdict(OP_CUDA_ERR_INSUFFICIENT_DRIVER, "insufficient driver", 0, 1, why,
+                               sizeof why) == OP_CUDA_START_FAIL &&
+             strstr(why, "older than the CUDA runtime") && strstr(why, "(error 35)"),
+         "a driver older than the runtime must fail: %s", why);
+  EXPECT(op_cuda_start_verdict(3, "initialization error", 0, 1, why, sizeof why) ==
+                 OP_CUDA_START_FAIL &&
+             strstr(why, "initialization error (error 3)"),
+         "an initialization error must fail: %s", why);
+  EXPECT(op_cuda_start_verdict(999, NULL, 1, 1, why, sizeof why) == OP_CUDA_START_FAIL,
+         "an unknown error with a device counted must fail: %s", why);
 }
 
 int main(int argc, char **argv) {

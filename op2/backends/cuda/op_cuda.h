@@ -58,6 +58,7 @@ typedef struct {
   int has_atomic;       /* the atomic kernel exists */
   int ngind;            /* indirect dats as the generator grouped them (by source text) */
   const int *gind;      /* per argument: its group, or -1 */
+  const void *staged_kernel; /* the staged kernel (its static shared memory), or NULL */
 } op_cuda_loop_desc;
 
 /* Device copies of the plan arrays the kernels read. */
@@ -142,6 +143,11 @@ op_cuda_config op_cuda_tune_choose(const char *name, const op_cuda_traits *t, in
 void op_cuda_tune_reject(const char *name, op_cuda_config cfg);
 /* 1 when the loop's configuration is forced or fixed (--op-tune=off), not tuned. */
 int op_cuda_tune_is_fixed(const char *name);
+/* The call chosen as `asked` ran as `ran` (its kernel allows fewer threads per
+ * block; staged needs more shared memory than the device has). A forced or
+ * default choice becomes `ran` for this and later calls, so that times,
+ * --op-diags and the tune file show what ran; any other is rejected. */
+void op_cuda_tune_ran_as(const char *name, op_cuda_config asked, op_cuda_config ran);
 /* Time of one call made with cfg (GPU milliseconds, from CUDA events). */
 void op_cuda_tune_record(const char *name, op_cuda_config cfg, double ms);
 /* Prints the choice per loop (diagnostics >= 1) and saves the tune file (if named). */

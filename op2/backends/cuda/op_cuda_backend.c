@@ -19,6 +19,7 @@
 #include "op2_registry.h"
 #include "op_cuda.h"
 #include "op_cuda_rt.h"
+#include "op_cuda_start.h"
 
 /* Halo rows on many processes (op_cuda_halo.cu). */
 extern const op_device_rows_ops op_cuda_device_rows;
@@ -29,11 +30,6 @@ void op_cuda_rows_free(void);
     cudaError_t e_ = (call);                                                     \
     if (e_ != cudaSuccess) op_cuda_fail((int)e_, #call, (loop), __FILE__, __LINE__); \
   } while (0)
-
-/* Static shared memory of the block reductions (op_cuda_kernel.h: 32 values
- * per reduced type, up to three types in a loop), reserved beside a staged
- * block's dynamic shared memory when choosing a partition size. */
-#define REDUCTION_SHARED 1024
 
 static struct {
   int device;
@@ -114,13 +110,31 @@ static void push_const(const char *name, const void *data, size_t bytes) {
   if (G.updater(name, data, bytes, err, sizeof err) != 0) op_fatal("op_decl_const(%s): %s", name, err);
 }
 
+_Static_assert((int)cudaSuccess == OP_CUDA_ERR_SUCCESS &&
+                   (int)cudaErrorInsufficientDriver == OP_CUDA_ERR_INSUFFICIENT_DRIVER &&
+                   (int)cudaErrorNoDevice == OP_CUDA_ERR_NO_DEVICE,
+               "op_cuda_start.h's error numbers are the runtime's");
+
+static int driver_installed(void) {
+#ifdef OP_CUDA_EMULATE
+  return op_cuda_emu_driver_installed();
+#else
+  return op_cuda_driver_library_loads();
+#endif
+}
+
 void op_backend_init(void) {
   int n = 0;
   cudaError_t e = cudaGetDeviceCount(&n);
-  if (e != cudaSuccess || n == 0) {
-    fprintf(stderr, "no CUDA device: skipping (%s)\n",
-            e != cudaSuccess ? cudaGetErrorString(e) : "no device found");
-    exit(77);
+  char why[512];
+  switch (op_cuda_start_verdict((int)e, cudaGetErrorString(e), n,
+                                e == cudaErrorInsufficientDriver ? driver_installed() : 1, why,
+                                sizeof why)) {
+    case OP_CUDA_START_RUN: break;
+    case OP_CUDA_START_SKIP:
+      fprintf(stderr, "%s: skipping\n", why);
+      exit(77);
+    case OP_CUDA_START_FAIL: op_fatal("CUDA start-up: %s", why);
   }
   /* Many processes on a machine share its devices, one each in turn. */
   if (!G.device_given && op_dist) G.device = op_dist->local_rank % n;
@@ -293,6 +307,25 @@ static void grow(char **dev, char **host, size_t *have, size_t need, const char 
   *have = n;
 }
 
+/* What the runtime says of a kernel (threads per block its registers allow,
+ * static shared memory), asked once per kernel. */
+static struct kernel_info *kernel_info(const void *kernel, const char *loop) {
+  for (int i = 0; i < G.nkernels; i++)
+    if (G.kernels[i].fn == kernel) return &G.kernels[i];
+  struct cudaFuncAttributes attr;
+  CK(cudaFuncGetAttributes(&attr, kernel), loop);
+  if (G.nkernels == G.cap_kernels) {
+    G.cap_kernels = G.cap_kernels ? 2 * G.cap_kernels : 32;
+    G.kernels = op_realloc(G.kernels, sizeof(*G.kernels) * (size_t)G.cap_kernels);
+  }
+  struct kernel_info *k = &G.kernels[G.nkernels++];
+  k->fn = kernel;
+  k->max_threads = attr.maxThreadsPerBlock;
+  k->static_shared = attr.sharedSizeBytes;
+  k->dyn_allowed = 48 * 1024 - (attr.sharedSizeBytes < 48 * 1024 ? attr.sharedSizeBytes : 0);
+  return k;
+}
+
 /* ---- what a loop may do ------------------------------------------------------------------ */
 
 /* Has per-CUDA-block partials: a reduction, or an op_arg_info travelling with one. */
@@ -365,18 +398,23 @@ void op_cuda_loop_begin(op_cuda_loop *C, const op_cuda_loop_desc *desc, const ch
       C->L.plan = op_plan_get(C->L.name, set, part, nargs, args, plan_parts(cfg.strategy));
     }
     C->cfg = cfg;
+    /* A staged block holds its partition's indirect data in dynamic shared
+     * memory beside the kernel's static shared memory (its block reductions). */
     if (cfg.strategy == OP_CUDA_STAGED &&
-        C->L.plan->nshared + REDUCTION_SHARED > G.shared_optin) {
+        C->L.plan->nshared + kernel_info(desc->staged_kernel, C->name)->static_shared >
+            G.shared_optin) {
       if (op_cuda_tune_is_fixed(C->name)) {
-        /* Forced or default: run it another way rather than fail. */
+        /* Forced or default: run it another way rather than fail, and say
+         * so once (later calls ask for the other way: op_cuda_tune_ran_as). */
         op_cuda_config alt = {t.atomic_ok ? OP_CUDA_ATOMIC : OP_CUDA_COLOUR, cfg.block, 0};
-        static int warned;
-        if (!warned++)
-          op_warn("loop \"%s\": partition size %d needs %zu bytes of shared memory, more than the "
-                  "device's %zu; using %s instead (choose a smaller --op-part-size)",
-                  C->name, part, C->L.plan->nshared, G.shared_optin,
-                  op_cuda_strategy_name(alt.strategy));
+        op_warn("loop \"%s\": partition size %d needs %zu bytes of shared memory and the kernel "
+                "%zu more, beyond the device's %zu; using %s instead (choose a smaller "
+                "--op-part-size)",
+                C->name, part, C->L.plan->nshared,
+                kernel_info(desc->staged_kernel, C->name)->static_shared, G.shared_optin,
+                op_cuda_strategy_name(alt.strategy));
         C->L.plan = op_plan_get(C->L.name, set, dpart, nargs, args, plan_parts(alt.strategy));
+        op_cuda_tune_ran_as(C->name, cfg, alt);
         C->cfg = alt;
         break;
       }
@@ -427,25 +465,16 @@ int op_cuda_grid(const op_cuda_loop *C, int count) {
 }
 
 void op_cuda_loop_kernel(op_cuda_loop *C, const void *kernel, size_t shared) {
-  struct kernel_info *k = NULL;
-  for (int i = 0; i < G.nkernels; i++)
-    if (G.kernels[i].fn == kernel) k = &G.kernels[i];
-  if (!k) {
-    struct cudaFuncAttributes attr;
-    CK(cudaFuncGetAttributes(&attr, kernel), C->name);
-    if (G.nkernels == G.cap_kernels) {
-      G.cap_kernels = G.cap_kernels ? 2 * G.cap_kernels : 32;
-      G.kernels = op_realloc(G.kernels, sizeof(*G.kernels) * (size_t)G.cap_kernels);
-    }
-    k = &G.kernels[G.nkernels++];
-    k->fn = kernel;
-    k->max_threads = attr.maxThreadsPerBlock;
-    k->static_shared = attr.sharedSizeBytes;
-    k->dyn_allowed = 48 * 1024 - (attr.sharedSizeBytes < 48 * 1024 ? attr.sharedSizeBytes : 0);
-  }
+  struct kernel_info *k = kernel_info(kernel, C->name);
   if (C->block > k->max_threads) {
+    /* The kernel's registers allow fewer threads: it runs, and is timed and
+     * reported, with as many as it can have. */
     C->block = k->max_threads / 32 * 32;
     C->max_grid = G.prop.multiProcessorCount * 2048 / C->block * 2;
+    op_cuda_config ran = C->cfg;
+    ran.block = C->block;
+    op_cuda_tune_ran_as(C->name, C->cfg, ran);
+    C->cfg = ran;
   }
   if (shared > k->dyn_allowed) {
     if (shared + k->static_shared > G.shared_optin)

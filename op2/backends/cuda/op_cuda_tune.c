@@ -51,6 +51,11 @@ typedef struct {
   long calls, timed_calls;
   double total_ms; /* over timed calls */
   int warned;
+  /* A forced or default configuration that could not run as chosen runs as
+   * `ran_as` instead (a smaller block, atomic or colour for staged): every
+   * call then asks for it, is timed under it and reports it. */
+  int substituted;
+  op_cuda_config sub_from, ran_as;
   /* Candidates measured by an earlier run ("trial" lines of the tune file). */
   int npre;
   op_cuda_config pre_cfg[MAX_CANDIDATES];
@@ -317,6 +322,15 @@ static op_cuda_config substitute(tune_entry *e, op_cuda_config c, const op_cuda_
   return d;
 }
 
+/* Settles a loop on a configuration it does not tune (forced or default), or
+ * on what that configuration was found to run as. */
+static op_cuda_config fix(tune_entry *e, int source, op_cuda_config c) {
+  e->settled = 1;
+  e->source = source;
+  e->chosen = e->substituted && same(c, e->sub_from) ? e->ran_as : c;
+  return e->chosen;
+}
+
 op_cuda_config op_cuda_tune_choose(const char *name, const op_cuda_traits *t, int default_part) {
   tune_entry *e = find(name, 1);
   e->calls++;
@@ -327,18 +341,12 @@ op_cuda_config op_cuda_tune_choose(const char *name, const op_cuda_traits *t, in
       op_fatal("option --op-force-loop=%s=%s: loop \"%s\" is %s; use %s", name,
                op_cuda_strategy_name(c.strategy), name, t->indirect ? "indirect" : "direct",
                t->indirect ? "staged, atomic or colour" : "plain or coalesced");
-    e->settled = 1;
-    e->source = SRC_FORCED;
-    e->chosen = substitute(e, c, t, default_part, "the forced");
-    return e->chosen;
+    return fix(e, SRC_FORCED, substitute(e, c, t, default_part, "the forced"));
   }
   if ((t->indirect && T.force_indirect) || (!t->indirect && T.force_direct)) {
     op_cuda_config c =
         complete(t->indirect ? T.forced_indirect : T.forced_direct, default_part);
-    e->settled = 1;
-    e->source = SRC_FORCED;
-    e->chosen = substitute(e, c, t, default_part, "the forced");
-    return e->chosen;
+    return fix(e, SRC_FORCED, substitute(e, c, t, default_part, "the forced"));
   }
   if (e->settled && e->source == SRC_FILE && !allowed(t, e->chosen.strategy)) {
     op_warn("CUDA loop \"%s\": strategy %s from the tune file is not possible; tuning again",
@@ -347,12 +355,7 @@ op_cuda_config op_cuda_tune_choose(const char *name, const op_cuda_traits *t, in
     e->source = SRC_TUNED;
   }
   if (e->settled) return e->chosen;
-  if (T.off) {
-    e->settled = 1;
-    e->source = SRC_DEFAULT;
-    e->chosen = default_config(t, default_part);
-    return e->chosen;
-  }
+  if (T.off) return fix(e, SRC_DEFAULT, default_config(t, default_part));
   if (!e->built) {
     e->ncand = op_cuda_tune_candidates(t, default_part, e->cand, MAX_CANDIDATES);
     e->built = 1;
@@ -395,6 +398,21 @@ void op_cuda_tune_reject(const char *name, op_cuda_config cfg) {
     if (same(e->cand[i], cfg)) e->rejected[i] = 1;
   while (e->cur < e->ncand && e->rejected[e->cur]) e->cur++;
   if (e->built && e->cur >= e->ncand) settle(e);
+}
+
+void op_cuda_tune_ran_as(const char *name, op_cuda_config asked, op_cuda_config ran) {
+  tune_entry *e = find(name, 1);
+  if (same(asked, ran)) return;
+  if (e->settled && (e->source == SRC_FORCED || e->source == SRC_DEFAULT)) {
+    e->substituted = 1;
+    e->sub_from = asked;
+    e->ran_as = ran;
+    if (same(e->chosen, asked)) e->chosen = ran;
+    return;
+  }
+  /* Tuned, being tuned or from the tune file: what cannot run as asked is
+   * not a candidate (its time would be another configuration's). */
+  op_cuda_tune_reject(name, asked);
 }
 
 void op_cuda_tune_record(const char *name, op_cuda_config cfg, double ms) {

@@ -65,6 +65,30 @@ int order_reversed() {
   return reverse_order;
 }
 
+/* A device property the tests set through the environment (docs/cuda.md,
+ * "The emulation"): `name` as an integer in [lo, hi], else `dflt`. */
+long env_property(const char *name, long dflt, long lo, long hi) {
+  const char *v = std::getenv(name);
+  if (!v || !*v) return dflt;
+  char *end;
+  long x = std::strtol(v, &end, 10);
+  if (*end || x < lo || x > hi) {
+    std::fprintf(stderr, "CUDA emulation: %s=%s: expected an integer in [%ld, %ld]\n", name, v, lo,
+                 hi);
+    std::exit(2);
+  }
+  return x;
+}
+/* Threads per block a kernel's registers allow, and its static shared memory. */
+int kernel_max_threads() { return (int)env_property("OP_CUDA_EMU_KERNEL_MAX_THREADS", kMaxThreads, 32, kMaxThreads); }
+size_t kernel_static_shared() {
+  return (size_t)env_property("OP_CUDA_EMU_KERNEL_STATIC_SHARED", 0, 0, 48 * 1024);
+}
+/* Shared memory one block may have, static and dynamic together. */
+size_t shared_optin() {
+  return (size_t)env_property("OP_CUDA_EMU_SHARED_OPTIN", 227 * 1024, 48 * 1024, 227 * 1024);
+}
+
 [[noreturn]] void die(const char *what) {
   std::fprintf(stderr, "CUDA emulation: %s (kernel %s, block %u, thread %u)\n", what,
                kernel_name ? kernel_name : "-", blockIdx.x, threadIdx.x);
@@ -153,15 +177,15 @@ void run_block() {
 void op_emu_launch(const void *fn, const char *name, dim3 grid, dim3 block, size_t shared,
                    std::function<void()> kernel) {
   kernel_name = name;
-  if (grid.x < 1 || grid.y != 1 || grid.z != 1 || block.x < 1 || block.x > (unsigned)kMaxThreads ||
-      block.y != 1 || block.z != 1) {
+  if (grid.x < 1 || grid.y != 1 || grid.z != 1 || block.x < 1 ||
+      block.x > (unsigned)kernel_max_threads() || block.y != 1 || block.z != 1) {
     last_error = cudaErrorInvalidConfiguration;
     return;
   }
-  int allowed = 48 * 1024;
+  int allowed = 48 * 1024 - (int)kernel_static_shared();
   auto it = dyn_limit.find(fn);
   if (it != dyn_limit.end() && it->second > allowed) allowed = it->second;
-  if (shared > (size_t)allowed) {
+  if (shared > (size_t)allowed || shared + kernel_static_shared() > shared_optin()) {
     last_error = cudaErrorInvalidValue;
     return;
   }
@@ -223,9 +247,17 @@ struct op_emu_event {
 
 extern "C" {
 
+/* OP_CUDA_EMU_DEVICES=0 plays a machine without a device, and
+ * OP_CUDA_EMU_START_ERROR=N a runtime that fails with error N at start-up. */
 cudaError_t cudaGetDeviceCount(int *count) {
-  *count = 1;
-  return cudaSuccess;
+  const long err = env_property("OP_CUDA_EMU_START_ERROR", 0, 0, 100000);
+  *count = err ? 0 : (int)env_property("OP_CUDA_EMU_DEVICES", 1, 0, 1);
+  return (cudaError_t)err;
+}
+
+/* OP_CUDA_EMU_DRIVER=0 plays a machine with no CUDA driver installed. */
+int op_cuda_emu_driver_installed(void) {
+  return (int)env_property("OP_CUDA_EMU_DRIVER", 1, 0, 1);
 }
 
 cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : cudaErrorInvalidDevice; }
@@ -236,7 +268,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device) {
   std::snprintf(p->name, sizeof p->name, "CUDA emulation on the CPU (op2 emu)");
   p->totalGlobalMem = (size_t)16 << 30;
   p->sharedMemPerBlock = 48 * 1024;
-  p->sharedMemPerBlockOptin = 227 * 1024;
+  p->sharedMemPerBlockOptin = shared_optin();
   p->warpSize = 32;
   p->maxThreadsPerBlock = kMaxThreads;
   p->multiProcessorCount = 4;
@@ -313,6 +345,9 @@ const char *cudaGetErrorString(cudaError_t err) {
     case cudaErrorInvalidDevice: return "invalid device ordinal";
     case cudaErrorNoDevice: return "no CUDA-capable device is detected";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorInitializationError: return "initialization error";
+    case cudaErrorInsufficientDriver:
+      return "CUDA driver version is insufficient for CUDA runtime version";
   }
   return "unknown error";
 }
@@ -341,15 +376,15 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t stop)
 
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func) {
   if (!func) return cudaErrorInvalidValue;
-  attr->sharedSizeBytes = 0;
-  attr->maxThreadsPerBlock = kMaxThreads;
+  attr->sharedSizeBytes = kernel_static_shared();
+  attr->maxThreadsPerBlock = kernel_max_threads();
   attr->numRegs = 32;
   return cudaSuccess;
 }
 
 cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value) {
   if (!func || attr != cudaFuncAttributeMaxDynamicSharedMemorySize || value < 0 ||
-      value > 227 * 1024)
+      (size_t)value + kernel_static_shared() > shared_optin())
     return cudaErrorInvalidValue;
   dyn_limit[func] = value;
   return cudaSuccess;

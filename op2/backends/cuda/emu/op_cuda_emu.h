@@ -31,7 +31,9 @@ typedef enum {
   cudaSuccess = 0,
   cudaErrorInvalidValue = 1,
   cudaErrorMemoryAllocation = 2,
+  cudaErrorInitializationError = 3,
   cudaErrorInvalidConfiguration = 9,
+  cudaErrorInsufficientDriver = 35,
   cudaErrorInvalidDevice = 101,
   cudaErrorNoDevice = 100,
   cudaErrorLaunchFailure = 719
@@ -68,6 +70,8 @@ typedef struct op_emu_event *cudaEvent_t;
 typedef struct op_emu_stream *cudaStream_t;
 
 cudaError_t cudaGetDeviceCount(int *count);
+/* Whether a CUDA driver is installed (the real backend asks the dynamic loader). */
+int op_cuda_emu_driver_installed(void);
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
 cudaError_t cudaMalloc(void **ptr, size_t bytes);

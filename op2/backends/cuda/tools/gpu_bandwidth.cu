@@ -7,9 +7,12 @@
  *   triad  c[i] = a[i] + s * b[i]      (3 x 8)
  *
  * op2-gpu-bandwidth [--mib N] [--reps R] [--csv]
- * Exits 77 when there is no CUDA device (reported as skipped by ctest).
+ * Exits 77 when there is no CUDA device (reported as skipped by ctest); any
+ * other start-up error fails, naming it (op_cuda_start.h).
  */
 #include <cuda_runtime.h>
+
+#include "op_cuda_start.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,9 +77,14 @@ int main(int argc, char **argv) {
     return 2;
   }
   int ndev = 0;
-  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
-    fprintf(stderr, "no CUDA device: skipping\n");
-    return 77;
+  const cudaError_t e = cudaGetDeviceCount(&ndev);
+  char why[512];
+  switch (op_cuda_start_verdict((int)e, cudaGetErrorString(e), ndev,
+                                e == cudaErrorInsufficientDriver ? op_cuda_driver_library_loads() : 1,
+                                why, sizeof why)) {
+    case OP_CUDA_START_RUN: break;
+    case OP_CUDA_START_SKIP: fprintf(stderr, "op2-gpu-bandwidth: %s: skipping\n", why); return 77;
+    case OP_CUDA_START_FAIL: fprintf(stderr, "op2-gpu-bandwidth: %s\n", why); return 1;
   }
   cudaDeviceProp prop;
   CHECK(cudaGetDeviceProperties(&prop, 0));
