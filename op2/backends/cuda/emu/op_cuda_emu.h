@@ -17,6 +17,10 @@
  * block in the opposite order in every round: a run in each order giving
  * different results shows a dependence on the order of threads inside a phase
  * (a read of what another thread writes in the same phase) or of blocks.
+ * The device it plays is set by the environment for tests at a device's
+ * limits (no device, a start-up error, no driver, fewer threads per block,
+ * kernels' static shared memory, less shared memory per block): the
+ * OP_CUDA_EMU_* variables of docs/cuda.md, "Testing without a GPU".
  */
 #ifndef OP_CUDA_EMU_H
 #define OP_CUDA_EMU_H
