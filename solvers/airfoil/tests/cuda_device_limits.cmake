@@ -1,6 +1,6 @@
 # What the CUDA backend does at the device's limits, on the CPU emulation
-# whose device properties the environment sets (docs/cuda.md, "The
-# emulation"): run with
+# whose device properties the environment sets (docs/cuda.md, "Testing
+# without a GPU"): run with
 #   cmake -DAIRFOIL=<airfoil_cudaemu> -DMESH=<small mesh> -DWORK=<dir> -P cuda_device_limits.cmake
 #
 # - Start-up: exit 77 ("skipped") only when there is no device (none found,

@@ -66,7 +66,7 @@ int order_reversed() {
 }
 
 /* A device property the tests set through the environment (docs/cuda.md,
- * "The emulation"): `name` as an integer in [lo, hi], else `dflt`. */
+ * "Testing without a GPU"): `name` as an integer in [lo, hi], else `dflt`. */
 long env_property(const char *name, long dflt, long lo, long hi) {
   const char *v = std::getenv(name);
   if (!v || !*v) return dflt;
@@ -80,7 +80,9 @@ long env_property(const char *name, long dflt, long lo, long hi) {
   return x;
 }
 /* Threads per block a kernel's registers allow, and its static shared memory. */
-int kernel_max_threads() { return (int)env_property("OP_CUDA_EMU_KERNEL_MAX_THREADS", kMaxThreads, 32, kMaxThreads); }
+int kernel_max_threads() {
+  return (int)env_property("OP_CUDA_EMU_KERNEL_MAX_THREADS", kMaxThreads, 32, kMaxThreads);
+}
 size_t kernel_static_shared() {
   return (size_t)env_property("OP_CUDA_EMU_KERNEL_STATIC_SHARED", 0, 0, 48 * 1024);
 }
