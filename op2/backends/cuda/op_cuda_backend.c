@@ -384,6 +384,10 @@ void op_cuda_loop_begin(op_cuda_loop *C, const op_cuda_loop_desc *desc, const ch
   t.indirect = desc->indirect;
   t.coalesced_ok = desc->has_coalesced;
   t.staged_ok = desc->has_staged && grouping_matches(desc, nargs, args);
+  OP_CHECK(!desc->has_staged || desc->staged_kernel,
+           "loop \"%s\" (%s): its generated code does not name its staged kernel; generate it "
+           "again with this version's op2-gen",
+           C->name, desc->where);
   t.atomic_ok = desc->has_atomic && op_args_increments_only(nargs, args);
   const int dpart = op_part_size();
   int begun = 0;
