@@ -32,15 +32,20 @@
 # H200 kind here); run the sanitize steps on the H100 kind. A sanitizer that
 # could not run is reported as "could not run", apart from one that found a
 # defect (its exit code 9) and from a program that failed under it.
-# DIR defaults to $OUT when set (the device tool's output folder), else
-# outputs/gpu-check. Without a GPU it stops with exit 77 unless
+# DIR defaults to outputs/gpu-check, which a warm device machine keeps from
+# one call to the next; with $OUT set (the device tool's output folder, empty
+# at each call), the report and logs are copied there as they change too.
+# Without a GPU it stops with exit 77 unless
 # --allow-no-gpu (then the CUDA runs skip, which checks only the plumbing).
 # Exit: 0 when every command of this call ran and passed, 1 when one failed
 # (or found a defect), 3 when none failed but some could not run, 2 when the
 # bundle or a tool it needs is missing, 77 without a GPU.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
-out=${OUT:-outputs/gpu-check}
+out=outputs/gpu-check
+# The device tool's output folder, empty at each call: a copy of the report
+# and logs goes there as they change.
+mirror=${OUT:-}
 allow_no_gpu=0
 steps=()
 sanitize_steps=(sanitize-loops sanitize-airfoil sanitize-heat sanitize-jacobi sanitize-euler)
@@ -194,6 +199,10 @@ write_report() {
       echo; echo "## $f"; echo; echo '```'; tail -40 "$logs/$f.log"; echo '```'
     done
   } >"$report.tmp" && mv "$report.tmp" "$report"
+  if [ -n "$mirror" ] && [ "$(realpath -m "$mirror")" != "$(realpath -m "$out")" ]; then
+    mkdir -p "$mirror/logs" && cp "$report" "$mirror/" && cp -r "$logs/." "$mirror/logs/" ||
+      echo "gpu-check.sh: cannot copy the report to $mirror" >&2
+  fi
 }
 
 # ---- info ----

@@ -3,7 +3,8 @@
 # bundle trees hold stub programs and whose PATH has stub nvidia-smi,
 # compute-sanitizer and ctest. Each case checks the report and exit status:
 #   killed     a call killed in its fourth command leaves report.md with the
-#              rows of the three before it (the report is written as it goes)
+#              rows of the three before it (the report is written as it goes),
+#              in the output folder and its copy in $OUT
 #   accumulate two calls into one folder: one report with both calls' rows
 #   unsupported  compute-sanitizer saying "Device not supported": "could not
 #              run", not a pass or a defect, and exit 3
@@ -18,6 +19,7 @@
 # The stubs' bodies are single-quoted on purpose: they expand when they run.
 # shellcheck disable=SC2016
 set -u
+unset OUT # the cases set it where they mean to
 src=$1
 work=$2
 rm -rf "$work"
@@ -79,12 +81,16 @@ gc() { (cd "$root" && scripts/gpu-check.sh --out "$out" "$@") >"$out.log" 2>&1; 
 # killed: the fourth sanitizer run (initcheck) hangs; the call is killed.
 out=$work/killed
 # (An inner shell, whose stderr is dropped, takes the "Killed" notice.)
-bash -c 'cd "$1" && STUB_CS_SLOW=initcheck timeout -s KILL 8 scripts/gpu-check.sh --out "$2" \
-  info sanitize-loops >"$2.log" 2>&1' _ "$root" "$out" 2>/dev/null
-check killed 137 $? '\| nvidia-smi \| passed' '\| gpu-bandwidth \| passed' \
-  '\| sanitize-memcheck-test_loops-staged \| passed' '\| sanitize-synccheck-test_loops-staged \| passed'
-grep -q initcheck "$out/report.md" 2>/dev/null && fail "killed: the killed run has a row"
-[ -f "$out/logs/sanitize-racecheck-test_loops-staged.log" ] || fail "killed: no log of a finished run"
+# $OUT (the device tool's folder) gets the same, as it goes.
+bash -c 'cd "$1" && STUB_CS_SLOW=initcheck OUT="$2-out" timeout -s KILL 8 scripts/gpu-check.sh \
+  --out "$2" info sanitize-loops >"$2.log" 2>&1' _ "$root" "$out" 2>/dev/null
+rc=$?
+for out in "$work/killed" "$work/killed-out"; do
+  check killed "137" "$rc" '\| nvidia-smi \| passed' '\| gpu-bandwidth \| passed' \
+    '\| sanitize-memcheck-test_loops-staged \| passed' '\| sanitize-synccheck-test_loops-staged \| passed'
+  grep -q initcheck "$out/report.md" 2>/dev/null && fail "killed: the killed run has a row in $out"
+  [ -f "$out/logs/sanitize-racecheck-test_loops-staged.log" ] || fail "killed: no log of a finished run in $out"
+done
 
 # accumulate: info, then sanitize-heat, into one folder.
 out=$work/acc
