@@ -392,6 +392,12 @@ static void test_tuner(void) {
          op_cuda_strategy_name(c.strategy), c.block, c.part);
   EXPECT(op_cuda_tune_settled("loopR", &c) && !memcmp(&c, &ran, sizeof c),
          "the settled choice is not what ran");
+  /* ... and when the substitute's kernel allows only 128 threads. */
+  op_cuda_config ran128 = {OP_CUDA_ATOMIC, 128, 0};
+  op_cuda_tune_ran_as("loopR", ran, ran128);
+  c = op_cuda_tune_choose("loopR", &ind, 256);
+  EXPECT(!memcmp(&c, &ran128, sizeof c), "forced staged, run atomic with 128 threads: asked for %s:%d:%d",
+         op_cuda_strategy_name(c.strategy), c.block, c.part);
   op_cuda_tune_reset();
   /* While tuning, a candidate that ran as another configuration is dropped:
    * never offered again, never chosen, its time not kept. */

@@ -404,8 +404,10 @@ void op_cuda_tune_ran_as(const char *name, op_cuda_config asked, op_cuda_config 
   tune_entry *e = find(name, 1);
   if (same(asked, ran)) return;
   if (e->settled && (e->source == SRC_FORCED || e->source == SRC_DEFAULT)) {
+    /* A substitute that itself ran otherwise (staged run atomic, whose kernel
+     * then allowed fewer threads) is replaced, still standing for the choice. */
+    if (!e->substituted || !same(asked, e->ran_as)) e->sub_from = asked;
     e->substituted = 1;
-    e->sub_from = asked;
     e->ran_as = ran;
     if (same(e->chosen, asked)) e->chosen = ran;
     return;
