@@ -54,11 +54,16 @@ elif ls build/portable/solvers/*/*_offload >/dev/null 2>&1; then
   echo "gpu-bundle.sh: offload executables but no libgomp-plugin-nvptx.so.1 (scripts/install-deps.sh)" >&2
   exit 1
 fi
-echo "$(ls "$lib" | wc -l) libraries, $(du -sh "$lib" | cut -f1)"
+echo "$(find "$lib" -type f | wc -l) libraries, $(du -sh "$lib" | cut -f1)"
 
 echo "=== bundle"
 # Where the trees were configured: their test files name it.
 echo "$root" >build/bundle-source-dir
+# The commit the trees were built from, for the report (the GPU machine's
+# copy of the checkout may have no git history).
+{ git rev-parse --short=12 HEAD 2>/dev/null || echo unknown; } | tr -d '\n' >build/bundle-commit
+git diff --quiet HEAD 2>/dev/null || printf ' (with uncommitted changes)' >>build/bundle-commit
+echo >>build/bundle-commit
 list=$(mktemp)
 trap 'rm -f "$list"' EXIT
 {
@@ -71,6 +76,7 @@ trap 'rm -f "$list"' EXIT
        -not -name 'cmake_install.cmake'
   find "$lib" -type f
   echo build/bundle-source-dir
+  echo build/bundle-commit
 } | sort -u >"$list"
 tar -cJf build/gpu-bundle.tar.xz -T "$list"
 echo "build/gpu-bundle.tar.xz: $(du -h build/gpu-bundle.tar.xz | cut -f1) ($(wc -l <"$list") files)"

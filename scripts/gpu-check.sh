@@ -112,7 +112,9 @@ failures=0 could_not_run=0
 calls=$out/calls.tsv rows=$out/rows.tsv
 touch "$calls" "$rows"
 call=$(( $(wc -l <"$calls") + 1 ))
-printf '%s\t%s\t%s\n' "$call" "$(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+# The commit: the bundle's (what ran), else the checkout's.
+commit=$(cat build/bundle-commit 2>/dev/null || git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+printf '%s\t%s\t%s\n' "$call" "$(date -u '+%Y-%m-%d %H:%M UTC'), bundle built from commit $commit" \
   "${steps[*]}" >>"$calls"
 
 now_ns() { date +%s%N; }

@@ -37,6 +37,7 @@ for t in portable strict; do
   : >"$root/build/$t/CTestTestfile.cmake"
 done
 echo "$root" >"$root/build/bundle-source-dir"
+echo "0123456789ab" >"$root/build/bundle-commit"
 P=$root/build/portable
 stub() { # stub PATH BODY: an executable shell script
   mkdir -p "$(dirname "$1")"
@@ -99,7 +100,7 @@ rc1=$?
 gc sanitize-heat
 check accumulate 0 "$rc1" '\| nvidia-smi \| passed \| [0-9.]+ \| 1 \|' \
   '\| sanitize-racecheck-heat-colour \| passed \| [0-9.]+ \| 2 \|' '^  1\. .*: info$' \
-  '^  2\. .*: sanitize-heat$' '^8 passed, 0 failed or found a defect, 0 could not run'
+  '^  2\. .*bundle built from commit 0123456789ab: sanitize-heat$' '^8 passed, 0 failed or found a defect, 0 could not run'
 
 # unsupported: the tool refuses the device.
 out=$work/unsupported
