@@ -126,9 +126,12 @@ add_row() {
 }
 
 # Why a compute-sanitizer run did not check the program, or nothing when it
-# did: the tool refuses this GPU, or cannot start.
+# did: the tool refuses this GPU, or cannot start (its own lines begin with
+# "=========", so that a program's messages are not taken for the tool's).
 sanitizer_could_not_run() {
-  grep -m1 -o -E 'Device not supported|Unable to find injection library|Target application failed to launch|could not be loaded|Could not find [^ ]*injection' "$1"
+  grep -m1 -o -E 'Device not supported' "$1" ||
+    grep -m1 -E '^=+ .*(Unable to find injection library|Target application failed to launch|could not be loaded|Could not find [^ ]*injection)' "$1" |
+      sed 's/^=* *//'
 }
 
 # run NAME CMD...: runs a command with its output in logs/NAME.log and adds
@@ -150,7 +153,7 @@ run() {
   if [ "$rc" != 0 ] && [ "$rc" != 77 ] && [ "${name#sanitize-}" != "$name" ]; then
     if [ "$rc" = 9 ]; then
       verdict="DEFECT FOUND (see logs/$name.log)"
-    elif why=$(sanitizer_could_not_run "$logs/$name.log"); then
+    elif why=$(sanitizer_could_not_run "$logs/$name.log") && [ -n "$why" ]; then
       verdict="could not run ($why)"
       failures=$((failures - 1)) could_not_run=$((could_not_run + 1))
     fi

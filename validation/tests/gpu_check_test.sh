@@ -9,7 +9,8 @@
 #   unsupported  compute-sanitizer saying "Device not supported": "could not
 #              run", not a pass or a defect, and exit 3
 #   defect     compute-sanitizer exiting 9: "DEFECT FOUND", exit 1
-#   program    the program failing under the sanitizer: FAILED, exit 1
+#   program    the program failing under the sanitizer, saying something a
+#              tool might: FAILED, exit 1
 #   mesh       naca_cmesh failing: the airfoil runs are FAILED (not run) with
 #              the reason, exit 1
 #   no_xz      a bundle to unpack and no xz: exit 2 naming xz
@@ -47,7 +48,7 @@ stub() { # stub PATH BODY: an executable shell script
 # Programs: exit with $STUB_PROGRAM_RC (default 0).
 for exe in op2/tests/test_loops_cuda solvers/airfoil/airfoil_cuda solvers/heat/heat_cuda \
            solvers/jacobi/jacobi_cuda solvers/euler/euler_cuda; do
-  stub "$P/$exe" 'echo "stub $0 $*"; exit "${STUB_PROGRAM_RC:-0}"'
+  stub "$P/$exe" 'echo "stub $0 $* ${STUB_PROGRAM_SAYS:-}"; exit "${STUB_PROGRAM_RC:-0}"'
 done
 stub "$P/op2/backends/cuda/op2-gpu-bandwidth" 'echo "copy 3000.0 GB/s"'
 # naca_cmesh: writes its -o file, or fails with STUB_MESH=fail.
@@ -115,7 +116,7 @@ check defect 1 $? '\| sanitize-racecheck-euler-atomic \| DEFECT FOUND'
 
 # program: the program fails under a working sanitizer.
 out=$work/program
-STUB_PROGRAM_RC=4 gc sanitize-heat
+STUB_PROGRAM_RC=4 STUB_PROGRAM_SAYS="libfoo.so could not be loaded" gc sanitize-heat
 check program 1 $? '\| sanitize-memcheck-heat-staged \| FAILED \(exit 4\)'
 grep -q "| could not run" "$out/report.md" && fail "program: a failing program reported as could not run"
 
