@@ -78,6 +78,8 @@ foreach(OP2_PC_BACKEND ${_pc_backends})
     find_package(CUDAToolkit REQUIRED) # its variables, set in backends/cuda's scope
     string(APPEND OP2_PC_EXTRA_CFLAGS " -I${CUDAToolkit_INCLUDE_DIRS}")
     string(APPEND OP2_PC_EXTRA_LIBS " -L${CUDAToolkit_LIBRARY_DIR} -lcudart_static -ldl -lrt -lpthread -lstdc++")
+    # The backend's host work (plans) runs over OpenMP threads.
+    string(APPEND OP2_PC_EXTRA_LIBS " ${OpenMP_C_FLAGS}")
   endif()
   configure_file(${CMAKE_CURRENT_LIST_DIR}/op2.pc.in
                  ${CMAKE_CURRENT_BINARY_DIR}/op2-${OP2_PC_BACKEND}.pc @ONLY)

@@ -92,6 +92,13 @@ void op_loop_wait(op_loop_ctx *L);
  * argument otherwise read or written: then the increments may be atomic,
  * elements in any order (the CUDA and offload backends' atomic strategies). */
 int op_args_increments_only(int nargs, const op_arg *args);
+/* 1 when no two of elements [0, rows) touch one element of a dat the loop
+ * writes through a map: every such dat is reached only through one map
+ * column, one-to-one over those rows (a structured grid's loop writing its
+ * own cell). Then the elements need no colouring and may run in any order.
+ * With atomic_increments, a dat only incremented (as op_args_increments_only
+ * asks) may be touched by many elements: the increments are atomic. */
+int op_args_conflict_free(int nargs, const op_arg *args, int rows, int atomic_increments);
 
 /* Scratch space for per-block reduction partials of argument `arg`, valid
  * until the next call for the same argument number. */

@@ -125,7 +125,18 @@ typedef struct {
   int coalesced_ok;
   int staged_ok;
   int atomic_ok;
+  /* What building the plan of a staged or a colour candidate would cost, in
+   * map entries read (op_cuda_plan_costs); 0 when not known (small). */
+  long long staged_cost, colour_cost;
+  int conflict_free; /* no write clashes at all: colour would be atomic's order plus a gather */
 } op_cuda_traits;
+
+/* Candidates whose plan would cost more than this many map entries read are
+ * not tried: at a few ns an entry, a fraction of a second on one core. The
+ * 64M-point heat grid (1.1G entries for a staged plan) and dense Jacobi at
+ * Ndim 4096 (4096 colours: 2.1G for a colour plan) stay with atomic; the
+ * 720K-cell airfoil (17M for res_calc's staged plans) tries everything. */
+#define OP_CUDA_TUNE_MAX_PLAN_COST ((long long)1 << 28)
 
 const char *op_cuda_strategy_name(int strategy);
 int op_cuda_strategy_from_name(const char *name); /* -1 if unknown */
