@@ -150,7 +150,7 @@ for line in "${case_lines[@]}"; do
       rundir=$out/runs/$solver/$b/$k
       work=$out/work/$solver
       [ "$k" = 0 ] && rundir=$work/cuda-tuning
-      mkdir -p "$rundir" "$work"
+      mkdir -p "$work"
       args=()
       for a in $rest; do args+=("${a//\{work\}/$work}"); done
       [ "$b" = cuda ] && args+=("--op-tune-file=$work/$solver.tune")
@@ -160,13 +160,9 @@ for line in "${case_lines[@]}"; do
       printf 'bench: [%d/%d] %s on %s: %s\n' $((done_runs + 1)) "$planned" "$solver" \
         "$(backend_describe "$b")" "$what"
       t0=$SECONDS
-      run_logged "$root" "$rundir/log" "${RUN_CMD[@]}" "$deck" "${args[@]}" "output_dir=$rundir/out"
+      run_recorded "$rundir" "$root" "${RUN_CMD[@]}" "$deck" "${args[@]}"
       rc=$?
-      if [ "$RUN_STOP" = 1 ]; then
-        rm -rf "$rundir"   # stopped part-way: not a measurement
-        break 3
-      fi
-      echo "$rc" >"$rundir/exit"
+      [ "$RUN_STOP" = 0 ] || break 3
       done_runs=$((done_runs + 1))
       if [ "$rc" = 0 ]; then
         echo "bench:   done in $((SECONDS - t0)) s"

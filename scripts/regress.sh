@@ -177,20 +177,15 @@ for preset in $presets; do
           src=$(side_dir $side)
           work=$out/work/$preset/$side
           rundir=$dir/$side/$k
-          mkdir -p "$work" "$rundir"
+          mkdir -p "$work"
           args=()
           for a in $rest; do args+=("${a//\{work\}/$work}"); done
           backend_command "$b" "$src/build/$preset/solvers/$solver/${solver}_$b"
           printf 'regress: [%d/%d] %s %s/%s %s: %s run %d of %d\n' $((done_runs + 1)) "$planned" \
             "$preset" "$solver" "$name" "$b" "$side" "$k" "$n"
-          run_logged "$src" "$rundir/log" "${RUN_CMD[@]}" "${args[@]}" "output_dir=$rundir/out"
+          run_recorded "$rundir" "$src" "${RUN_CMD[@]}" "${args[@]}"
           rc=$?
-          if [ "$RUN_STOP" = 1 ]; then
-            # Stopped part-way: not a measurement.
-            rm -rf "$rundir"
-            break 5
-          fi
-          echo "$rc" >"$rundir/exit"
+          [ "$RUN_STOP" = 0 ] || break 5
           [ "$rc" = 0 ] || echo "regress:   exit status $rc (log: $rundir/log)"
           done_runs=$((done_runs + 1))
         done
