@@ -125,11 +125,25 @@ build_side() {
   [ "$RUN_STOP" = 0 ] || { echo "regress: interrupted while building: nothing measured"; exit 130; }
   [ "$rc" = 0 ] || { tail -30 "$log"; die "$what $side ($preset) failed: $log"; }
 }
+# configured SIDE PRESET: the side's build of PRESET is configured since its
+# presets last changed (cmake --build configures again by itself when a
+# CMakeLists.txt changes, not when a preset does).
+configured() {
+  local dir cache f
+  dir=$(side_dir "$1")
+  cache=$dir/build/$2/CMakeCache.txt
+  [ -f "$cache" ] && [ -f "$dir/build/$2/build.ninja" ] || return 1
+  for f in "$dir/CMakePresets.json" "$dir/CMakeUserPresets.json"; do
+    [ ! -e "$f" ] || [ "$cache" -nt "$f" ] || return 1
+  done
+}
 presets=${presets//,/ }
 timing_preset=${presets%% *}
 declare -A present   # preset:solver -> the backends built in both trees
 for preset in $presets; do
-  for side in base change; do build_side "$side" "$preset" configuring cmake --preset "$preset"; done
+  for side in base change; do
+    configured "$side" "$preset" || build_side "$side" "$preset" configuring cmake --preset "$preset"
+  done
   targets=(op2-compare)
   for solver in $(printf '%s\n' "${case_lines[@]}" | awk '{print $1}' | sort -u); do
     list=

@@ -34,6 +34,8 @@ from result_files import (ResultError, fmt_seconds, json_text, load_result, loop
                           median, text_table, write_atomically)
 
 MIN_PAIRS = 3
+# The verdicts of a loop that was timed and judged.
+JUDGED = ("SLOWER", "slower, not in every pair", "faster", "faster, not in every pair", "same")
 
 
 def read_cases(path):
@@ -237,7 +239,12 @@ def main():
         kinds += [k for k in c["kinds"] if k not in kinds]
     covered = (f"{', '.join(kinds)} of {len(compared)} case run(s), each listed above"
                if compared else "nothing compared")
-    summary = {"clean": f"CLEAN: every result as the base's ({covered}), no loop slower",
+    judged = sum(1 for t in timings if t["loop"] != "(all loops)" and t.get("verdict") in JUDGED)
+    pairs = max((t.get("pairs", 0) for t in timings), default=0)
+    timed = (f"no loop slower ({judged} loops judged over {pairs} pairs)" if judged else
+             f"no loop judged for time (fewer than {MIN_PAIRS} pairs or all under "
+             f"{a.min_seconds:g} s)")
+    summary = {"clean": f"CLEAN: every result as the base's ({covered}); {timed}",
                "regression": f"REGRESSION: {len(problems)} problem(s)",
                "interrupted": f"INTERRUPTED after {done} of {a.planned} runs"
                               + (f"; {len(problems)} problem(s) so far" if problems else "")}[status]

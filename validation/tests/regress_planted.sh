@@ -12,7 +12,9 @@
 # from one mode to the next, so a mode rebuilds only what its change touches)
 # and checks what it reports. One mode per kind of result:
 #   comment    a comment in the update kernel, 7 pairs: exit 0, CLEAN, every
-#              result bitwise equal, each kind listed as compared
+#              result bitwise equal, each kind listed as compared, no loop
+#              slower; skipped (77) where a loop came out SLOWER on a machine
+#              too busy to time it, twice (as for slowdown)
 #   reduction  the update kernel's rms reduction off by 1e-9 per element (the
 #              classic backend bug): history.csv's rms and result.json's
 #              final_rms DIFFERENT, the fields bitwise equal
@@ -33,7 +35,7 @@
 # Each of the modes but comment and slowdown runs one pair (--repeats 1): the
 # results are compared on every pair, the times need several.
 # Exit 0 when the report is as expected, 1 otherwise, 77 when git is missing
-# or the machine too busy to time the slowdown.
+# or the machine too busy for a timed verdict (comment, slowdown).
 set -uo pipefail
 src=$1 work=$2 mode=$3
 command -v git >/dev/null || { echo "git not found: skipped"; exit 77; }
@@ -98,28 +100,35 @@ if [ "$mode" = interrupt ]; then
   bash "$(dirname "$0")/interrupt_after.sh" '\[4/100\]' "$log" \
     "$repo/scripts/regress.sh" "${args[@]}" --repeats 50
   rc=$?
-elif [ "$mode" = slowdown ]; then
-  # Whether regress.sh can see a 30% slowdown in every pair depends on the
-  # machine: each run shares its conditions with every loop in it, so
-  # res_calc, the longest loop and one the change left alone, shows what they
-  # did to each pair. Where res_calc moved by less than 10% in every pair,
-  # update must come out SLOWER; where it moved by more, the machine was too
-  # busy to time it: measured once more, and skipped if it still is.
+elif [ "$mode" = slowdown ] || [ "$mode" = comment ]; then
+  # The timed verdicts. Whether regress.sh can tell a 30% slowdown from none
+  # in every pair depends on the machine: each run shares its conditions with
+  # every loop in it, so res_calc, the longest loop and one the change left
+  # alone, shows what they did to each pair. Where res_calc moved by less
+  # than 10% in every pair, the verdict must be right (update SLOWER, or no
+  # loop SLOWER for the comment); where it moved by more, the machine was too
+  # busy for a timed verdict: measured once more, and skipped if it still is.
+  if [ "$mode" = slowdown ]; then
+    right() { grep -Eq '^airfoil .* update .* SLOWER' "$log"; }
+    wrong="update not SLOWER"
+  else
+    right() { ! grep -Eq ' SLOWER$' "$log"; }
+    wrong="a loop SLOWER for a comment"
+  fi
   quiet() { python3 "$(dirname "$0")/regress_quiet.py" "$out/report.json" res_calc 0.10; }
   for try in 1 2; do
     run_regress
     rc=$?
-    grep -Eq '^airfoil .* update .* SLOWER' "$log" && break
+    right && break
     cat "$log"
     quiet
     case $? in
-      0) fail "update not SLOWER on a machine quiet enough to time it" ;;
-      1) [ "$try" = 1 ] && echo "--- too busy to time: measured again" ;;
+      0) fail "$wrong on a machine quiet enough to time it" ;;
+      1) [ "$try" = 1 ] && echo "--- $wrong, the machine too busy to time it: measured again" ;;
       *) fail "no times of res_calc in $out/report.json" ;;
     esac
   done
-  grep -Eq '^airfoil .* update .* SLOWER' "$log" ||
-    { echo "skipped: the machine was too busy to time a 30% slowdown (twice)"; exit 77; }
+  right || { echo "skipped: $wrong, the machine too busy to time it (twice)"; exit 77; }
 else
   run_regress
   rc=$?
@@ -138,7 +147,7 @@ case $mode in
     [ "$rc" = 0 ] || fail "exit status $rc, expected 0"
     expect "${row}\(all [0-9]+ results\) +bitwise equal"
     expect "${row}rtol 1e-12, atol 1e-15 +exit status, 2 verdicts, history\.csv \(2 columns, 300 rows\), mach\.png \([0-9]+ x [0-9]+ pixels\), mach\.ppm \([0-9]+ x [0-9]+ pixels\), q\.h5 \(10 fields\), q\.xmf \(text\), result\.json \([0-9]+ values\)$"
-    expect "^regress: CLEAN: every result as the base's \(exit status, verdicts, result\.json, histories \(CSV\), HDF5 fields, pictures, other text files of 1 case run"
+    expect "^regress: CLEAN: every result as the base's \(exit status, verdicts, result\.json, histories \(CSV\), HDF5 fields, pictures, other text files of 1 case run\(s\), each listed above\); no loop slower \([3-9] loops judged over 7 pairs\)$"
     expect '^airfoil +small +seq +update +7 '
     reject 'SLOWER|DIFFERENT|FAILS' ;;
   reduction)
