@@ -51,7 +51,7 @@ KINDS = (("exit", "exit status"), ("verdict", "verdicts"), ("json", "result.json
 NOT_RESULTS = ("build", "machine", "date", "backend", "threads", "processes", "part_size",
                "validation")
 TIMING_WORDS = ("seconds", "gb_per_s", "bytes")
-NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)\b")
+NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?\b(?:nan|inf)\b")
 # op2-compare's lines (validation/compare.c).
 DATASET = re.compile(r"^(/\S*) \[[^\]]*\] [^:]+: (identical|equal within tolerance|"
                      r"(\d+) of (\d+) elements differ)"
