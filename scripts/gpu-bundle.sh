@@ -82,7 +82,12 @@ mkdir -p "$stage/build"
 echo "=== tests of the gpu selection"
 cmake_path=$(sed -n 's/^CMAKE_COMMAND:INTERNAL=//p' "${trees[0]}/CMakeCache.txt")
 for t in "${trees[@]}"; do
-  ctest --test-dir "$t" -N -L gpu --show-only=json-v1 >"$stage/tests.json" 2>/dev/null ||
+  # Listed from a copy of the tree's test files: ctest writes a log in the
+  # tree it lists, which would replace that of a test run going on there.
+  rm -rf "$stage/list" && mkdir -p "$stage/list"
+  (cd "$t" && find . -name CTestTestfile.cmake -not -path './test-output/*') |
+    while read -r f; do mkdir -p "$stage/list/${f%/*}" && cp "$t/$f" "$stage/list/$f"; done
+  ctest --test-dir "$stage/list" -N -L gpu --show-only=json-v1 >"$stage/tests.json" 2>/dev/null ||
     die "ctest cannot list the gpu tests of $t"
   "$py" - "$stage/tests.json" "$cmake_path" "$t" <<'EOF'
 import json, sys
@@ -95,10 +100,12 @@ EOF
 done
 
 # Executables of the trees: ELF files with the executable bit (the CPU
-# emulation of CUDA stays here).
-mapfile -t exes < <(find "${trees[@]}" -type f -perm -u+x -not -path '*/CMakeFiles/*' \
-                      -not -name '*_cudaemu' -exec sh -c \
-                      'for f; do [ "$(head -c4 "$f" | tail -c3)" = ELF ] && printf "%s\n" "$f"; done' _ {} +)
+# emulation of CUDA stays here, and so do the tests' outputs).
+mapfile -t exes < <(for t in "${trees[@]}"; do
+                      find "$t" \( -path "$t/test-output" -o -path '*/CMakeFiles' \) -prune -o \
+                        -type f -perm -u+x -not -name '*_cudaemu' -exec sh -c \
+                        'for f; do [ "$(head -c4 "$f" | tail -c3)" = ELF ] && printf "%s\n" "$f"; done' _ {} +
+                    done)
 [ ${#exes[@]} -gt 0 ] || die "no executables in ${trees[*]}: build them first"
 
 op2c_exe=
@@ -164,7 +171,8 @@ for i in "${!trees[@]}"; do
   t=${trees[$i]} n=${names[$i]}
   {
     for e in "${exes[@]}"; do [[ $e == "$t"/* ]] && printf '%s\n' "${e#"$t"/}"; done
-    (cd "$t" && find . -type f \( -name 'CTestTestfile.cmake' -o -name 'CMakeCache.txt' \) | sed 's|^\./||')
+    (cd "$t" && find . -type f -not -path './test-output/*' \
+       \( -name 'CTestTestfile.cmake' -o -name 'CMakeCache.txt' \) | sed 's|^\./||')
     # Files the tests read from the build trees (written at configure time).
     (cd "$t" && find . -type f -not -path '*/CMakeFiles/*' -not -path '*/Testing/*' \
        -not -path '*/test-work/*' -not -path '*/test-output/*' -not -path '*/generated/*' \
