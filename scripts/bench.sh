@@ -179,13 +179,13 @@ done
 # ---- the report ----
 gpu_name=
 gpu_visible && gpu_name=$(nvidia-smi --query-gpu=name,memory.total,driver_version \
-  --format=csv,noheader 2>/dev/null | head -1)
+  --format=csv,noheader 2>/dev/null | sed -n 1p)
 cc=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$bdir/CMakeCache.txt")
 nvcc=$(sed -n 's/^CMAKE_CUDA_COMPILER:[A-Z]*=//p' "$bdir/CMakeCache.txt")
-compiler=$("${cc:-cc}" --version 2>/dev/null | head -1)
-[ -n "$nvcc" ] && [ -x "$nvcc" ] && compiler="$compiler; $("$nvcc" --version | grep -m1 release | sed 's/.*release/nvcc/')"
+compiler=$("${cc:-cc}" --version 2>/dev/null | sed -n 1p)
+[ -n "$nvcc" ] && [ -x "$nvcc" ] && compiler="$compiler; $("$nvcc" --version | sed -n 's/.*release/nvcc/p' | sed -n 1p)"
 mpi=
-command -v mpirun >/dev/null && mpi=$(mpirun --version 2>/dev/null | head -1)
+command -v mpirun >/dev/null && mpi=$(mpirun --version 2>/dev/null | sed -n 1p)
 report_args=(--runs "$out/runs" --out "$out" --published "$published" --size "$size"
   --cases "$cases" --compare "$bdir/validation/op2-compare"
   --commit "$(source_describe "$root")" --compiler "$compiler" --gpu "$gpu_name" --mpi "$mpi"

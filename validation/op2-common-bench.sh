@@ -43,7 +43,7 @@
 # Exit 0 when every run succeeded and the histories agree, 1 when not, 2 on a
 # usage or build error, 77 without a repository.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 root=$PWD
 
 usage() { sed -n '2,/^set -uo/p' "$0" | sed 's/^# \{0,1\}//; /^set -uo/d'; }
@@ -80,50 +80,20 @@ if [ -z "$src" ]; then
   echo "op2-common-bench: no OP2-Common repository given (argument or OP2_COMMON_DIR); skipped" >&2
   exit 77
 fi
-if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
-  git=(git -C "$src")
-else
-  echo "op2-common-bench: $src is not a git repository of OP2-Common" >&2; exit 2
-fi
 for e in solvers/airfoil/airfoil_seq solvers/airfoil/airfoil_openmp meshes/naca_cmesh; do
   [ -x "$bdir/$e" ] || { echo "op2-common-bench: $bdir/$e is missing: build the release preset first" >&2; exit 2; }
 done
 
-mkdir -p "$work" || { echo "op2-common-bench: cannot create $work" >&2; exit 2; }
-
-# ---- 1. OP2-Common's sources, exported into WORK ------------------------------------------
-app=apps/c/airfoil/airfoil_plain/dp
-head=$("${git[@]}" rev-parse --verify -q HEAD) || { echo "op2-common-bench: $src has no HEAD" >&2; exit 2; }
-# The commit that brought op_arg_idx into the airfoil; the app is taken from its parent.
-idx_commit=$("${git[@]}" log -1 --format=%H -S op_arg_idx "$head" -- "$app/airfoil.cpp" 2>>"$work/git.log") || {
-  echo "op2-common-bench: cannot search $src's history for the airfoil's op_arg_idx; see $work/git.log" >&2; exit 2; }
-app_commit=$head
-[ -z "$idx_commit" ] || app_commit=$("${git[@]}" rev-parse "$idx_commit^")
+# ---- 1. OP2-Common's sources, exported into WORK and translated (scripts/lib/op2_common.sh) --
+. scripts/lib/op2_common.sh
+op2c_sources "$src" "$work" || exit 2
+head=$OP2C_HEAD app_commit=$OP2C_APP_COMMIT
 op2=$work/OP2-Common
 gen=$work/generated
-stamp="$head $app_commit"
-if [ "$(cat "$work/source.txt" 2>/dev/null)" != "$stamp" ]; then
-  echo "== exporting OP2-Common ${head:0:12} (airfoil as of ${app_commit:0:12}) into $work"
-  rm -rf "$op2" "$gen" "$work/obj" && mkdir -p "$op2" "$gen" "$work/obj"
-  "${git[@]}" archive "$head" op2/include op2/src translator/c | tar x -C "$op2" &&
-    "${git[@]}" archive "$app_commit" "$app" | tar x --strip-components=5 -C "$gen" || {
-      echo "op2-common-bench: cannot export OP2-Common's sources from $src" >&2; exit 2; }
-  rm -f "$gen/airfoil_mpi.cpp" "$gen/Makefile"
-  echo "$stamp" >"$work/source.txt"
-fi
 
-# ---- 2. its translator and its build ------------------------------------------------------
+# ---- 2. its build -------------------------------------------------------------------------
 log=$work/build.log
 : >"$log"
-if [ ! -f "$gen/seq/airfoil_seqkernels.cpp" ] || [ ! -f "$gen/openmp/airfoil_kernels.cpp" ]; then
-  echo "== translating airfoil.cpp with OP2-Common's translator/c/op2.py"
-  # op2.py writes every target it knows; some (openmp4) fail on this app after
-  # seq and openmp are written, so its status is not the verdict: the files are.
-  (cd "$gen" && python3 "$op2/translator/c/op2.py" airfoil.cpp) >>"$log" 2>&1
-  for f in airfoil_op.cpp seq/airfoil_seqkernels.cpp openmp/airfoil_kernels.cpp; do
-    [ -f "$gen/$f" ] || { echo "op2-common-bench: op2.py did not write $f; see $log" >&2; exit 2; }
-  done
-fi
 echo "== building OP2-Common's generated seq and OpenMP airfoil (g++ -O3 -march=native)"
 cxx=(g++ -O3 -march=native -std=c++17 -fopenmp -I"$op2/op2/include")
 core=()

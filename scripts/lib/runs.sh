@@ -65,7 +65,7 @@ read_cases() {
 
 # gpu_visible: true when nvidia-smi lists a GPU.
 gpu_visible() {
-  command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU '
+  command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -c '^GPU ' >/dev/null
 }
 
 # backend_runs_here BACKEND: true when what BACKEND needs besides its

@@ -55,7 +55,7 @@ while IFS= read -r line || [ -n "$line" ]; do
   # Each case gets its own output directory; 30 s at most.
   ( cd "$work" && OUT=$O/$id timeout -s KILL 30 bash -c "$cmd" ) >"$out" 2>&1
   rc=$?
-  msg=$(grep -v -E '^ *$' "$out" | grep -E -m1 "$regex" || true)
+  msg=$(grep -v -E '^ *$' "$out" | grep -E -e "$regex" | sed -n 1p)
   [ -n "$msg" ] || msg=$(grep -v -E '^ *$' "$out" | tail -1)
   ok=1
   [ "$rc" = "$want" ] || ok=0

@@ -53,7 +53,7 @@ if grep -q 'no python3 with matplotlib' "$log"; then
   echo "no matplotlib here: the plots are not checked"
 else
   for png in bench-time.png bench-loops.png; do
-    head -c 8 "$out/$png" 2>/dev/null | grep -q PNG || fail "$out/$png is not a PNG"
+    head -c 8 "$out/$png" 2>/dev/null | grep -c PNG >/dev/null || fail "$out/$png is not a PNG"
   done
 fi
 echo "PASS: run"
