@@ -146,6 +146,11 @@ printf 'res_calc atomic 64\n' >t_short.tune
 garbage 200 4 >t_random.tune
 { head -c 5000 /dev/zero | tr '\0' 'x'; echo; } >t_longline.tune
 
+# ---- special files: named pipes nothing writes into (opening one to read waits for a writer) ----
+for f in fifo.dat fifo.h5 fifo.in fifo.mtx fifo.txt fifo.tune; do
+  rm -f "$f" && mkfifo "$f"
+done
+
 # ---- outputs -------------------------------------------------------------------------------
 echo "a file" >not_a_dir
 echo "made the bad files in $T"

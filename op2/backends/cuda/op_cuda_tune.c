@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "op2_error.h"
 #include "op_cuda.h"
@@ -594,9 +595,8 @@ static int parse_tune_line(char *line, char **name, op_cuda_config *c, double *m
 
 int op_cuda_tune_load(const char *path, char *err, size_t errlen) {
   if (err && errlen) err[0] = '\0';
-  FILE *probe = fopen(path, "r");
-  if (!probe) return 0; /* nothing saved yet */
-  fclose(probe);
+  struct stat st;
+  if (stat(path, &st) != 0 && errno == ENOENT) return 0; /* nothing saved yet */
   op_text_reader r;
   if (op_text_open(&r, path, "tune file", TUNE_MAX_LINE, TUNE_MAX_BYTES, err, errlen) != 0)
     return -1;
