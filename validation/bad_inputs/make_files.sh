@@ -45,6 +45,12 @@ put m_clockwise.dat $c "$(line $c | awk '{print $4, $3, $2, $1}')"
 b=$((bedge1 + 30))
 put m_bedge_swapped.dat $b "$(line $b | awk '{print $2, $1, $3, $4}')"
 put m_far_node.dat $((node1 + 40)) "1000.0 1000.0"
+scale() { # scale FILE FACTOR: mesh.dat with every coordinate multiplied by FACTOR
+  awk -v a="$node1" -v b="$((cell1 - 1))" -v f="$2" \
+    'NR >= a && NR <= b { printf "%.17g %.17g\n", $1 * f, $2 * f; next } { print }' mesh.dat >"$1"
+}
+scale m_scaled_up.dat 1e200
+scale m_scaled_down.dat 1e-300
 awk 'NR == 1 { print; next } { printf "%s\r\n", $0 }' mesh.dat >m_crlf.dat
 { head -c 3000 mesh.dat; garbage 100 1; } >m_binary.dat
 { echo "$nnode $ncell $nedge $nbedge"; head -c 10000 /dev/zero | tr '\0' '1'; echo; } >m_longline.dat
