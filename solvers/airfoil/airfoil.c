@@ -7,6 +7,7 @@
  *   airfoil_<backend> [DECK] [key=value ...] [--op-... options]
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -430,11 +431,23 @@ static void write_image(const deck *d, const solver_output *out, const airfoil_m
   free(lines);
 }
 
+/* The fingerprint of the mesh (op_mesh_fingerprint: its counts and a hash of
+ * its maps, coordinates and flags in the file's numbering, whatever the
+ * number of processes): a checkpoint carries it, and a restart onto another
+ * mesh is refused. Collective. */
+static void mesh_fingerprint(const airfoil_mesh_op2 *o, char *fp, size_t len) {
+  const op_map maps[] = {o->pcell, o->pedge, o->pecell, o->pbedge, o->pbecell};
+  const op_dat dats[] = {o->p_x, o->p_bound};
+  char err[1024];
+  if (op_mesh_fingerprint(maps, 5, dats, 2, fp, len, err, sizeof err) != 0) bad_input("%s", err);
+}
+
 /* The state between iterations is q alone (qold, adt and res are rebuilt by
- * the next iteration), plus the iteration count. The checkpoint and its
- * history go straight into output_dir: they outlive a run that fails. */
-static void write_checkpoint(solver_output *out, const airfoil_mesh_op2 *o, int iteration,
-                             FILE *history, const char *history_path) {
+ * the next iteration), plus the iteration count, and the mesh it is on. The
+ * checkpoint and its history go straight into output_dir: they outlive a run
+ * that fails. */
+static void write_checkpoint(solver_output *out, const airfoil_mesh_op2 *o, const char *mesh,
+                             int iteration, FILE *history, const char *history_path) {
   char path[4300], hpath[4400], err[2048];
   if (!solver_output_direct(out, "checkpoint.h5", path, sizeof path, err, sizeof err))
     bad_input("%s", err);
@@ -455,19 +468,21 @@ static void write_checkpoint(solver_output *out, const airfoil_mesh_op2 *o, int 
   const char *names[1] = {"iteration"};
   double values[1] = {(double)iteration};
   op_dat dats[1] = {o->p_q};
-  if (op_checkpoint_write(path, dats, 1, names, values, 1, err, sizeof err) != 0)
+  if (op_checkpoint_write_for_mesh(path, mesh, dats, 1, names, values, 1, err, sizeof err) != 0)
     bad_input("%s", err);
 }
 
 /* The iteration a checkpoint was written after: an integer from 0 to one
- * below the iterations asked for (else there is nothing left to run). */
-static int read_checkpoint(const char *path, const airfoil_mesh_op2 *o, int iterations) {
+ * below the iterations asked for (else there is nothing left to run). The
+ * checkpoint must have been written on this mesh, and its q be finite. */
+static int read_checkpoint(const char *path, const airfoil_mesh_op2 *o, const char *mesh,
+                           int iterations) {
   char err[2048];
   const char *names[1] = {"iteration"};
   double values[1] = {0.0};
   op_dat dats[1] = {o->p_q};
   long long it = 0;
-  if (op_checkpoint_read(path, dats, 1, names, values, 1, err, sizeof err) != 0 ||
+  if (op_checkpoint_read_for_mesh(path, mesh, dats, 1, names, values, 1, err, sizeof err) != 0 ||
       op_checkpoint_int(path, "iteration", values[0], 0, (long long)iterations - 1, &it, err,
                         sizeof err) != 0) {
     fprintf(stderr, "airfoil: restart: %s\n", err);
@@ -475,6 +490,22 @@ static int read_checkpoint(const char *path, const airfoil_mesh_op2 *o, int iter
       fprintf(stderr, "airfoil: restart: the checkpoint is at iteration %.0f, not below "
                       "iterations = %d: nothing is left to run (raise iterations)\n",
               values[0], iterations);
+    exit(2);
+  }
+  /* A checkpoint is never written from a state that is not finite: a NaN
+   * in it is a damaged file, refused before the first iteration rather than
+   * found diverged at the next checkpoint. */
+  int first = INT_MAX;
+  op_par_loop(first_not_finite, "first_not_finite", o->cells,
+              op_arg_dat(o->p_q, -1, OP_ID, 4, "double", OP_READ), op_arg_idx(-1, OP_ID),
+              op_arg_gbl(&first, 1, "int", OP_MIN));
+  if (first != INT_MAX) {
+    char shown[OP_TEXT_SHOWN];
+    if (op_is_root())
+      fprintf(stderr, "airfoil: restart: %s: q of cell %d is not finite (nan or inf): a "
+                      "checkpoint is written from a finite state only (a damaged file?)\n",
+              op_text_shown(shown, sizeof shown, path), first);
+    (void)op_max_int(0); /* the root's message is out before any process ends the job */
     exit(2);
   }
   return (int)it;
@@ -679,8 +710,10 @@ int main(int argc, char **argv) {
   const int ckpt_every = deck_int(d, "checkpoint_every");
   int first_iter = 1;
   const char *restart = deck_string(d, "restart");
+  char mesh_fp[OP_MESH_FINGERPRINT_LEN] = "";
+  if (ckpt_every > 0 || restart[0]) mesh_fingerprint(&o, mesh_fp, sizeof mesh_fp);
   if (restart[0]) {
-    first_iter = read_checkpoint(restart, &o, niter) + 1;
+    first_iter = read_checkpoint(restart, &o, mesh_fp, niter) + 1;
     char shown[OP_TEXT_SHOWN];
     printf("restarting from %s after iteration %d\n", op_text_shown(shown, sizeof shown, restart),
            first_iter - 1);
@@ -716,11 +749,11 @@ int main(int argc, char **argv) {
       break;
     }
     if (ckpt_every > 0 && iter % ckpt_every == 0)
-      write_checkpoint(&out, &o, iter, history, history_path);
+      write_checkpoint(&out, &o, mesh_fp, iter, history, history_path);
     if (solver_interrupted() && iter < niter) {
       /* Stopped from outside: keep what is done, resumable where checkpoints are on. */
       if (ckpt_every > 0 && iter % ckpt_every != 0)
-        write_checkpoint(&out, &o, iter, history, history_path);
+        write_checkpoint(&out, &o, mesh_fp, iter, history, history_path);
       printf("%10d  %10.5e  (stopped here)\n", iter, rms);
       break;
     }

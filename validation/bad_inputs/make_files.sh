@@ -51,6 +51,15 @@ scale() { # scale FILE FACTOR: mesh.dat with every coordinate multiplied by FACT
 }
 scale m_scaled_up.dat 1e200
 scale m_scaled_down.dat 1e-300
+# The same mesh with cells 0 and 1 numbered the other way round: the same counts, consistent,
+# another numbering (a checkpoint of mesh.dat must not restart on it).
+awk -v c0="$cell1" -v e0="$edge1" -v b0="$bedge1" -v last="$last" '
+  function sw(v) { return v == 0 ? 1 : v == 1 ? 0 : v }
+  NR == c0 { hold = $0; next }
+  NR == c0 + 1 { print; print hold; next }
+  NR >= e0 && NR < b0 { print $1, $2, sw($3), sw($4); next }
+  NR >= b0 && NR <= last { print $1, $2, sw($3), $4; next }
+  { print }' mesh.dat >m_renumbered.dat
 awk 'NR == 1 { print; next } { printf "%s\r\n", $0 }' mesh.dat >m_crlf.dat
 { head -c 3000 mesh.dat; garbage 100 1; } >m_binary.dat
 { echo "$nnode $ncell $nedge $nbedge"; head -c 10000 /dev/zero | tr '\0' '1'; echo; } >m_longline.dat
@@ -82,6 +91,9 @@ cp ck/checkpoint.h5 c_type.h5 && "$TAMPER" c_type.h5 attr /p_q type string float
 cp ck/checkpoint.h5 c_version.h5 && "$TAMPER" c_version.h5 attr /checkpoint version int 2
 cp ck/checkpoint.h5 c_format.h5 && "$TAMPER" c_format.h5 attr /checkpoint format string other
 cp mesh.h5 c_not_checkpoint.h5
+cp ck/checkpoint.h5 c_other_mesh.h5 && "$TAMPER" c_other_mesh.h5 attr /checkpoint mesh string "cells 720, nodes 793, edges 1388, bedges 104; hash 0123456789abcdef"
+cp ck/checkpoint.h5 c_no_mesh.h5 && "$TAMPER" c_no_mesh.h5 delattr /checkpoint mesh
+cp ck/checkpoint.h5 c_q_nan.h5 && "$TAMPER" c_q_nan.h5 double p_q 402 nan
 "$NACA" -I 10 -J 6 -o mesh_small.dat
 
 # ---- decks -------------------------------------------------------------------------

@@ -6,7 +6,9 @@
  *   tamper_h5 FILE attr OBJECT NAME double VALUE    e.g. /checkpoint/scalars iteration double nan
  *   tamper_h5 FILE attr OBJECT NAME int VALUE       e.g. /p_q dim int 3
  *   tamper_h5 FILE attr OBJECT NAME string VALUE    e.g. /p_q type string float
+ *   tamper_h5 FILE delattr OBJECT NAME              e.g. /checkpoint mesh
  *   tamper_h5 FILE int DATASET INDEX VALUE          e.g. p_bound 5 7 (flat index)
+ *   tamper_h5 FILE double DATASET INDEX VALUE       e.g. p_q 402 nan (flat index)
  *   tamper_h5 FILE swap DATASET INDEX1 INDEX2       swaps two elements of an int dataset
  *
  * Exit 0, or 1 with a message on any failure.
@@ -75,6 +77,32 @@ static int edit_ints(hid_t f, const char *name, long i, long j, int value, int s
   return 0;
 }
 
+static int delete_attr(hid_t f, const char *obj, const char *name) {
+  hid_t o = H5Oopen(f, obj, H5P_DEFAULT);
+  if (o < 0) return die("cannot open the object");
+  if (H5Adelete(o, name) < 0) return die("cannot delete the attribute");
+  H5Oclose(o);
+  return 0;
+}
+
+static int edit_double(hid_t f, const char *name, long i, double value) {
+  hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+  if (d < 0) return die("cannot open the dataset");
+  hid_t s = H5Dget_space(d);
+  hssize_t n = H5Sget_simple_extent_npoints(s);
+  if (n <= 0 || i < 0 || i >= n) return die("index out of range");
+  double *buf = malloc(sizeof(double) * (size_t)n);
+  if (!buf || H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+    return die("cannot read the dataset");
+  buf[i] = value;
+  if (H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+    return die("cannot write the dataset");
+  free(buf);
+  H5Sclose(s);
+  H5Dclose(d);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 5) return die("usage: see the source");
   hid_t f = H5Fopen(argv[1], H5F_ACC_RDWR, H5P_DEFAULT);
@@ -82,6 +110,10 @@ int main(int argc, char **argv) {
   int rc;
   if (!strcmp(argv[2], "attr") && argc == 7)
     rc = set_attr(f, argv[3], argv[4], argv[5], argv[6]);
+  else if (!strcmp(argv[2], "delattr") && argc == 5)
+    rc = delete_attr(f, argv[3], argv[4]);
+  else if (!strcmp(argv[2], "double") && argc == 6)
+    rc = edit_double(f, argv[3], atol(argv[4]), strtod(argv[5], NULL));
   else if (!strcmp(argv[2], "int") && argc == 6)
     rc = edit_ints(f, argv[3], atol(argv[4]), 0, atoi(argv[5]), 0);
   else if (!strcmp(argv[2], "swap") && argc == 6)
