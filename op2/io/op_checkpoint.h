@@ -12,11 +12,12 @@
  * attribute "mesh" of /checkpoint holds op_mesh_fingerprint's text); read with
  * op_checkpoint_read_for_mesh, it restores only onto a mesh of the same fingerprint.
  *
- * Crash safety: the checkpoint is written to "<file>.tmp", flushed to disk
- * (fsync), then renamed over <file> (rename(2) replaces atomically on POSIX)
- * and the directory is synced. A crash at any point leaves either the previous
- * checkpoint or the new one, never a mixture; a stale .tmp is ignored by
- * op_checkpoint_read and overwritten by the next op_checkpoint_write.
+ * Crash safety: the checkpoint is written to "<file>.<host>-<pid>.tmp" (the
+ * writing process's own, op_tmpname.h), flushed to disk (fsync), then renamed
+ * over <file> (rename(2) replaces atomically on POSIX) and the directory is
+ * synced. A crash at any point leaves either the previous checkpoint or the
+ * new one, never a mixture; a stale temporary is ignored by
+ * op_checkpoint_read (and removed by op_tmp_sweep).
  */
 #ifndef OP_CHECKPOINT_H
 #define OP_CHECKPOINT_H

@@ -36,22 +36,23 @@ static OP_NORETURN void abort_job(int code, const char *file, int line, const ch
   exit(code);
 }
 
-void op_mpi_fatal_at(const char *file, int line, const char *func, const char *fmt, ...) {
+static OP_NORETURN void vabort(int code, const char *file, int line, const char *func,
+                               const char *fmt, va_list ap) {
   char text[2048];
+  vsnprintf(text, sizeof text, fmt, ap);
+  abort_job(code, file, line, func, text);
+}
+
+void op_mpi_fatal_at(const char *file, int line, const char *func, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(text, sizeof text, fmt, ap);
-  va_end(ap);
-  abort_job(OP_MPI_ABORT_CODE, file, line, func, text);
+  vabort(OP_MPI_ABORT_CODE, file, line, func, fmt, ap);
 }
 
 void op_mpi_bad_input_at(const char *file, int line, const char *func, const char *fmt, ...) {
-  char text[2048];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(text, sizeof text, fmt, ap);
-  va_end(ap);
-  abort_job(OP_EXIT_ERROR, file, line, func, text);
+  vabort(OP_EXIT_ERROR, file, line, func, fmt, ap);
 }
 
 void op_mpi_fail_mpi(int rc, const char *call, const char *file, int line, const char *func) {

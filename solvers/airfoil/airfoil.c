@@ -115,9 +115,12 @@ static void ensure_ascii_mesh(const deck *d) {
       if (make_dirs(dir) != 0) fail_io("create the mesh's directory", dir);
     }
     /* Written beside and renamed: a run killed while writing never leaves a
-     * half mesh under the name the next run reads. */
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+     * half mesh under the name the next run reads. The temporary is this
+     * process's own (two runs may make one mesh at once), removed if the run
+     * is stopped before the rename. */
+    char tmp[4400];
+    if (!solver_output_temporary(path, tmp, sizeof tmp))
+      bad_input("mesh file name too long: %s", path);
     airfoil_mesh g;
     if (airfoil_mesh_generate(ni, nj, &g, err, sizeof err) != 0 ||
         airfoil_mesh_write_ascii(tmp, &g, err, sizeof err) != 0)

@@ -85,7 +85,7 @@ while IFS= read -r line || [ -n "$line" ]; do
   ok=1
   [ "$rc" = "$want" ] || ok=0
   grep -E -q -e "$regex" "$out" || ok=0
-  left=$(find "$O" -name '.run-*' -o -name '*.tmp' 2>/dev/null)
+  left=$(find "$O" -name '.run-*' -o -name '*.tmp' -o -name '.lock' 2>/dev/null)
   [ -z "$left" ] || { ok=0; msg="left behind: $left"; rm -rf $left; }
   if [ $ok -eq 0 ]; then
     failed=$((failed + 1)); status=1

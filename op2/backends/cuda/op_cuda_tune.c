@@ -26,6 +26,7 @@
 #include "op2_error.h"
 #include "op_cuda.h"
 #include "op_text.h"
+#include "op_tmpname.h"
 
 #define TRIALS 2
 #define MAX_CANDIDATES 48
@@ -465,8 +466,11 @@ static void save_trial(FILE *f, int *header, const char *name, op_cuda_config c,
 }
 
 int op_cuda_tune_save(const char *path, const char *device_name, char *err, size_t errlen) {
-  char tmp[4200];
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  char tmp[4400];
+  if (!op_tmp_name(path, tmp, sizeof tmp)) { /* this process's alone: runs may share the file */
+    snprintf(err, errlen, "tune file name too long: %s", path);
+    return -1;
+  }
   FILE *f = fopen(tmp, "w");
   if (!f) {
     snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));

@@ -2,7 +2,7 @@
  * test_checkpoint.c - checkpoint/restart.
  *   test_checkpoint roundtrip <outdir>   bitwise restore, validation errors
  *   test_checkpoint mesh <outdir>        the mesh's fingerprint, restored onto that mesh only
- *   test_checkpoint crash <outdir>       stale .tmp and killed writers never
+ *   test_checkpoint crash <outdir>       a stale temporary and killed writers never
  *                                        clobber the previous checkpoint
  */
 #include <math.h>
@@ -57,7 +57,7 @@ static int roundtrip(const char *dir) {
   CHECK(rc == OP_IO_OK);
   if (rc)
     fprintf(stderr, "%s\n", err);
-  CHECK(!io_file_exists(io_path(dir, "ckpt_rt.h5.tmp")));
+  CHECK(!io_file_exists(io_tmp_path(dir, "ckpt_rt.h5")));
   CHECK(op_checkpoint_exists(file) == 1);
 
   /* the file is also a plain OP2-layout file */
@@ -166,7 +166,7 @@ static int roundtrip(const char *dir) {
   rc = op_checkpoint_write(io_path(dir, "ckpt_dup.h5"), dup, 2, NULL, NULL, 0, err, sizeof err);
   CHECK_ERR(rc, OP_IO_EARG, err, "ckpt_dup.h5", "'q'");
   CHECK(!io_file_exists(io_path(dir, "ckpt_dup.h5")));
-  CHECK(!io_file_exists(io_path(dir, "ckpt_dup.h5.tmp")));
+  CHECK(!io_file_exists(io_tmp_path(dir, "ckpt_dup.h5")));
   const char *plain = io_path(dir, "ckpt_plain.h5");
   unlink(plain);
   CHECK(op_hdf5_write_dat(plain, q, err, sizeof err) == OP_IO_OK);
@@ -289,8 +289,8 @@ static int crash(const char *dir) {
   op_set s = op_decl_set(BIG, "big_set");
   op_dat d = op_decl_dat_temp(s, 1, "double", "u");
   const char *file = io_path(dir, "ckpt_crash.h5");
-  char tmp[4096];
-  snprintf(tmp, sizeof tmp, "%s.tmp", file);
+  char tmp[4400];
+  snprintf(tmp, sizeof tmp, "%s", io_tmp_path(dir, "ckpt_crash.h5")); /* this process's */
   unlink(file);
   unlink(tmp);
 
