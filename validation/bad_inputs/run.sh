@@ -32,16 +32,18 @@ export EULER=$build/solvers/euler/euler_seq
 export CONVERT=$build/meshes/airfoil_convert
 export NACA=$build/meshes/naca_cmesh
 export TAMPER=$build/solvers/airfoil/airfoil_tamper_h5
+export TUNE_CHECK=$build/op2/op2-tune-check
 # The MPI executables on 2 processes (built when MPI, PT-Scotch and parallel
-# HDF5 are installed: a case that needs one is skipped, and said so, where it
-# is not built).
+# HDF5 are installed) and the CPU emulation of CUDA (built with the CUDA
+# backend): a case that needs one is skipped, and said so, where it is not
+# built; every other case runs, with the same expectation, in every build.
 export AIRFOIL_MPI=$build/solvers/airfoil/airfoil_mpi
 export JACOBI_MPI=$build/solvers/jacobi/jacobi_mpi
 export HEAT_MPI=$build/solvers/heat/heat_mpi
 export EULER_MPI=$build/solvers/euler/euler_mpi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export MPIRUN2="mpirun --oversubscribe -np 2"
-optional="AIRFOIL_MPI JACOBI_MPI HEAT_MPI EULER_MPI"
+optional="AIRFOIL_MPI JACOBI_MPI HEAT_MPI EULER_MPI AIRFOIL_CUDAEMU"
 mkdir -p "$T" "$O"
 bash "$here/make_files.sh" >"$work/make_files.log" 2>&1 || {
   echo "making the bad files failed:"; cat "$work/make_files.log"; exit 1; }

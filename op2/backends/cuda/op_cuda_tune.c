@@ -644,6 +644,19 @@ int op_cuda_tune_load(const char *path, char *err, size_t errlen) {
   return ignored;
 }
 
+void op_cuda_tune_describe(FILE *f) {
+  for (int i = 0; i < T.nentries; i++) {
+    const tune_entry *e = &T.entries[i];
+    if (e->settled)
+      fprintf(f, "%s: %s block %d part %d (from the tune file)\n", e->name,
+              op_cuda_strategy_name(e->chosen.strategy), e->chosen.block, e->chosen.part);
+    for (int k = 0; k < e->npre; k++)
+      fprintf(f, "%s: candidate %s block %d part %d measured at %.6f ms (trial)\n", e->name,
+              op_cuda_strategy_name(e->pre_cfg[k].strategy), e->pre_cfg[k].block,
+              e->pre_cfg[k].part, e->pre_ms[k]);
+  }
+}
+
 void op_cuda_tune_init(void) {
   if (!T.file) return;
   char err[1200];
