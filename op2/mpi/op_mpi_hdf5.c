@@ -22,6 +22,7 @@
 
 #include "op_io_util.h"
 #include "op_text.h"
+#include "op_tmpname.h"
 #include "op_mpi_check.h"
 #include "op_mpi_dist.h"
 #include "op_mpi_halo.h" /* op_mpi_local_index */
@@ -392,8 +393,12 @@ void op_mpi_write_hdf5(op_mpi_mesh m, const char *file, int nmaps, const op_mpi_
   if (m->stage != OP_MPI_DISTRIBUTED) op_mpi_fatal("writing '%s': the mesh is not distributed yet", file);
   if (!file || !file[0]) op_mpi_fatal("no HDF5 file name given");
   h5_quiet();
-  char *tmp = op_io_tmpname(file);
-  if (!tmp) op_mpi_fatal("out of memory");
+  /* One name on every process (the create is collective): the root's own
+   * temporary (op_tmpname.h). */
+  static char tmp[8192];
+  if (m->rank == 0 && !op_tmp_name(file, tmp, sizeof tmp))
+    op_mpi_bad_input("HDF5 file name too long: '%s'", file);
+  OP_MPI_CHECK(MPI_Bcast(tmp, (int)sizeof tmp, MPI_CHAR, 0, m->comm));
   hid_t fapl = file_access(m, file);
   hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
   if (f < 0) H5_FILE_ERROR(file, NULL, "cannot create '%s' (missing directory? permissions?)", tmp);
@@ -416,7 +421,6 @@ void op_mpi_write_hdf5(op_mpi_mesh m, const char *file, int nmaps, const op_mpi_
     if (op_io_commit(&c, tmp, file) != OP_IO_OK) op_mpi_fatal("%s", err);
   }
   OP_MPI_CHECK(MPI_Barrier(m->comm));
-  free(tmp);
 }
 
 void op_mpi_dump_hdf5(op_mpi_mesh m, const char *file) {

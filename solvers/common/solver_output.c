@@ -214,10 +214,9 @@ static int take_lock(solver_output *o, char *err, size_t errlen) {
 
 /* ---- opening ------------------------------------------------------------------- */
 
-/* Removes the staging directories of runs on this host that are gone; counts
- * the live ones (other runs writing into the same output_dir). */
-static int remove_stale(const solver_output *o, const char *host, int *live) {
-  *live = 0;
+/* Removes the staging directories of runs on this host that are gone (the
+ * lock keeps live ones out; another host's are not ours to judge). */
+static int remove_stale(const solver_output *o, const char *host) {
   DIR *dp = opendir(o->dir);
   if (!dp) return -1;
   size_t plen = strlen(STAGING_PREFIX), hlen = strlen(host);
@@ -226,18 +225,12 @@ static int remove_stale(const solver_output *o, const char *host, int *live) {
   while ((e = readdir(dp)) != NULL) {
     const char *n = e->d_name;
     if (strncmp(n, STAGING_PREFIX, plen) != 0) continue;
-    if (strncmp(n + plen, host, hlen) != 0 || n[plen + hlen] != '-') {
-      ++*live; /* another host's: not ours to judge */
-      continue;
-    }
+    if (strncmp(n + plen, host, hlen) != 0 || n[plen + hlen] != '-') continue;
     char *end;
     long pid = strtol(n + plen + hlen + 1, &end, 10);
     if (*end != '\0' || pid <= 0) continue;
     if (pid == (long)getpid()) continue;
-    if (kill((pid_t)pid, 0) == 0 || errno == EPERM) {
-      ++*live;
-      continue;
-    }
+    if (kill((pid_t)pid, 0) == 0 || errno == EPERM) continue;
     snprintf(path, sizeof path, "%s/%s", o->dir, n);
     if (remove_flat_dir(path) == 0)
       printf("%s: removed %s/%s, left by a run that was killed\n", o->solver, o->shown, n);
@@ -245,8 +238,6 @@ static int remove_stale(const solver_output *o, const char *host, int *live) {
   closedir(dp);
   return 0;
 }
-
-static int others_live;
 
 /* The solver's name, for the messages of the clean-up. */
 static const char *solver_name = "solver";
@@ -310,7 +301,7 @@ static int open_root(solver_output *o, const char *solver, const char *output_di
   solver_interrupt_on_kill(on_kill);
   if (take_lock(o, err, errlen) != 0) return -1;
   const char *host = op_tmp_host();
-  if (remove_stale(o, host, &others_live) != 0) {
+  if (remove_stale(o, host) != 0) {
     op_text_format(err, errlen, "%s: cannot list the output directory: %s", o->shown, strerror(errno));
     return -1;
   }
