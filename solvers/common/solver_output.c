@@ -18,11 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "op2.h"
@@ -30,11 +28,11 @@
 #include "result_json.h"
 #include "solver_files.h"
 #include "solver_interrupt.h"
+#include "solver_lock.h"
 
 #define STAGING_PREFIX ".run-"
 #define FAILED_DIR "failed"
 #define EARLIER_DIR "earlier"
-#define LOCK_NAME ".lock"
 #define REPLACED_PREFIX ".replaced-"
 #define MAX_DIRECT 8
 #define MAX_TEMP 16
@@ -53,11 +51,6 @@ static int atexit_registered;
 /* The files written straight into output_dir (solver_output_direct). */
 static char direct_path[MAX_DIRECT][SOLVER_OUTPUT_PATH + 64];
 static int ndirect;
-/* The lock on output_dir: held from solver_output_open to the end of
- * solver_output_finish (or the process's end). */
-static char lock_path[SOLVER_OUTPUT_PATH + 16];
-static int lock_fd = -1;
-static volatile sig_atomic_t lock_held;
 
 /* Removes the files in dir, then dir (not recursive: staging directories are
  * flat). Returns 0 when dir is gone. Normal context only. */
@@ -103,15 +96,7 @@ static void remove_staging_signal_safe(void) {
 
 static void on_kill(void) {
   if (armed) remove_staging_signal_safe();
-  if (lock_held) unlink(lock_path); /* the kernel releases the lock itself */
-}
-
-static void release_lock(void) {
-  if (lock_fd < 0) return;
-  lock_held = 0;
-  (void)unlink(lock_path); /* before the lock goes: see take_lock */
-  close(lock_fd);
-  lock_fd = -1;
+  solver_lock_drop_signal_safe();
 }
 
 static void on_exit_cleanup(void) {
@@ -120,7 +105,7 @@ static void on_exit_cleanup(void) {
     for (int k = 0; k < kill_ntmp; k++) unlink(kill_tmp[k]);
     remove_flat_dir(kill_staging);
   }
-  release_lock();
+  solver_lock_release();
 }
 
 /* Registers a temporary for removal if the run ends before it is renamed
@@ -133,83 +118,6 @@ static int register_temporary(const char *tmp) {
   memcpy(kill_tmp[kill_ntmp], tmp, strlen(tmp) + 1);
   kill_ntmp = kill_ntmp + 1;
   return 0;
-}
-
-/* ---- the lock: one run at a time in output_dir --------------------------------- */
-
-/* A lock file holding who has the folder ("pid P on host H, since DATE"),
- * locked with flock(2): the kernel releases the lock when its process ends,
- * however it ends, so a file left by a killed run is no obstacle (the next
- * run takes it over, saying so). The holder removes the file before it
- * releases the lock; a run that opened the file just before is told by its
- * inode that the file it locked is no longer the lock, and tries again. */
-static int take_lock(solver_output *o, char *err, size_t errlen) {
-  snprintf(lock_path, sizeof lock_path, "%s/%s", o->dir, LOCK_NAME);
-  for (int tries = 0; tries < 10; tries++) {
-    int fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-    if (fd < 0) {
-      op_text_format(err, errlen, "%s: cannot create the lock file %s: %s", o->shown, LOCK_NAME,
-                     strerror(errno));
-      return -1;
-    }
-    char holder[256] = "";
-    ssize_t got = pread(fd, holder, sizeof holder - 1, 0);
-    holder[got > 0 ? got : 0] = '\0';
-    holder[strcspn(holder, "\n")] = '\0';
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-      const int e = errno;
-      close(fd);
-      if (e == EWOULDBLOCK) {
-        char shown[OP_TEXT_SHOWN];
-        op_text_format(err, errlen,
-                       "%s is in use by another run (%s): two runs writing into one output_dir "
-                       "would mix their results; wait for that one to end, or give this run "
-                       "another output_dir",
-                       o->shown, holder[0] ? op_text_shown(shown, sizeof shown, holder) : "unknown");
-        return -1;
-      }
-      if (e == ENOLCK || e == EOPNOTSUPP || e == EINVAL) {
-        printf("%s: note: %s cannot be locked on its file system (%s): nothing keeps a second "
-               "run out of it\n",
-               o->solver, o->shown, strerror(e));
-        return 0;
-      }
-      op_text_format(err, errlen, "%s: cannot lock %s: %s", o->shown, LOCK_NAME, strerror(e));
-      return -1;
-    }
-    struct stat mine, now;
-    if (fstat(fd, &mine) != 0 || stat(lock_path, &now) != 0 || mine.st_ino != now.st_ino ||
-        mine.st_dev != now.st_dev) {
-      close(fd); /* removed by the run that held it, between our open and our lock */
-      continue;
-    }
-    /* Read again under the lock: what a run that is gone left. */
-    got = pread(fd, holder, sizeof holder - 1, 0);
-    holder[got > 0 ? got : 0] = '\0';
-    holder[strcspn(holder, "\n")] = '\0';
-    if (holder[0]) {
-      char shown[OP_TEXT_SHOWN];
-      printf("%s: took over the lock of %s, left by a run that is gone (%s)\n", o->solver,
-             o->shown, op_text_shown(shown, sizeof shown, holder));
-    }
-    char since[32] = "unknown";
-    time_t t = time(NULL);
-    struct tm tm;
-    if (t != (time_t)-1 && gmtime_r(&t, &tm)) strftime(since, sizeof since, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    char line[256];
-    int len = snprintf(line, sizeof line, "pid %ld on host %s, since %s\n", (long)getpid(),
-                       op_tmp_host(), since);
-    /* Who holds it, for the message of a run refused: best effort (on a
-     * full disk the lock holds without it, and the run's own checks say
-     * what is wrong). */
-    if (ftruncate(fd, 0) != 0 || pwrite(fd, line, (size_t)len, 0) != len) (void)ftruncate(fd, 0);
-    lock_fd = fd;
-    lock_held = 1;
-    return 0;
-  }
-  op_text_format(err, errlen, "%s: cannot take the lock %s: it keeps being replaced", o->shown,
-                 LOCK_NAME);
-  return -1;
 }
 
 /* ---- opening ------------------------------------------------------------------- */
@@ -299,7 +207,7 @@ static int open_root(solver_output *o, const char *solver, const char *output_di
   }
   if (!atexit_registered && atexit(on_exit_cleanup) == 0) atexit_registered = 1;
   solver_interrupt_on_kill(on_kill);
-  if (take_lock(o, err, errlen) != 0) return -1;
+  if (solver_lock_take(o->solver, o->dir, o->shown, err, errlen) != 0) return -1;
   const char *host = op_tmp_host();
   if (remove_stale(o, host) != 0) {
     op_text_format(err, errlen, "%s: cannot list the output directory: %s", o->shown, strerror(errno));
@@ -663,7 +571,7 @@ static int finish_root(solver_output *o, int passed, char *err, size_t errlen) {
     rc = to_failed(o, err, errlen);
   }
   sync_dir(o->dir);
-  release_lock();
+  solver_lock_release();
   return rc;
 }
 
