@@ -721,6 +721,11 @@ int main(int argc, char **argv) {
     solver_verdict_add(&verdicts, "standard_run_rms", rel, SOLVER_AT_MOST, STANDARD_RMS_RTOL,
                        "rms %.13e vs the reference %.13e: relative difference %.2e (limit %.0e)",
                        rms, STANDARD_RMS, rel, STANDARD_RMS_RTOL);
+  } else {
+    solver_verdict_not_judged(&verdicts, "standard_run_rms",
+                              "the reference rms is the standard run's (%d cells, %d "
+                              "iterations); this run has %d cells, %d iterations",
+                              STANDARD_NCELL, STANDARD_ITERATIONS, ncell, niter);
   }
 
   printf("\nairfoil: %d iterations in %.3f s (%.3f ms per iteration)\n", iterations_run,
