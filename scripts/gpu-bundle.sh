@@ -3,7 +3,7 @@
 # backends, into one file that travels with the working tree:
 # build/gpu-bundle.tar.xz.
 #
-#   scripts/gpu-bundle.sh
+# usage: scripts/gpu-bundle.sh
 #
 # The GPU machine has nvcc but neither HDF5 nor netpbm, and cannot install
 # them, so everything is built here:
@@ -17,6 +17,7 @@
 # The bundle holds the test files and executables of the two trees (no
 # objects) and those libraries. scripts/gpu-check.sh unpacks and uses it; the
 # commands for a machine with a GPU are in docs/cuda.md.
+. "$(dirname "$0")/lib/help.sh"
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD

@@ -7,7 +7,7 @@
 # call stopped by a time limit still leaves the report of what ran. Calls into
 # the same folder add to it, so that steps can run one call each.
 #
-#   scripts/gpu-check.sh [--out DIR] [--allow-no-gpu] [STEP...]
+# usage: scripts/gpu-check.sh [--out DIR] [--allow-no-gpu] [STEP...]
 #
 # Steps (default: all of them, in this order; each fits in 10 minutes):
 #   info              the GPU (nvidia-smi) and the bandwidth probe op2-gpu-bandwidth

@@ -1,7 +1,15 @@
 #!/usr/bin/env bash
-# Installs the system packages the suite needs, when any is missing (Debian).
-# One package per line, with what needs it, so that additions merge cleanly.
+# usage: scripts/install-deps.sh
+#
+# Installs the system packages the suite needs, when any is missing (Debian:
+# apt-get, through sudo when not root). One package per line below, with what
+# needs it, so that additions merge cleanly.
+. "$(dirname "$0")/lib/help.sh"
 set -euo pipefail
+if [ $# -gt 0 ]; then
+  echo "install-deps.sh: no arguments expected, got '$1'" >&2
+  exit 2
+fi
 need=(
   cmake          # build
   ninja-build    # build

@@ -6,7 +6,7 @@
 # inputs/heat_8000.in). Writes steps.csv and steps.md (docs/offload.md,
 # "The steps of seed 003").
 #
-#   scripts/offload-steps.sh [--build DIR] [--out DIR] [--jacobi-iters N] [--small]
+# usage: scripts/offload-steps.sh [--build DIR] [--out DIR] [--jacobi-iters N] [--small]
 #
 # Each step adds its change to the ones before, as in the seed:
 #   1 per-loop    --op-offload-data=loop --op-offload-strategy=mask
@@ -35,7 +35,7 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift ;;
     --jacobi-iters) iters=$2; shift ;;
     --small) small=1 ;;
-    -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "offload-steps.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift

@@ -2,7 +2,7 @@
 # Draws the plots of a run as PNG, with gnuplot, from the CSV files the
 # solvers (and solvers/heat/convergence.sh) write:
 #
-#   scripts/plots.sh OUTPUT_DIR...
+# usage: scripts/plots.sh OUTPUT_DIR...
 #
 #   history.csv      airfoil: the rms residual per iteration      -> history.png
 #                    jacobi:  the update norm per iteration        -> history.png
@@ -17,6 +17,7 @@
 # every plot was drawn, 1 when one failed, 2 on bad usage (or a directory with
 # none of these files), 77 when gnuplot is missing (scripts/install-deps.sh
 # installs gnuplot-nox).
+. "$(dirname "$0")/lib/help.sh"
 set -euo pipefail
 if [ $# -lt 1 ]; then
   echo "usage: scripts/plots.sh OUTPUT_DIR..." >&2

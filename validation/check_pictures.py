@@ -1,5 +1,6 @@
 """Checks the pictures a run wrote.
 
+usage:
     check_pictures.py png FILE.png...
         each file is a PNG (signature, IHDR) of a sensible size; when FILE.ppm
         exists beside it, the PPM (binary P6) has the same size and pixels
@@ -124,6 +125,9 @@ def check_same_range(directory, field):
 
 
 def main():
+    if sys.argv[1:2] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        sys.exit(0)
     if len(sys.argv) >= 3 and sys.argv[1] == "png":
         sys.exit(1 if check_png(sys.argv[2:]) else 0)
     if len(sys.argv) == 4 and sys.argv[1] == "same-range":

@@ -1,11 +1,12 @@
 #!/bin/sh
-# install_check.sh BUILD_DIR WORK_DIR SOURCE_DIR
+# usage: install_check.sh BUILD_DIR WORK_DIR SOURCE_DIR
 # Installs the build into WORK_DIR/prefix (cmake --install), then builds the
 # tutorial application docs/examples/jacobi against it twice, as an outside
 # project would: with CMake (find_package(OP2), op2_application: seq, OpenMP,
 # CUDA where nvcc is found, offload where the package has it) and with
 # pkg-config (op2-gen run by hand), and runs the seq, OpenMP and offload (on
 # the host) executables, which exit 0 only when they reach the known solution. Exit 0 when all of that works, 1 otherwise.
+. "$(dirname "$0")/../scripts/lib/help.sh"
 set -eu
 build=$1 work=$2 src=$3
 rm -rf "$work"

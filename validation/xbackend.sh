@@ -3,7 +3,7 @@
 # output_dir=<dir>/<ref|test> appended, then compares one result file of the
 # two runs with op2-compare.
 #
-#   xbackend.sh [--lines ERE] [--same FILE]... COMPARE DIR FILE "COMPARE_ARGS"
+# usage: xbackend.sh [--lines ERE] [--same FILE]... COMPARE DIR FILE "COMPARE_ARGS"
 #               REF_CMD... -- TEST_CMD...
 #
 # COMPARE_ARGS is "" for a bitwise comparison, or e.g. "--rtol 1e-12 --atol 0".
@@ -11,6 +11,7 @@
 # (e.g. a residual history as printed); --same FILE: FILE of the two runs must
 # be the same bytes (pictures, XDMF).
 # Exit: 0 equal, 1 different or a run failed, 2 usage error.
+. "$(dirname "$0")/../scripts/lib/help.sh"
 set -u
 lines="" same=()
 while [ $# -gt 0 ]; do

@@ -2,7 +2,7 @@
 with the legacy XDMF reader, and checks what each one reads against the HDF5
 files it names.
 
-    pvpython validation/xdmf_readers.py FILE.xmf --cells N
+usage: pvpython validation/xdmf_readers.py FILE.xmf --cells N
         [--cell-arrays a,b,...] [--point-arrays c,...] [--steps K]
         [--bounds X0 X1 Y0 Y1 | --bounds geometry]
 
@@ -21,6 +21,22 @@ import argparse
 import os
 import sys
 import xml.etree.ElementTree as ET
+
+
+def parse_args():
+    """Before ParaView and h5py are imported, so that --help answers anywhere."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                usage="pvpython validation/xdmf_readers.py FILE.xmf --cells N [options]")
+    p.add_argument("xmf")
+    p.add_argument("--cells", type=int, required=True)
+    p.add_argument("--cell-arrays", default="")
+    p.add_argument("--point-arrays", default="")
+    p.add_argument("--steps", type=int, default=0, help="a time series of this many steps")
+    p.add_argument("--bounds", nargs="+", required=True)
+    return p.parse_args()
+
+
+ARGS = parse_args()
 
 try:
     import h5py
@@ -147,14 +163,7 @@ def check_grid(tag, ds, args, bounds, h5):
 
 
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("xmf")
-    p.add_argument("--cells", type=int, required=True)
-    p.add_argument("--cell-arrays", default="")
-    p.add_argument("--point-arrays", default="")
-    p.add_argument("--steps", type=int, default=0, help="a time series of this many steps")
-    p.add_argument("--bounds", nargs="+", required=True)
-    args = p.parse_args()
+    args = ARGS
     args.cell_arrays = [a for a in args.cell_arrays.split(",") if a]
     args.point_arrays = [a for a in args.point_arrays.split(",") if a]
     bounds = geometry_bounds(args.xmf) if args.bounds == ["geometry"] else [float(v) for v in args.bounds]
