@@ -25,6 +25,7 @@
 #include "solver_interrupt.h"
 #include "solver_limits.h"
 #include "solver_output.h"
+#include "solver_pace.h"
 #include "solver_result.h"
 #include "solver_verdict.h"
 
@@ -118,11 +119,16 @@ static void ensure_ascii_mesh(const deck *d) {
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     airfoil_mesh g;
-    if (airfoil_mesh_generate(ni, nj, &g, err, sizeof err) != 0 ||
-        airfoil_mesh_write_ascii(tmp, &g, err, sizeof err) != 0)
-      bad_input("%s", err);
+    const double t0 = op_wtime();
+    if (airfoil_mesh_generate(ni, nj, &g, err, sizeof err) != 0) bad_input("%s", err);
+    const double t1 = op_wtime();
+    if (airfoil_mesh_write_ascii(tmp, &g, err, sizeof err) != 0) bad_input("%s", err);
     airfoil_mesh_free(&g);
     if (rename(tmp, path) != 0) fail_io("rename into place", tmp);
+    char gen[32], wrote[32];
+    printf("airfoil: mesh generated in %s and written in %s\n",
+           solver_duration_text(t1 - t0, gen, sizeof gen),
+           solver_duration_text(op_wtime() - t1, wrote, sizeof wrote));
   }
 }
 
@@ -673,18 +679,29 @@ int main(int argc, char **argv) {
   }
   if (!history) fail_io("open", history_path);
 
-  printf("%10s  %s\n", "iteration", "rms");
+  printf("%10s  %-11s  %s\n", "iteration", "rms", "progress");
   double t0 = op_wtime(), rms = 0.0;
   int done = first_iter - 1;
+  solver_pace pace;
+  solver_pace_begin(&pace, solver_pace_now());
+  char pace_text[96];
   solver_interrupt_install("airfoil");
   for (int iter = first_iter; iter <= niter; iter++) {
     rms = sqrt(iterate(&o) / ncell);
     done = iter;
     fprintf(history, "%d,%.16e\n", iter, rms);
+    /* The fraction of this run's iterations (a restart counts from its own first). */
+    const double now = solver_pace_now(),
+                 fraction = (double)(iter - first_iter + 1) / (niter - first_iter + 1);
     if (iter % every == 0 || iter == niter) {
-      printf("%10d  %10.5e\n", iter, rms);
+      printf("%10d  %10.5e  %d/%d, %s\n", iter, rms, iter, niter,
+             solver_pace_text(&pace, fraction, now, pace_text, sizeof pace_text));
       fflush(stdout);
       fflush(history);
+    } else if (solver_pace_due(&pace, SOLVER_PACE_QUIET, now)) {
+      printf("airfoil: iteration %d/%d, %s\n", iter, niter,
+             solver_pace_text(&pace, fraction, now, pace_text, sizeof pace_text));
+      fflush(stdout);
     }
     if (!isfinite(rms)) {
       /* Before any checkpoint: a diverged state is never one to resume from. */

@@ -35,6 +35,7 @@
 #include "solver_history.h"
 #include "solver_limits.h"
 #include "solver_output.h"
+#include "solver_pace.h"
 #include "solver_result.h"
 #include "solver_interrupt.h"
 #include "solver_verdict.h"
@@ -710,6 +711,9 @@ typedef struct {
    * whole series. Not for fields with a range in image_range, nor when the
    * frames would take more than FRAME_BUDGET bytes (series_range 0). */
   solver_history history; /* history.csv: a row per step */
+  solver_pace pace;       /* the progress each line ends with */
+  double t_end;
+  long max_steps;
   int series_range;
   float *frames[NFIELDS];
   double *frame_times;
@@ -944,13 +948,26 @@ static void write_profile(output_ctx *o, double t) {
   if (op_root_status(rc) != 0) fail("profile", err);
 }
 
+/* "t/t_end, 41%, 8.1 s, about 12 s left": the share of the simulated time
+ * reached (or of max_steps, when that ends the run sooner). */
+static const char *progress(output_ctx *o, double t, long step, char *buf, size_t len) {
+  char pace[96];
+  double fraction = t / o->t_end;
+  if (o->max_steps > 0 && (double)step / o->max_steps > fraction)
+    fraction = (double)step / o->max_steps;
+  snprintf(buf, len, "%.6g/%.6g, %s", t, o->t_end,
+           solver_pace_text(&o->pace, fraction, solver_pace_now(), pace, sizeof pace));
+  return buf;
+}
+
 /* One output: the line with the totals, images, the HDF5 dump, the history
  * so far, and at the end of a 1D Riemann problem the profile. */
 static void output(output_ctx *o, double t, long step, double dt, int final, double tot[8]) {
   euler_mesh *m = o->m;
   totals(m, tot);
-  printf("%12.6f %8ld %12.5e %22.15e %22.15e %22.15e %22.15e\n", t, step, dt, tot[0], tot[1],
-         tot[2], tot[3]);
+  char pr[160];
+  printf("%12.6f %8ld %12.5e %22.15e %22.15e %22.15e %22.15e  %s\n", t, step, dt, tot[0],
+         tot[1], tot[2], tot[3], progress(o, t, step, pr, sizeof pr));
   fflush(stdout);
   const int images = deck_bool(o->d, "images");
   const int profile = final && o->pb->kind == EULER_PROBLEM_RIEMANN1D;
@@ -1224,13 +1241,16 @@ int main(int argc, char **argv) {
   }
   if (op_diags_level() > 0) op_diagnostic_output();
 
-  printf("%12s %8s %12s %22s %22s %22s %22s\n", "time", "step", "dt", "mass", "momentum_x",
-         "momentum_y", "energy");
+  printf("%12s %8s %12s %22s %22s %22s %22s  %s\n", "time", "step", "dt", "mass", "momentum_x",
+         "momentum_y", "energy", "progress");
   double tot0[8], tot1[8], wall_output = 0.0, wall_steps = 0.0;
   double t = 0.0, dt = 0.0, qmin[2] = {0.0, 0.0};
   long step = 0;
   step_stats st = {0, 0, 0};
   int physical = 1;
+  o.t_end = t_end;
+  o.max_steps = max_steps;
+  solver_pace_begin(&o.pace, solver_pace_now());
   double w0 = op_wtime();
   output(&o, t, step, dt, 0, tot0);
   wall_output += op_wtime() - w0;
@@ -1277,6 +1297,11 @@ int main(int argc, char **argv) {
       output(&o, t, step, dt, 0, tot1);
       wall_output += op_wtime() - w0;
       next_frame++;
+    } else if (solver_pace_due(&o.pace, SOLVER_PACE_QUIET, solver_pace_now())) {
+      /* Outputs far apart (or none before the end): a line of progress alone. */
+      char pr[160];
+      printf("euler: step %ld, t = %s\n", step, progress(&o, t, step, pr, sizeof pr));
+      fflush(stdout);
     }
   }
   /* The final state: checked once more, then the last output. */

@@ -34,6 +34,7 @@
 #include "solver_history.h"
 #include "solver_limits.h"
 #include "solver_output.h"
+#include "solver_pace.h"
 #include "solver_result.h"
 #include "solver_interrupt.h"
 #include "solver_verdict.h"
@@ -662,12 +663,20 @@ static int run(const deck *d, const heat_params *pp, double t_start) {
   /* The time loop; the solve time excludes the dumps and history rows within it. */
   const double output_before = out.seconds, tic = op_wtime();
   int done = 0;
+  solver_pace pace;
+  solver_pace_begin(&pace, solver_pace_now());
+  char pace_text[96];
   solver_interrupt_install("heat");
   for (int t = 1; t <= p.nsteps; t++) {
     step(&m);
     done = t;
-    if (print_every > 0 && (t % print_every == 0 || t == p.nsteps)) {
-      printf(" step %d of %d, t = %E\n", t, p.nsteps, p.dt * (double)t);
+    /* The lines print_every asks for, and one whenever the run has been quiet
+     * for SOLVER_PACE_QUIET seconds (the tutorial's form prints none). */
+    const double now = solver_pace_now();
+    if ((print_every > 0 && (t % print_every == 0 || t == p.nsteps)) ||
+        solver_pace_due(&pace, SOLVER_PACE_QUIET, now)) {
+      printf(" step %d of %d, t = %E, %s\n", t, p.nsteps, p.dt * (double)t,
+             solver_pace_text(&pace, (double)t / p.nsteps, now, pace_text, sizeof pace_text));
       fflush(stdout);
     }
     if (every > 0 && t % every == 0 && t != p.nsteps) write_state(&out, t, 0, p.dt * (double)t);

@@ -29,8 +29,32 @@
 #include "solver_interrupt.h"
 #include "solver_limits.h"
 #include "solver_output.h"
+#include "solver_pace.h"
 #include "solver_result.h"
 #include "solver_verdict.h"
+
+/* The iterations the run will take, for its progress lines: at the rate the
+ * update norm fell since iteration ref (norm ref_norm) it reaches the
+ * tolerance after log(tol / norm) / log(rate) more (Jacobi's error falls
+ * geometrically, by the iteration matrix's spectral radius, once the other
+ * modes have died out). Written "~N" as an estimate; "N" (max_iters) for a
+ * fixed count (tol = 0), "N at most" while the norm has not fallen. */
+static int expected_iterations(int iter, double norm, int ref, double ref_norm, double tol,
+                               int max_iters, char *text, size_t len) {
+  double total = max_iters;
+  int estimate = 0;
+  if (tol > 0.0 && ref > 0 && iter > ref && norm > 0.0 && ref_norm > norm) {
+    const double log_rate = log(norm / ref_norm) / (iter - ref);
+    const double more = log(tol / norm) / log_rate;
+    if (isfinite(more) && iter + more < max_iters) {
+      total = more > 0.0 ? ceil(iter + more) : iter;
+      estimate = 1;
+    }
+  }
+  snprintf(text, len, "%s%.0f%s", estimate ? "~" : "", total,
+           estimate || tol == 0.0 ? "" : " at most");
+  return (int)total;
+}
 
 static const deck_key keys[] = {
     {"problem", DECK_CHOICE, "jac", 0, 0, "jac|dense|mtx",
@@ -294,6 +318,11 @@ int main(int argc, char **argv) {
   double t0 = op_wtime();
   iterate_stats st = {NAN, 0.0, 0.0};
   int iter = 0, converged = 0, finite = 1;
+  solver_pace pace;
+  solver_pace_begin(&pace, solver_pace_now());
+  char pace_text[96], total_text[32];
+  int ref_iter = 0; /* the decay of the update norm is measured from here */
+  double ref_norm = NAN;
   solver_interrupt_install("jacobi");
   while (iter < max_iters) {
     iter++;
@@ -316,11 +345,31 @@ int main(int argc, char **argv) {
     finite = isfinite(st.norm) && isfinite(u_sq);
     converged = tol > 0.0 && st.norm <= tol;
     const int last = converged || !finite || iter == max_iters || solver_interrupted();
-    if (is_jac) {
-      printf(" %5d  %10.5e  %10.5e  %10.5e\n", iter, st.u_max, st.u_rms, st.norm);
-    } else if (iter % every == 0 || last) {
-      printf("%8d  %10.5e\n", iter, st.norm);
+    const double now = solver_pace_now();
+    const int line = is_jac || iter % every == 0 || last;
+    if (line || solver_pace_due(&pace, SOLVER_PACE_QUIET, now)) {
+      int total = iter;
+      if (converged)
+        snprintf(total_text, sizeof total_text, "%d", iter);
+      else
+        total = expected_iterations(iter, st.norm, ref_iter, ref_norm, tol, max_iters, total_text,
+                                    sizeof total_text);
+      solver_pace_text(&pace, (double)iter / total, now, pace_text, sizeof pace_text);
+      if (is_jac)
+        printf(" %5d  %10.5e  %10.5e  %10.5e  %d/%s, %s\n", iter, st.u_max, st.u_rms, st.norm,
+               iter, total_text, pace_text);
+      else if (line)
+        printf("%8d  %10.5e  %d/%s, %s\n", iter, st.norm, iter, total_text, pace_text);
+      else
+        printf("jacobi: iteration %d/%s, update norm %.5e, %s\n", iter, total_text, st.norm,
+               pace_text);
       fflush(stdout);
+    }
+    /* The decay is measured from the last line (from the first iteration
+     * before any). */
+    if ((line || iter == 1) && isfinite(st.norm) && st.norm > 0.0) {
+      ref_iter = iter;
+      ref_norm = st.norm;
     }
     /* A disk that fills up stops the run when it happens, not at the end. */
     if ((iter % every == 0 || last) && (fflush(history) != 0 || ferror(history)))
