@@ -26,6 +26,8 @@ need=(
   python3-jsonschema  # result.json checked against docs/result.schema.json
   python3-h5py   # the ParaView test compares what ParaView reads with the HDF5 files
   python3-paraview    # pvpython: the test that ParaView reads every .xmf (pulls paraview)
+  xvfb           # xvfb-run: an X display for pvpython to render on (scripts/render.py, paraview.render.*)
+  xauth          # xvfb-run's authority file
   clang          # fuzzers of the readers (validation/fuzz, debug preset)
   libclang-rt-14-dev  # libFuzzer and the sanitizer runtimes for clang
   python3-matplotlib  # plots of scripts/bench.sh

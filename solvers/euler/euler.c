@@ -133,8 +133,8 @@ static const deck_key keys[] = {
      "fixed colour ranges FIELD:MIN:MAX, comma-separated (fields not listed: the range of "
      "the whole series, the frames redrawn at the end)"},
     {"hdf5", DECK_CHOICE, "final", 0, 0, "none|final|all",
-     "HDF5 + XDMF output: none; the final state (final.h5); or also a dump at every output "
-     "(dump_NNNN.h5, series dumps.xmf)"},
+     "HDF5 + XDMF output: none; the final state (final.h5, final.xmf); or also a dump at "
+     "every output (dump_NNNN.h5, series dumps.xmf); both with grid.h5, the cells for ParaView"},
     SOLVER_LIMIT_KEYS,
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
@@ -712,6 +712,8 @@ typedef struct {
    * frames would take more than FRAME_BUDGET bytes (series_range 0). */
   solver_history history; /* history.csv: a row per step */
   solver_pace pace;       /* the progress each line ends with */
+  char grid_file[4240];   /* grid.h5: the grid's nodes and quadrilaterals, for the .xmf files */
+  int grid_written;
   double t_end;
   long max_steps;
   int series_range;
@@ -905,7 +907,21 @@ static op_xdmf_grid xdmf_grid(output_ctx *o, const op_dat *dats) {
   gr.dy = o->m->dy;
   gr.cell_dats = dats;
   gr.ncell_dats = 5;
+  gr.mesh_file = o->grid_file;
   return gr;
+}
+
+/* grid.h5, once, before the first .xmf that names it: what ParaView draws the
+ * cells with (quadrilaterals in the X-Y plane), shared by final.xmf and
+ * dumps.xmf. */
+static void write_grid_file(output_ctx *o, const op_xdmf_grid *gr) {
+  if (o->grid_written) return;
+  char err[OP_IO_ERRLEN];
+  if (solver_output_reserve(o->out, 32.0 * (gr->nx + 1.0) * (gr->ny + 1.0) + 16384.0,
+                            "grid.h5", err, sizeof err) != 0 ||
+      op_xdmf_write_grid_mesh(o->grid_file, gr, err, sizeof err) != OP_IO_OK)
+    fail("XDMF", err);
+  o->grid_written = 1;
 }
 
 /* The exact solution of a 1D Riemann problem against the computed one along
@@ -983,6 +999,7 @@ static void output(output_ctx *o, double t, long step, double dt, int final, dou
   const op_dat dats[5] = {m->out_rho, m->out_vel, m->out_p, m->out_mach, m->out_energy};
   op_xdmf_grid gr = xdmf_grid(o, dats);
   char path[4200], err[OP_IO_ERRLEN];
+  if (o->hdf5_mode == 2 || (final && o->hdf5_mode >= 1)) write_grid_file(o, &gr);
   if (o->hdf5_mode == 2) {
     snprintf(path, sizeof path, "%s/dump_%04d.h5", o->outdir, o->frame);
     write_hdf5(o, path, t, step);
@@ -1129,7 +1146,9 @@ static void estimate(const deck *d, const image_spec *img, solver_estimate *e) {
   const int mode = deck_choice(d, "hdf5");
   const double dumps = mode == 2 ? outputs : mode == 1 ? 1.0 : 0.0;
   const double h5 = 80.0 * cells + 16384.0;
-  e->output_bytes = images * image + dumps * h5 + 65536.0;
+  /* grid.h5: 16 bytes a node and a cell (coordinates, corners) */
+  const double grid = dumps > 0.0 ? 32.0 * (nx + 1.0) * (ny + 1.0) + 16384.0 : 0.0;
+  e->output_bytes = images * image + dumps * h5 + grid + 65536.0;
   char b1[32], b2[32];
   snprintf(e->output_detail, sizeof e->output_detail,
            "%.0f image(s) of %.0f x %.0f pixels (PPM and PNG), %s each; %.0f HDF5 file(s) of %s",
@@ -1199,6 +1218,7 @@ int main(int argc, char **argv) {
   o.pb = &pb;
   o.m = &m;
   o.outdir = outdir;
+  snprintf(o.grid_file, sizeof o.grid_file, "%s/grid.h5", outdir);
   o.out = &sout;
   o.hdf5_mode = deck_choice(d, "hdf5");
   o.ppm = op_ppm_default_options();

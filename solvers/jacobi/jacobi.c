@@ -24,6 +24,7 @@
 #include "jacobi_system.h"
 #include "op2.h"
 #include "op_hdf5.h"
+#include "op_xdmf.h"
 #include "result_json.h"
 #include "op_text.h"
 #include "solver_interrupt.h"
@@ -76,7 +77,7 @@ static const deck_key keys[] = {
     {"print_every", DECK_INT, "100", 1, 1e9, NULL,
      "print the update norm every N iterations (jac prints every iteration)"},
     {"output_dir", DECK_STRING, "outputs/jacobi", 0, 0, NULL,
-     "directory for history.csv, u.h5 and result.json"},
+     "directory for history.csv, u.h5 (with u.xmf and grid.h5, for ParaView) and result.json"},
     {"write_solution", DECK_BOOL, "yes", 0, 0, NULL, "write the final u to output_dir/u.h5"},
     SOLVER_LIMIT_KEYS,
 };
@@ -94,6 +95,29 @@ static void fail_io(const char *what, const char *path) {
 static void fail(const char *err) {
   fprintf(stderr, "jacobi: %s\n", err);
   exit(2);
+}
+
+/* u.xmf (with grid.h5, its cells), so that ParaView opens u.h5 as a picture:
+ * for jac, the m x m unknowns of the grid (m = NN - 1 a side, spacing
+ * 1 / NN) each as the square cell around its point, u a cell value; for the
+ * matrices, which have no geometry, a strip of cells along x, one per
+ * unknown in order, a sixteenth of its length high so that it shows as a
+ * band. */
+static void write_xdmf(const solver_output *out, int is_jac, int nn, int n, op_dat u,
+                       const char *upath) {
+  char gpath[4400], err[OP_IO_ERRLEN];
+  snprintf(gpath, sizeof gpath, "%s/grid.h5", out->staging);
+  const op_dat dats[1] = {u};
+  op_xdmf_grid g = {n, 1, 0.0, 0.0, 1.0, ceil(n / 16.0), dats, 1, gpath};
+  if (is_jac) {
+    const double h = 1.0 / nn;
+    g = (op_xdmf_grid){nn - 1, nn - 1, 0.5 * h, 0.5 * h, h, h, dats, 1, gpath};
+  }
+  const double nodes = (g.nx + 1.0) * (g.ny + 1.0);
+  if (solver_output_reserve(out, 32.0 * nodes + 16384.0, "grid.h5", err, sizeof err) != 0 ||
+      op_xdmf_write_grid_mesh(gpath, &g, err, sizeof err) != OP_IO_OK ||
+      op_xdmf_write_grid(upath, &g, err, sizeof err) != OP_IO_OK)
+    fail(err);
 }
 
 /* Bytes of a history row "%d,%.17g,%.17g,%.17g": at most about 90. */
@@ -127,7 +151,9 @@ static void estimate(const deck *d, int problem, solver_estimate *e) {
     snprintf(e->memory_detail, sizeof e->memory_detail,
              "%.0f unknowns and %.0f edges, about 25 bytes per edge", n, nedge);
   double history = HISTORY_ROW * deck_int(d, "max_iters");
-  double u = deck_bool(d, "write_solution") ? 8.0 * n + 16384.0 : 0.0;
+  /* u.h5, and grid.h5 for u.xmf: 32 bytes a node of its cells at most (n + 1 nodes a
+   * side for jac's n cells, 2 (n + 1) for a strip). */
+  double u = deck_bool(d, "write_solution") ? 8.0 * n + 32.0 * 2.0 * (n + 1.0) + 32768.0 : 0.0;
   e->output_bytes = history + u + 65536.0;
   snprintf(e->output_detail, sizeof e->output_detail,
            "history.csv up to %.0f MB for max_iters rows, u.h5 %.0f MB", history / 1e6, u / 1e6);
@@ -416,6 +442,7 @@ int main(int argc, char **argv) {
         op_hdf5_write_dat(tmp, p_u, err, sizeof err) != 0)
       fail(err);
     if (op_is_root() && rename(tmp, upath) != 0) fail_io("rename into place", upath);
+    write_xdmf(&out, is_jac, nn, s.n_total, p_u, upath);
   }
 
   solver_verdicts verdicts;
@@ -465,7 +492,7 @@ int main(int argc, char **argv) {
   const int status = solver_exit_status(&verdicts);
   if (solver_output_finish(&out, status == 0, err, sizeof err) != 0) fail(err);
   solver_output_report(&out, status == 0, deck_bool(d, "write_solution")
-                                              ? "history.csv, u.h5, result.json"
+                                              ? "history.csv, u.h5, u.xmf, grid.h5, result.json"
                                               : "history.csv, result.json");
   op_exit();
   jacobi_system_free(&s);
