@@ -407,6 +407,7 @@ static void write_image(const deck *d, const solver_output *out, const airfoil_m
   opt.png = 1;
   opt.lines = lines;
   opt.nlines = nwall;
+  opt.axes = 1; /* the window's x and y along its edges */
   if (op_ppm_write_cells(path, o->pcell, o->p_x, values, image_window, deck_int(d, "image_width"),
                          &opt, NULL, err, sizeof err) != OP_IO_OK)
     bad_input("%s", err);
