@@ -78,7 +78,10 @@ def scripts(src):
 def programs(build):
     found = []
     for d, dirs, names in os.walk(build):
-        dirs[:] = [x for x in dirs if x not in ("CMakeFiles", "tests", "Testing", "generated")]
+        # Not the build's programs: what tests and runs wrote (test-output/, the
+        # installed copies and the outside applications of the install test).
+        dirs[:] = [x for x in dirs if x not in ("CMakeFiles", "tests", "Testing", "generated",
+                                                "test-output", "man")]
         for n in names:
             p = os.path.join(d, n)
             st = os.stat(p)
