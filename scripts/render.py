@@ -2,11 +2,13 @@
 field coloured on the grid as ParaView's default reader and representation
 show it, with a colour bar, seen from above the X-Y plane.
 
-usage: xvfb-run -a pvpython scripts/render.py FILE.xmf FIELD OUT.png
+usage: xvfb-run -a -s -noreset pvpython scripts/render.py FILE.xmf FIELD OUT.png
            [--size W H] [--time T] [--require-surface]
 
 pvpython needs an X display to render; xvfb-run (Debian: xvfb) gives it one
-off-screen (pvpython alone, without a display, can crash in XSync). FIELD is
+off-screen (pvpython alone, without a display, can crash in XSync). -noreset:
+ParaView connects twice, and a server that resets in between may refuse the
+second (VTK's "bad X server connection"). FIELD is
 a cell or point array of the file (euler: rho, p, mach, ...; heat and
 jacobi: u; airfoil: density, pressure, mach, ...). A series (dumps.xmf,
 u_series.xmf) is drawn at its last time, or at --time T. The picture is
@@ -25,7 +27,7 @@ import sys
 def parse_args():
     """Before ParaView is imported, so that --help answers anywhere."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                usage="xvfb-run -a pvpython scripts/render.py FILE.xmf FIELD OUT.png [options]")
+                                usage="xvfb-run -a -s -noreset pvpython scripts/render.py FILE.xmf FIELD OUT.png [options]")
     p.add_argument("xmf")
     p.add_argument("field")
     p.add_argument("png")

@@ -58,11 +58,12 @@ paraview_test(io_grid ${OP2_TEST_OUTPUT}/io/xdmf_grid.xmf FIXTURES io_xdmf_files
 
 # Rendered from a script as docs/io.md shows (scripts/render.py under
 # xvfb-run): ParaView's default representation of each solver's grid must be
-# a surface covering the picture, not an outline. One at a time (each starts
-# an X server), each from a display number of its own: xvfb-run -a takes the
-# first free one, and the server of the test before may still be going away,
-# its socket with it, under the name the next one would take (seen: "bad X
-# server connection"). Skipped (77) without pvpython or xvfb-run (Debian: xvfb).
+# a surface covering the picture, not an outline. The X server runs with
+# -noreset: ParaView closes its first connection (a probe of OpenGL) before it
+# opens the window, and a server that resets when its last client leaves
+# refused the next one half the time on a loaded machine (VTK's "bad X server
+# connection", exit 134). One at a time, each from a display number of its
+# own. Skipped (77) without pvpython or xvfb-run (Debian: xvfb).
 find_program(OP2_XVFB_RUN xvfb-run)
 foreach(case "euler|euler_2d/final.xmf|rho|211" "heat|heat/u.xmf|u|221" "jacobi|jacobi/u.xmf|u|231"
              "airfoil|airfoil/q.xmf|mach|241")
@@ -73,7 +74,7 @@ foreach(case "euler|euler_2d/final.xmf|rho|211" "heat|heat/u.xmf|u|221" "jacobi|
   list(GET parts 3 display)
   if(OP2_PVPYTHON AND OP2_XVFB_RUN)
     add_test(NAME paraview.render.${what}
-             COMMAND ${OP2_XVFB_RUN} -a -n ${display} ${OP2_PVPYTHON} ${PROJECT_SOURCE_DIR}/scripts/render.py
+             COMMAND ${OP2_XVFB_RUN} -a -n ${display} -s -noreset ${OP2_PVPYTHON} ${PROJECT_SOURCE_DIR}/scripts/render.py
                      ${OP2_OUTPUTS_DIR}/${xmf} ${field} ${OP2_OUTPUTS_DIR}/${what}_paraview.png
                      --size 640 480 --require-surface)
   else()
