@@ -79,9 +79,11 @@ def programs(build):
     found = []
     for d, dirs, names in os.walk(build):
         # Not the build's programs: what tests and runs wrote (test-output/, the
-        # installed copies and the outside applications of the install test).
+        # installed copies and the outside applications of the install test),
+        # and the fuzzers with the configure-time probe beside them (libFuzzer
+        # programs, run by validation/fuzz/run_fuzz.sh).
         dirs[:] = [x for x in dirs if x not in ("CMakeFiles", "tests", "Testing", "generated",
-                                                "test-output", "man")]
+                                                "test-output", "man", "fuzz")]
         for n in names:
             p = os.path.join(d, n)
             st = os.stat(p)
