@@ -4,7 +4,7 @@
 # build/gpu-bundle.tar.xz. scripts/gpu-check.sh unpacks and uses it; the
 # commands for a machine with a GPU are in docs/cuda.md.
 #
-#   scripts/gpu-bundle.sh [--op2-common REPO] [--no-build] [--tree DIR]... [--out FILE]
+# usage: scripts/gpu-bundle.sh [--op2-common REPO] [--no-build] [--tree DIR]... [--out FILE]
 #
 # The GPU machine has nvcc but neither HDF5 nor netpbm, and cannot install
 # them, so everything is built here:
@@ -41,6 +41,7 @@
 # Before packing, every test of the trees that ctest -L gpu selects is
 # checked to start no program from the build machine's CMake (the GPU
 # machine has none at that path; a test that needs one is "Not Run" there).
+. "$(dirname "$0")/lib/help.sh"
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD

@@ -8,7 +8,7 @@
 # command: a call stopped from outside still leaves the report of what ran.
 # Calls into the same folder add to it.
 #
-#   scripts/gpu-check.sh [--out DIR] [--time-limit S] [--allow-no-gpu] [STEP...]
+# usage: scripts/gpu-check.sh [--out DIR] [--time-limit S] [--allow-no-gpu] [STEP...]
 #
 # Steps (default: all of them, in this order; times on an H200 in docs/cuda.md):
 #   info              the GPU (nvidia-smi) and the bandwidth probe op2-gpu-bandwidth

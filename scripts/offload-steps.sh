@@ -6,8 +6,8 @@
 # inputs/heat_8000.in). Writes steps.csv and steps.md (docs/offload.md,
 # "The steps of seed 003"), both again after every run.
 #
-#   scripts/offload-steps.sh [--build DIR] [--out DIR] [--jacobi-iters N] [--mask-iters N]
-#                            [--run-limit S] [--cuda-tune DIR] [--table FILE] [--small]
+# usage: scripts/offload-steps.sh [--build DIR] [--out DIR] [--jacobi-iters N] [--mask-iters N]
+#                               [--run-limit S] [--cuda-tune DIR] [--table FILE] [--small]
 #
 # Each step adds its change to the ones before, as in the seed:
 #   1 per-loop    --op-offload-data=loop --op-offload-strategy=mask

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# usage: scripts/test.sh
+#
 # Installs what is missing, builds, and runs the test suite:
 #   release preset   every test but the benchmarks (GPU tests skip without a GPU)
 #   strict preset    the bitwise cross-backend comparisons (no FP contraction),
@@ -9,7 +11,12 @@
 #                    and every bad input of docs/bad-inputs.md (validation.bad_inputs)
 # (the mpi tests run through mpirun on 1 to 4 processes; they exist when MPI,
 # PT-Scotch and parallel HDF5 are installed, which install-deps.sh does)
+. "$(dirname "$0")/lib/help.sh"
 set -euo pipefail
+if [ $# -gt 0 ]; then
+  echo "test.sh: no arguments expected, got '$1' (usage: scripts/test.sh; one test: ctest --preset release -R NAME)" >&2
+  exit 2
+fi
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 jobs=$(nproc)

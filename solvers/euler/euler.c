@@ -37,6 +37,7 @@
 #include "solver_history.h"
 #include "solver_limits.h"
 #include "solver_output.h"
+#include "solver_pace.h"
 #include "solver_result.h"
 #include "solver_interrupt.h"
 #include "solver_verdict.h"
@@ -106,6 +107,10 @@ static const deck_key keys[] = {
     {"l1_bound", DECK_STRING, "", 0, 0, NULL,
      "upper bounds RHO,MX,MY,E on the L1 errors (means over the cells) of the conserved "
      "variables against the exact solution at t_end (problems with one); empty: not checked"},
+    {"l1_bound_cells", DECK_INT, "0", 0, 2e9, NULL,
+     "the cells along the problem's direction (nx for 2D problems) of the run l1_bound was "
+     "measured on: a riemann1d run on other cells scales the bounds by the scheme's order, "
+     "other problems are not judged on them; 0: the bounds are this run's own"},
     {"range_tolerance", DECK_REAL, "0.01", 0, 1, NULL,
      "riemann1d: how far the computed conserved variables may lie outside the exact "
      "solution's range of each, as a fraction of its width (verdict no_new_extrema)"},
@@ -130,8 +135,8 @@ static const deck_key keys[] = {
      "fixed colour ranges FIELD:MIN:MAX, comma-separated (fields not listed: the range of "
      "the whole series, the frames redrawn at the end)"},
     {"hdf5", DECK_CHOICE, "final", 0, 0, "none|final|all",
-     "HDF5 + XDMF output: none; the final state (final.h5); or also a dump at every output "
-     "(dump_NNNN.h5, series dumps.xmf)"},
+     "HDF5 + XDMF output: none; the final state (final.h5, final.xmf); or also a dump at "
+     "every output (dump_NNNN.h5, series dumps.xmf); both with grid.h5, the cells for ParaView"},
     SOLVER_LIMIT_KEYS,
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
@@ -318,13 +323,15 @@ static void read_problem(const deck *d, euler_problem *pb, double *speed) {
   }
 }
 
-/* The l1_bound key: 1 with the four bounds, 0 when it is empty. */
-static int read_l1_bound(const deck *d, double b[4]) {
+/* The l1_bound and l1_bound_cells keys: 1 with the bounds, 0 when l1_bound
+ * is empty. */
+static int read_l1_bound(const deck *d, euler_l1_bound *b) {
   if (deck_string(d, "l1_bound")[0] == '\0') return 0;
-  read_numbers(d, "l1_bound", 4, "RHO,MX,MY,E", b);
+  read_numbers(d, "l1_bound", 4, "RHO,MX,MY,E", b->value);
   for (int k = 0; k < 4; k++)
-    if (!(b[k] >= 0.0))
+    if (!(b->value[k] >= 0.0))
       bad_input(d, "l1_bound", "bounds must not be negative (\"%s\")", deck_string(d, "l1_bound"));
+  b->cells = deck_int(d, "l1_bound_cells");
   return 1;
 }
 
@@ -764,6 +771,11 @@ typedef struct {
    * whole series. Not for fields with a range in image_range, nor when the
    * frames would take more than FRAME_BUDGET bytes (series_range 0). */
   solver_history history; /* history.csv: a row per step */
+  solver_pace pace;       /* the progress each line ends with */
+  char grid_file[4240];   /* grid.h5: the grid's nodes and quadrilaterals, for the .xmf files */
+  int grid_written;
+  double t_end;
+  long max_steps;
   int series_range;
   float *frames[NFIELDS];
   double *frame_times;
@@ -955,7 +967,21 @@ static op_xdmf_grid xdmf_grid(output_ctx *o, const op_dat *dats) {
   gr.dy = o->m->dy;
   gr.cell_dats = dats;
   gr.ncell_dats = 5;
+  gr.mesh_file = o->grid_file;
   return gr;
+}
+
+/* grid.h5, once, before the first .xmf that names it: what ParaView draws the
+ * cells with (quadrilaterals in the X-Y plane), shared by final.xmf and
+ * dumps.xmf. */
+static void write_grid_file(output_ctx *o, const op_xdmf_grid *gr) {
+  if (o->grid_written) return;
+  char err[OP_IO_ERRLEN];
+  if (solver_output_reserve(o->out, 32.0 * (gr->nx + 1.0) * (gr->ny + 1.0) + 16384.0,
+                            "grid.h5", err, sizeof err) != 0 ||
+      op_xdmf_write_grid_mesh(o->grid_file, gr, err, sizeof err) != OP_IO_OK)
+    fail("XDMF", err);
+  o->grid_written = 1;
 }
 
 /* The exact solution of a 1D Riemann problem against the computed one along
@@ -998,13 +1024,26 @@ static void write_profile(output_ctx *o, double t) {
   if (op_root_status(rc) != 0) fail("profile", err);
 }
 
+/* "t/t_end, 41%, 8.1 s, about 12 s left": the share of the simulated time
+ * reached (or of max_steps, when that ends the run sooner). */
+static const char *progress(output_ctx *o, double t, long step, char *buf, size_t len) {
+  char pace[96];
+  double fraction = t / o->t_end;
+  if (o->max_steps > 0 && (double)step / o->max_steps > fraction)
+    fraction = (double)step / o->max_steps;
+  snprintf(buf, len, "%.6g/%.6g, %s", t, o->t_end,
+           solver_pace_text(&o->pace, fraction, solver_pace_now(), pace, sizeof pace));
+  return buf;
+}
+
 /* One output: the line with the totals, images, the HDF5 dump, the history
  * so far, and at the end of a 1D Riemann problem the profile. */
 static void output(output_ctx *o, double t, long step, double dt, int final, double tot[8]) {
   euler_mesh *m = o->m;
   totals(m, tot);
-  printf("%12.6f %8ld %12.5e %22.15e %22.15e %22.15e %22.15e\n", t, step, dt, tot[0], tot[1],
-         tot[2], tot[3]);
+  char pr[160];
+  printf("%12.6f %8ld %12.5e %22.15e %22.15e %22.15e %22.15e  %s\n", t, step, dt, tot[0],
+         tot[1], tot[2], tot[3], progress(o, t, step, pr, sizeof pr));
   fflush(stdout);
   const int images = deck_bool(o->d, "images");
   const int profile = final && o->pb->kind == EULER_PROBLEM_RIEMANN1D;
@@ -1020,6 +1059,7 @@ static void output(output_ctx *o, double t, long step, double dt, int final, dou
   const op_dat dats[5] = {m->out_rho, m->out_vel, m->out_p, m->out_mach, m->out_energy};
   op_xdmf_grid gr = xdmf_grid(o, dats);
   char path[4200], err[OP_IO_ERRLEN];
+  if (o->hdf5_mode == 2 || (final && o->hdf5_mode >= 1)) write_grid_file(o, &gr);
   if (o->hdf5_mode == 2) {
     snprintf(path, sizeof path, "%s/dump_%04d.h5", o->outdir, o->frame);
     write_hdf5(o, path, t, step);
@@ -1207,7 +1247,9 @@ static void estimate(const deck *d, const image_spec *img, double steps, solver_
   const int mode = deck_choice(d, "hdf5");
   const double dumps = mode == 2 ? outputs : mode == 1 ? 1.0 : 0.0;
   const double h5 = 80.0 * cells + 16384.0;
-  e->output_bytes = images * image + dumps * h5 + history + 65536.0;
+  /* grid.h5: 16 bytes a node and a cell (coordinates, corners) */
+  const double grid = dumps > 0.0 ? 32.0 * (nx + 1.0) * (ny + 1.0) + 16384.0 : 0.0;
+  e->output_bytes = images * image + dumps * h5 + grid + history + 65536.0;
   char b1[32], b2[32];
   snprintf(e->output_detail, sizeof e->output_detail,
            "%.0f image(s) of %.0f x %.0f pixels (PPM and PNG), %s each; %.0f HDF5 file(s) of %s; "
@@ -1243,8 +1285,8 @@ int main(int argc, char **argv) {
   read_problem(d, &pb, &speed0);
   const double steps_estimate = estimate_steps(d, speed0, &dt0);
   check_steps(d, speed0, steps_estimate, dt0);
-  double l1_bound[4];
-  const int l1_given = read_l1_bound(d, l1_bound);
+  euler_l1_bound l1_bound;
+  const int l1_given = read_l1_bound(d, &l1_bound);
   output_ctx o;
   memset(&o, 0, sizeof o);
   read_image_spec(d, &o.img);
@@ -1282,6 +1324,7 @@ int main(int argc, char **argv) {
   o.pb = &pb;
   o.m = &m;
   o.outdir = outdir;
+  snprintf(o.grid_file, sizeof o.grid_file, "%s/grid.h5", outdir);
   o.out = &sout;
   o.hdf5_mode = deck_choice(d, "hdf5");
   o.ppm = op_ppm_default_options();
@@ -1324,13 +1367,16 @@ int main(int argc, char **argv) {
   }
   if (op_diags_level() > 0) op_diagnostic_output();
 
-  printf("%12s %8s %12s %22s %22s %22s %22s\n", "time", "step", "dt", "mass", "momentum_x",
-         "momentum_y", "energy");
+  printf("%12s %8s %12s %22s %22s %22s %22s  %s\n", "time", "step", "dt", "mass", "momentum_x",
+         "momentum_y", "energy", "progress");
   double tot0[8], tot1[8], wall_output = 0.0, wall_steps = 0.0;
   double t = 0.0, dt = 0.0, qmin[2] = {0.0, 0.0};
   long step = 0;
   step_stats st = {0, 0, 0};
   int physical = 1;
+  o.t_end = t_end;
+  o.max_steps = max_steps;
+  solver_pace_begin(&o.pace, solver_pace_now());
   double w0 = op_wtime();
   output(&o, t, step, dt, 0, tot0);
   wall_output += op_wtime() - w0;
@@ -1387,6 +1433,11 @@ int main(int argc, char **argv) {
       output(&o, t, step, dt, 0, tot1);
       wall_output += op_wtime() - w0;
       next_frame++;
+    } else if (solver_pace_due(&o.pace, SOLVER_PACE_QUIET, solver_pace_now())) {
+      /* Outputs far apart (or none before the end): a line of progress alone. */
+      char pr[160];
+      printf("euler: step %ld, t = %s\n", step, progress(&o, t, step, pr, sizeof pr));
+      fflush(stdout);
     }
   }
   /* The final state: checked once more, then the last output. */
@@ -1427,7 +1478,7 @@ int main(int argc, char **argv) {
   solver_verdict_add(&verdicts, "physical_state", smallest, SOLVER_ABOVE, 0.0,
                      "smallest density %.6g and pressure %.6g at the end (must be positive)",
                      qmin[0], qmin[1]);
-  euler_accuracy_verdicts(&pb, &ex, l1_given ? l1_bound : NULL, deck_real(d, "range_tolerance"),
+  euler_accuracy_verdicts(&pb, &ex, l1_given ? &l1_bound : NULL, deck_real(d, "range_tolerance"),
                           reached, &verdicts);
   int conserved[4];
   conserved_mask(d, conserved);

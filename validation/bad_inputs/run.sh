@@ -3,12 +3,13 @@
 # solvers: each must end with the exit status and the message recorded there,
 # within its time limit, leaving nothing half-written (docs/errors.md).
 #
-#   run.sh BUILD_DIR WORK_DIR [--markdown FILE]
+# usage: run.sh BUILD_DIR WORK_DIR [--markdown FILE]
 #
 # BUILD_DIR is a build tree (build/release); WORK_DIR is scratch space.
 # --markdown writes the table of docs/bad-inputs.md from what was observed.
 # BAD_INPUTS_ONLY=REGEX in the environment runs only the cases whose id matches.
 # Exit 0 when every case behaves as recorded, 1 otherwise.
+. "$(dirname "$0")/../../scripts/lib/help.sh"
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
