@@ -76,6 +76,9 @@ def rewrite(path, pattern, new_of):
 
 
 def main(argv):
+    if len(argv) == 2 and argv[1] in ("-h", "--help"):
+        print(__doc__.strip().replace("    relocate_trees.py ROOT", "usage: relocate_trees.py ROOT"))
+        return 0
     if len(argv) != 2:
         print("usage: relocate_trees.py ROOT", file=sys.stderr)
         return 2
