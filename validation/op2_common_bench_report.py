@@ -214,7 +214,8 @@ def summary_table(blocks):
                      f"{'-'.join(str(x) for x in (s['part_sizes'][0], s['part_sizes'][-1]))})")
         else:
             parts = f"OpenMP part size {s['part_size']}"
-        rows.append(f"| {s['host']} | {s['date']}, commit {s['commit']} | {s['translator']}, {parts} | "
+        rows.append(f"| {s['host']} | {s['date']}, commit {s['commit']}, {s['iterations']} iterations | "
+                    f"{s['translator']}, {parts} | "
                     f"{fmt_ratio(s['seq'])} | {fmt_ratio(s['openmp'])} ({s['threads']} threads) |")
         if best_build(s):
             best.append(s)

@@ -124,8 +124,8 @@ check(rc == 0, f"docs: exit {rc}\n{out}")
 check("OLD TABLE OF THIS HOST" not in text and "old summary" not in text, "docs: this host's old block replaced")
 check(text.count("host test-cpu-f1-m2-2: begin") == 1 and text.count("host other-cpu-f9-m9-2: begin") == 1,
       "docs: one block a host")
-check("| Other CPU (family 9, model 9), 2 CPUs | 2026-11-23, commit 21a51b40aee3 | translator/c, automatic part "
-      "size | 3.62x | 4.35x (2 threads) |" in text, "docs: the other host's summary row")
+check("| Other CPU (family 9, model 9), 2 CPUs | 2026-11-23, commit 21a51b40aee3, 1000 iterations | translator/c, "
+      "automatic part size | 3.62x | 4.35x (2 threads) |" in text, "docs: the other host's summary row")
 check("translator-v2, OpenMP part size 1024 (fastest of 256-4096) | 2.82x | 2.00x (2 threads) |" in text,
       "docs: this host's summary row")
 check("seq 2.82x, OpenMP 2.00x (1 host)" in text, "docs: the range covers the best builds only")
