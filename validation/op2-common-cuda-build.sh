@@ -22,8 +22,9 @@
 #
 # Writes OUT/airfoil_cuda (the translator's default variant) and
 # OUT/airfoil_cuda-VARIANT for every other one, and OUT/source.txt: one line
-# naming OP2-Common's commit, the airfoil's, the translator (and why not
-# translator-v2, when not), the architecture, then a line per executable:
+# naming OP2-Common's commit, the airfoil's, the translator and the commit of
+# its tree (and why not translator-v2, when not), the architecture, then a
+# line per executable:
 # "airfoil_cuda-colour-soa: translator-v2, variant colour-soa". On the GPU
 # machine each runs in a folder holding new_grid.dat; OP2's own arguments
 # OP_BLOCK_SIZE=N (threads per block, default 64) and OP_PART_SIZE=N (plan
@@ -73,7 +74,8 @@ offered=$(op2c_cuda_variants "$work") || exit 2
 [ "$variants" = all ] && variants=${offered// /,}
 default=${offered%% *}
 mkdir -p "$out" || die "cannot create $out"
-lines=("OP2-Common ${OP2C_HEAD:0:12}, airfoil as of ${OP2C_APP_COMMIT:0:12}, $OP2C_TRANSLATOR${OP2C_WHY:+ (not translator-v2: $OP2C_WHY)}, sm_$arch and compute_$arch")
+lines=("OP2-Common ${OP2C_HEAD:0:12}, airfoil as of ${OP2C_APP_COMMIT:0:12}, $OP2C_TRANSLATOR of ${OP2C_TREE_COMMIT:0:12}${OP2C_WHY:+ (not translator-v2: $OP2C_WHY)}, sm_$arch and compute_$arch")
+: >"$work/build.log"
 status=0
 for v in ${variants//,/ }; do
   [[ " $offered " == *" $v "* ]] || die "--variants: $OP2C_TRANSLATOR has no variant '$v' (it has: $offered)"

@@ -86,7 +86,8 @@ op2c_export() {
   # the export is not): it is told the repository's.
   "${git[@]}" rev-parse --absolute-git-dir >"$work/git-dir" 2>>"$work/git.log" ||
     op2c_fail "cannot find $repo's git folder; see $work/git.log" || return 1
-  stamp="$OP2C_HEAD $OP2C_APP_COMMIT"
+  # The stamp names the layout too: an export of another layout is redone.
+  stamp="$OP2C_HEAD $OP2C_APP_COMMIT trees-v2"
   [ "$(cat "$work/source.txt" 2>/dev/null)" = "$stamp" ] && return 0
   echo "== exporting OP2-Common ${OP2C_HEAD:0:12} (airfoil as of ${OP2C_APP_COMMIT:0:12}) into $work"
   rm -rf "${work:?}/OP2-Common" "${work:?}/OP2-Common-v2" "${work:?}/app" "${work:?}/pydeps" "${work:?}"/translator-* \
