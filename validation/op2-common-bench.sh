@@ -19,9 +19,10 @@
 #   --part-sizes L   OP_PART_SIZE values of OP2's OpenMP runs, comma-separated
 #                    (default: 256,512,1024,2048,4096); each runs once a round
 #                    and the fastest median stands for OP2's OpenMP
-#   --iterations N   iterations of every run (default: 1000, the standard
-#                    run; OP2's airfoil has them fixed in its source, so its
-#                    exported copy is changed to N before it is compiled)
+#   --iterations N   iterations of every run, a multiple of 100 (default:
+#                    1000, the standard run; OP2's airfoil has them fixed in
+#                    its source, so its exported copy is changed to N before
+#                    it is compiled)
 #   --no-renumber    leave out this suite's runs with renumber=yes
 #   --out FILE       the table (default: WORK/table.md)
 #   --note TEXT      a line the table carries (the state of the machine)
@@ -55,6 +56,9 @@ cd "$(dirname "$0")/.." || exit 2
 root=$PWD
 . scripts/lib/runs.sh
 . scripts/lib/op2_common.sh
+# runs.sh's Ctrl-C handling is for runs started through run_logged, which
+# this script does not use: a signal ends it, as it would without.
+trap - INT TERM
 
 src=${OP2_COMMON_DIR:-}
 work=$root/build/op2-common/bench
@@ -68,27 +72,34 @@ renumber=1
 out=
 update_docs=0
 note=
-args=("$@")
+cmd_args=()  # the command as the table gives it: the repository as path/to/OP2-Common
 while [ $# -gt 0 ]; do
   case $1 in
-    --work) need_value "$@"; work=$(realpath -m "$2"); shift ;;
-    --build) need_value "$@"; bdir=$(realpath -m "$2"); shift ;;
-    --rounds) need_value "$@"; whole_number "$1" "$2"; rounds=$2; shift ;;
-    --threads) need_value "$@"; whole_number "$1" "$2"; threads=$2; shift ;;
-    --translator) need_value "$@"; translator=$2; shift ;;
-    --part-sizes) need_value "$@"; part_sizes=$2; shift ;;
-    --iterations) need_value "$@"; whole_number "$1" "$2"; iterations=$2; shift ;;
+    --note) cmd_args+=("$1" "\"${2:-}\"") ;;
+    --*) cmd_args+=("$1") ;;
+  esac
+  case $1 in
+    --work) need_value "$@"; work=$(realpath -m "$2"); cmd_args+=("$2"); shift ;;
+    --build) need_value "$@"; bdir=$(realpath -m "$2"); cmd_args+=("$2"); shift ;;
+    --rounds) need_value "$@"; whole_number "$1" "$2"; rounds=$2; cmd_args+=("$2"); shift ;;
+    --threads) need_value "$@"; whole_number "$1" "$2"; threads=$2; cmd_args+=("$2"); shift ;;
+    --translator) need_value "$@"; translator=$2; cmd_args+=("$2"); shift ;;
+    --part-sizes) need_value "$@"; part_sizes=$2; cmd_args+=("$2"); shift ;;
+    --iterations) need_value "$@"; whole_number "$1" "$2"; iterations=$2; cmd_args+=("$2"); shift ;;
     --no-renumber) renumber=0 ;;
-    --out) need_value "$@"; out=$(realpath -m "$2"); shift ;;
+    --out) need_value "$@"; out=$(realpath -m "$2"); cmd_args+=("$2"); shift ;;
     --update-docs) update_docs=1 ;;
     --note) need_value "$@"; note=$2; shift ;;
     -h|--help) usage; exit 0 ;;
     -*) die "unknown option $1 (--help lists the options)" ;;
-    *) src=$1 ;;
+    *) src=$1; cmd_args+=(path/to/OP2-Common) ;;
   esac
   shift
 done
 case $translator in auto | v2 | c) ;; *) die "--translator '$translator': expected auto, v2 or c" ;; esac
+# Both airfoils print their rms every 100 iterations (this suite's also at
+# the last): the histories compare when the iterations are hundreds.
+[ $((iterations % 100)) = 0 ] || die "--iterations $iterations: a multiple of 100 (the rms history is printed every 100)"
 for p in ${part_sizes//,/ }; do whole_number --part-sizes "$p"; done
 [ -n "${part_sizes//,/}" ] || die "--part-sizes: at least one part size"
 [ -n "$out" ] || out=$work/table.md
@@ -142,6 +153,7 @@ order+=(openmp)
 [ $renumber = 0 ] || order+=(openmp-renumber)
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+loads=()
 status=0
 : >"$work/times.tsv"
 for r in $(seq 1 "$rounds"); do
@@ -159,7 +171,9 @@ for r in $(seq 1 "$rounds"); do
       status=1; t=nan
     fi
     printf '%s\t%s\t%s\n' "$v" "$r" "$t" >>"$work/times.tsv"
-    printf '  round %d  %-22s %8s s   (load %s)\n' "$r" "$v" "$t" "$(cut -d' ' -f1 /proc/loadavg)"
+    load=$(cut -d' ' -f1 /proc/loadavg)
+    loads+=("$load")
+    printf '  round %d  %-22s %8s s   (load %s)\n' "$r" "$v" "$t" "$load"
   done
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -178,22 +192,16 @@ for v in "${order[@]}"; do
 done
 
 # ---- 5. the table -------------------------------------------------------------------------
-# The host: lscpu's model name, family and model, CPUs, and the hypervisor, if any.
-lscpu_field() { LC_ALL=C lscpu 2>/dev/null | sed -n "s/^$1: *//p" | sed -n 1p; }
-cpu=$(lscpu_field 'Model name') family=$(lscpu_field 'CPU family') model=$(lscpu_field 'Model')
-ncpu=$(lscpu_field 'CPU(s)') tpc=$(lscpu_field 'Thread(s) per core') hyper=$(lscpu_field 'Hypervisor vendor')
-host="${cpu:-unknown CPU} (family ${family:-?}, model ${model:-?}), $ncpu CPUs (${tpc:-?} thread(s) per core)"
-[ -z "$hyper" ] || host+=", $hyper guest"
-host_key=$(echo "$cpu-f$family-m$model-$ncpu" | tr '[:upper:]' '[:lower:]' | sed 's/([^)]*)//g; s/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//')
 {
-  echo "host_key=$host_key"
-  echo "host=$host"
+  echo "host_key=$(host_key)"
+  echo "host=$(host_describe)"
   echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
-  echo "command=validation/op2-common-bench.sh ${args[*]}"
+  echo "command=validation/op2-common-bench.sh ${cmd_args[*]}"
   echo "suite_commit=$(source_describe "$root")"
   echo "build=${bdir#"$root"/}"
   echo "op2_commit=${OP2C_HEAD:0:12}"
   echo "app_commit=${OP2C_APP_COMMIT:0:12}"
+  echo "tree_commit=${OP2C_TREE_COMMIT:0:12}"
   echo "translator=$OP2C_TRANSLATOR"
   [ "$translator" = c ] || echo "translator_why=$OP2C_WHY"
   echo "threads=$threads"
@@ -201,6 +209,7 @@ host_key=$(echo "$cpu-f$family-m$model-$ncpu" | tr '[:upper:]' '[:lower:]' | sed
   echo "rounds=$rounds"
   echo "load_before=$load_before"
   echo "load_after=$load_after"
+  echo "load_runs=$(printf '%s\n' "${loads[@]}" | sort -g | sed -n '1p;$p' | paste -sd-)"
   [ -z "$note" ] || echo "note=$note"
 } >"$work/meta.txt"
 docs=()

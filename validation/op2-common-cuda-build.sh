@@ -40,6 +40,7 @@ cd "$(dirname "$0")/.." || exit 2
 root=$PWD
 . scripts/lib/runs.sh
 . scripts/lib/op2_common.sh
+trap - INT TERM  # runs.sh's handling is for run_logged's runs, none here
 
 src=${OP2_COMMON_DIR:-}
 translator=auto variants=all arch=90 work=$root/build/op2-common/cuda out=

@@ -23,11 +23,12 @@
 #     airfoil does: the classic one stops at its first loop. For the classic
 #     airfoil their code differs from the airfoil commit's by those timer
 #     calls only (docs/performance.md, "Against OP2-Common's generated code").
-#   translator/c: the repository's HEAD (library, translator/c), the airfoil
-#     of its commit; translator/c cannot translate op_arg_idx.
+#   translator/c: the repository's HEAD (library, translator/c) with the
+#     airfoil of the airfoil's commit; translator/c cannot translate
+#     op_arg_idx.
 # translator-v2 needs a python3 with clang.cindex on a libclang that parses
 # C++17 by default (16 or later: OP2's headers use std::optional; libclang 14
-# parses them as C++14 and finds no loop), sympy and jinja2 (Debian:
+# parses them as C++14 and translates no loop), sympy and jinja2 (Debian:
 # python3-clang-16, python3-sympy, python3-jinja2, from
 # scripts/install-deps.sh), and pcpp and fparser, which no Debian package
 # has: they are taken from the wheels OP2-Common ships in
