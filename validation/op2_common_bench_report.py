@@ -190,7 +190,7 @@ def host_block(meta, times, agree):
     summary = {
         "host": meta["host"], "date": meta.get("date", "")[:10], "commit": meta.get("suite_commit", ""),
         "translator": tr, "part_sizes": sizes, "part_size": best, "threads": threads,
-        "iterations": meta.get("iterations", ""),
+        "iterations": meta.get("iterations", ""), "load": meta.get("load_runs", ""),
         "seq": round(ratio(op2_seq, suite.get("seq", math.nan)), 2),
         "openmp": round(ratio(op2_omp, suite.get("openmp", math.nan)), 2),
     }
@@ -219,14 +219,15 @@ def summary_table(blocks):
         else:
             parts = f"OpenMP part size {s['part_size']}"
         rows.append(f"| {s['host']} | {s['date']}, commit {s['commit']}, {s['iterations']} iterations | "
-                    f"{s['translator']}, {parts} | "
+                    f"{s.get('load') or '-'} | {s['translator']}, {parts} | "
                     f"{fmt_ratio(s['seq'])} | {fmt_ratio(s['openmp'])} ({s['threads']} threads) |")
         if best_build(s):
             best.append(s)
     if not rows:
         return ""
     out = ["OP2-Common's median time over this suite's, per host (each host's table below):", "",
-           "| host | measured | OP2-Common's build | seq | OpenMP |", "|---|---|---|---:|---:|"] + rows + [""]
+           "| host | measured | load average (1 minute) between runs | OP2-Common's build | seq | OpenMP |",
+           "|---|---|---|---|---:|---:|"] + rows + [""]
     if best:
         def rng(key):
             vals = [s[key] for s in best if not math.isnan(s[key])]

@@ -46,6 +46,7 @@ iterations=1000
 rounds=3
 load_before=0.10 0.20 0.30
 load_after=1.00 1.10 1.20
+load_runs=0.50-1.50
 """
 
 TIMES = {
@@ -107,7 +108,7 @@ other = """<!-- op2-common-bench host other-cpu-f9-m9-2: begin -->
 |---|---|---:|---:|---:|
 | OP2-Common seq (translator/c) | 73.21 | 73.21 | - |  |
 
-<!-- op2-common-bench summary: {"host": "Other CPU (family 9, model 9), 2 CPUs", "date": "2026-11-23", "commit": "21a51b40aee3", "translator": "translator/c", "part_sizes": [], "part_size": null, "threads": "2", "iterations": "1000", "seq": 3.62, "openmp": 4.35} -->
+<!-- op2-common-bench summary: {"host": "Other CPU (family 9, model 9), 2 CPUs", "date": "2026-11-23", "commit": "21a51b40aee3", "translator": "translator/c", "part_sizes": [], "part_size": null, "threads": "2", "iterations": "1000", "load": "idle", "seq": 3.62, "openmp": 4.35} -->
 <!-- op2-common-bench host other-cpu-f9-m9-2: end -->
 """
 old_mine = """<!-- op2-common-bench host test-cpu-f1-m2-2: begin -->
@@ -124,9 +125,9 @@ check(rc == 0, f"docs: exit {rc}\n{out}")
 check("OLD TABLE OF THIS HOST" not in text and "old summary" not in text, "docs: this host's old block replaced")
 check(text.count("host test-cpu-f1-m2-2: begin") == 1 and text.count("host other-cpu-f9-m9-2: begin") == 1,
       "docs: one block a host")
-check("| Other CPU (family 9, model 9), 2 CPUs | 2026-11-23, commit 21a51b40aee3, 1000 iterations | translator/c, "
-      "automatic part size | 3.62x | 4.35x (2 threads) |" in text, "docs: the other host's summary row")
-check("translator-v2, OpenMP part size 1024 (fastest of 256-4096) | 2.82x | 2.00x (2 threads) |" in text,
+check("| Other CPU (family 9, model 9), 2 CPUs | 2026-11-23, commit 21a51b40aee3, 1000 iterations | idle | "
+      "translator/c, automatic part size | 3.62x | 4.35x (2 threads) |" in text, "docs: the other host's summary row")
+check("| 0.50-1.50 | translator-v2, OpenMP part size 1024 (fastest of 256-4096) | 2.82x | 2.00x (2 threads) |" in text,
       "docs: this host's summary row")
 check("seq 2.82x, OpenMP 2.00x (1 host)" in text, "docs: the range covers the best builds only")
 check(text.startswith("# Performance\n\nbefore\n") and text.endswith("after\n"), "docs: outside the markers kept")
