@@ -28,9 +28,10 @@
 #   --note TEXT      a line the table carries (the state of the machine)
 #   --update-docs    also put the table into docs/performance.md between its
 #                    op2-common-bench.sh markers: it replaces this host's
-#                    earlier table (hosts differ by lscpu's model name,
-#                    family, model and CPU count) or joins the others, and
-#                    the summary of every host's ratios above them is redone
+#                    earlier table of the same translator (hosts differ by
+#                    lscpu's model name, family, model and CPU count) or
+#                    joins the others, and the summary of every host's ratios
+#                    above them is redone
 #
 # Nothing of OP2-Common enters this tree: its sources are exported from the
 # repository into WORK, its translator writes the generated code there, and
@@ -193,7 +194,8 @@ done
 
 # ---- 5. the table -------------------------------------------------------------------------
 {
-  echo "host_key=$(host_key)"
+  # A translator/c table stands beside the host's translator-v2 one, not for it.
+  echo "host_key=$(host_key)$([ "$OP2C_TRANSLATOR" = translator-v2 ] || echo -translator-c)"
   echo "host=$(host_describe)"
   echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "command=validation/op2-common-bench.sh ${cmd_args[*]}"
