@@ -34,7 +34,8 @@
 # (OP_AUTO_SOA set at run time changes nothing): hence one executable each.
 #
 # Exit 0 when every variant was built, 2 when one was not (or on a usage
-# error), 77 without a repository or without nvcc.
+# error), 77 without a repository or without nvcc (none on PATH or in
+# /usr/local/cuda, and no --nvcc).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 root=$PWD
@@ -44,12 +45,12 @@ trap - INT TERM  # runs.sh's handling is for run_logged's runs, none here
 
 src=${OP2_COMMON_DIR:-}
 translator=auto variants=all arch=90 work=$root/build/op2-common/cuda out=
-nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc) nvcc_given=0
 while [ $# -gt 0 ]; do
   case $1 in
     --translator) need_value "$@"; translator=$2; shift ;;
     --variants) need_value "$@"; variants=$2; shift ;;
-    --nvcc) need_value "$@"; nvcc=$2; shift ;;
+    --nvcc) need_value "$@"; nvcc=$2; nvcc_given=1; shift ;;
     --arch) need_value "$@"; arch=$2; shift ;;
     --work) need_value "$@"; work=$(realpath -m "$2"); shift ;;
     --out) need_value "$@"; out=$(realpath -m "$2"); shift ;;
@@ -66,7 +67,8 @@ if [ -z "$src" ]; then
   exit 77
 fi
 if [ ! -x "$nvcc" ]; then
-  echo "${0##*/}: no nvcc ('$nvcc'; --nvcc); skipped" >&2
+  [ $nvcc_given = 0 ] || die "--nvcc '$nvcc': not an executable"
+  echo "${0##*/}: no nvcc on PATH or at $nvcc; skipped" >&2
   exit 77
 fi
 
