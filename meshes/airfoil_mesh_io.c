@@ -470,26 +470,19 @@ static unsigned long long max_file_bytes(const char *head, size_t n)
     return lines * MESH_MAX_LINE + MESH_MAX_TRAILING;
 }
 
-/* Loads a whole file, NUL-terminated, refusing on the way what is not a mesh file: a
- * directory, a NUL byte, a line longer than MESH_MAX_LINE, more bytes than the header's
- * records can take (so /dev/zero, a binary or an endless pipe fail at once). The buffer starts
- * at the file's size when that is known and grows for anything else (a pipe). */
+/* Loads a whole file, NUL-terminated, refusing on the way what is not a mesh file: anything
+ * but a regular file (a directory, a named pipe, /dev/zero: op_text_fopen_regular), a NUL byte,
+ * a line longer than MESH_MAX_LINE, more bytes than the header's records can take. The buffer
+ * starts at the file's size and grows if the file grows while it is read. */
 static char *load_file(const char *path, const char *shown, size_t *size, char *err,
                        size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        set_err(err, errlen, "%s: cannot open the mesh file: %s", shown, strerror(errno));
+    FILE *f = op_text_fopen_regular(path, "mesh file", err, errlen);
+    if (!f)
         return NULL;
-    }
     size_t cap = 1 << 16, len = 0;
     struct stat st;
-    int regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        set_err(err, errlen, "%s: is a directory, not a mesh file", shown);
-        fclose(f);
-        return NULL;
-    }
+    int regular = fstat(fileno(f), &st) == 0; /* op_text_fopen_regular opens nothing else */
     if (regular && (uintmax_t)st.st_size < SIZE_MAX / 2)
         cap = (size_t)st.st_size + 2;
     if (cap < (1 << 16))
@@ -749,13 +742,14 @@ int airfoil_mesh_read_ascii_slice(const char *path, int nparts, int part, airfoi
     long first[4], count[4], total[4];
     int rc = -1;
     for (int pass = 0; pass < 2; pass++) {
-        FILE *f = fopen(path, "rb");
+        FILE *f = op_text_fopen_regular(path, "mesh file", err, errlen);
         struct stat st;
-        if (!f || fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
-            set_err(err, errlen, "%s: cannot read the mesh file: %s", shown,
-                    f ? "is a directory, not a mesh file" : strerror(errno));
-            if (f)
-                fclose(f);
+        if (f && fstat(fileno(f), &st) != 0) {
+            set_err(err, errlen, "%s: cannot read the mesh file: %s", shown, strerror(errno));
+            fclose(f);
+            f = NULL;
+        }
+        if (!f) {
             airfoil_mesh_free(&s->part);
             return -1;
         }

@@ -512,10 +512,21 @@ static int test_malformed(const char *dir)
     expect_error(bad, &t, t.n, 0, NULL, "\n1 2 3 4\n", t.n + 2, "unexpected data");
     /* Not a mesh file at all: refused on the first buffer, whatever its size. */
     CHECK(airfoil_mesh_read_ascii("/dev/zero", &m, err, sizeof err) != 0 &&
-              strstr(err, "/dev/zero:1: the file holds a NUL byte"),
+              strstr(err, "/dev/zero: is a character device, not a regular file"),
           "/dev/zero: '%s'", err);
     CHECK(airfoil_mesh_read_ascii(dir, &m, err, sizeof err) != 0 && strstr(err, "is a directory"),
           "a directory: '%s'", err);
+    f = fopen(bad, "wb");
+    if (!f)
+        die(__FILE__, __LINE__, "cannot write");
+    fprintf(f, "%s\n", t.line[0]);
+    for (int k = 0; k < 5000; k++)
+        fputc('\0', f);
+    if (fclose(f) != 0)
+        die(__FILE__, __LINE__, "cannot write");
+    CHECK(airfoil_mesh_read_ascii(bad, &m, err, sizeof err) != 0 &&
+              strstr(err, ": the file holds a NUL byte"),
+          "NUL bytes after the header: '%s'", err);
     f = fopen(bad, "w");
     if (!f)
         die(__FILE__, __LINE__, "cannot write");

@@ -5,7 +5,8 @@
 #                    the tests that hold only there (label strict), and valgrind
 #                    memcheck runs (generic x86-64 build)
 #   debug preset     unit and mpi tests under the address and undefined-behaviour
-#                    sanitizers, and a bounded run of each fuzzer of the readers (label fuzz)
+#                    sanitizers, a bounded run of each fuzzer of the readers (label fuzz),
+#                    and every bad input of docs/bad-inputs.md (validation.bad_inputs)
 # (the mpi tests run through mpirun on 1 to 4 processes; they exist when MPI,
 # PT-Scotch and parallel HDF5 are installed, which install-deps.sh does)
 set -euo pipefail
@@ -21,6 +22,7 @@ echo "=== tests: release"
 ctest --preset release -j "$jobs" -LE "bench" || status=1
 echo "=== tests: strict (bitwise cross-backend, strict-only, memcheck)"
 ctest --preset strict -j "$jobs" -L "xbackend|strict|memcheck" || status=1
-echo "=== tests: debug (sanitizers, mpi, fuzzers)"
+echo "=== tests: debug (sanitizers, mpi, fuzzers, bad inputs)"
 ctest --preset debug -j "$jobs" -L "unit|mpi|fuzz" || status=1
+ctest --preset debug -R '^validation\.bad_inputs$' || status=1
 exit $status

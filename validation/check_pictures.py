@@ -132,4 +132,6 @@ def main():
     sys.exit(2)
 
 
-main()
+# Also imported (result_compare.py reads pictures with it).
+if __name__ == "__main__":
+    main()

@@ -151,7 +151,7 @@ for a in "${selected[@]}"; do
   done
 done
 if ! cmake --build "$bdir" -j "$jobs" --target "${targets[@]}" >"$work/build.log" 2>&1; then
-  grep -E "error|FAILED" "$work/build.log" | head -20
+  grep -E "error|FAILED" "$work/build.log" | sed -n 1,20p
   echo "op2-common-apps: building failed; see $work/build.log" >&2
   exit 1
 fi
@@ -235,7 +235,7 @@ verdict() {
       cmp_ok=$([ -n "$rtol" ] && echo "agree to $rtol" || echo identical)
     else
       cmp_ok=DIFFER; status=1
-      sed 's/^/    /' "$dir/compare.txt" | head -12
+      sed -n '1,12s/^/    /p' "$dir/compare.txt"
     fi
   fi
   rows+=("$a|$v|$own_ok|$cmp_ok|${secs}s")

@@ -27,7 +27,12 @@ void op_parallel_for(long n, op_range_fn fn, void *ctx) {
 #define HUGE_PAGE ((size_t)2 << 20)
 #define BIG_ARRAY ((size_t)4 << 20)
 
-static int huge_pages = 1;
+/* Off by default: with the kernel's THP defrag set to "madvise" (Debian's and
+ * this suite's test guests'), advised memory is compacted on demand at first
+ * touch, which cost 1.9-2.5 s of system time a GB there against 0.4 s for
+ * normal pages (docs/performance.md, "Set-up and plans"), for loops 1-3%
+ * faster. Long runs over big meshes may turn it on. */
+static int huge_pages = 0;
 
 void op_set_huge_pages(int on) { huge_pages = on; }
 

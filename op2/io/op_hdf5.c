@@ -13,11 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 /* op_num_sets/op_set_at, ...: the core's registry (op2/core/op2_registry.h). */
 #include "op2_dist.h"
 #include "op2_registry.h"
 #include "op2_renumber.h"
+#include "op_text.h"
 
 /* ---- basics ------------------------------------------------------------------- */
 
@@ -75,6 +77,12 @@ static int is_hdf5(const char *file) {
 /* ---- files ---------------------------------------------------------------------- */
 
 static int open_existing(const op_io_ctx *c, unsigned flags, hid_t *out) {
+  /* A directory or a named pipe is named as such (HDF5 would call it
+   * unreadable, or wait for a writer). */
+  struct stat st;
+  const char *kind;
+  if (stat(c->file, &st) == 0 && (kind = op_text_file_kind(st.st_mode)) != NULL)
+    return OP_IO_ERR(c, OP_IO_ENOFILE, "is %s, not a file", kind);
   int is = is_hdf5(c->file);
   if (is < 0)
     return OP_IO_ERR(c, OP_IO_ENOFILE, "cannot read the file (permissions?)");

@@ -135,6 +135,7 @@ static void init(void) {
   OP_MPI_CHECK(MPI_Comm_free(&local));
   op_mpi_exchange_set_hooks(&device_hooks);
   if (on_exit(at_exit, NULL) != 0) op_mpi_fatal("cannot register the exit handler");
+  op_mpi_exit_ends_job();
   /* One printout: the root's. Other processes' errors still reach stderr. */
   if (mesh->rank != 0 && !freopen("/dev/null", "w", stdout))
     op_mpi_fatal("cannot send the standard output of rank %d to /dev/null", mesh->rank);

@@ -1,6 +1,7 @@
 # scripts/lib/runs.sh - what scripts/regress.sh and scripts/bench.sh share:
 # which backends can run here, the command line that runs a solver on one,
-# a run that a Ctrl-C ends cleanly, and the Python the reports run on.
+# a run that a Ctrl-C ends cleanly, recorded as the reports read it, and the
+# Python the reports run on.
 # Sourced, not run.
 
 # die MESSAGE: the script's name and MESSAGE on stderr; exit status 2.
@@ -64,7 +65,7 @@ read_cases() {
 
 # gpu_visible: true when nvidia-smi lists a GPU.
 gpu_visible() {
-  command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU '
+  command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -c '^GPU ' >/dev/null
 }
 
 # backend_runs_here BACKEND: true when what BACKEND needs besides its
@@ -153,6 +154,25 @@ run_logged() {
     wait "$ticker" 2>/dev/null
   fi
   RUN_CHILD=
+  return "$rc"
+}
+
+# run_recorded RUNDIR DIR CMD...: one measured run of a solver, as both
+# reports read it (validation/result_compare.py): CMD run in DIR with
+# output_dir=RUNDIR/out added, its output in RUNDIR/log and its exit status
+# in RUNDIR/exit; returns that status. A run stopped by Ctrl-C is not a
+# measurement: RUNDIR is removed (the caller sees RUN_STOP=1).
+run_recorded() {
+  local rundir=$1 dir=$2 rc
+  shift 2
+  mkdir -p "$rundir" || die "cannot create $rundir"
+  run_logged "$dir" "$rundir/log" "$@" "output_dir=$rundir/out"
+  rc=$?
+  if [ "$RUN_STOP" = 1 ]; then
+    rm -rf "$rundir"
+    return "$rc"
+  fi
+  echo "$rc" >"$rundir/exit" || die "cannot write $rundir/exit"
   return "$rc"
 }
 

@@ -26,9 +26,11 @@
 #include "deck.h"
 #include "euler_accuracy.h"
 #include "euler_problem.h"
+#include "euler_scheme.h"
 #include "op2.h"
 #include "op_hdf5.h"
 #include "op_ppm.h"
+#include "op_text.h"
 #include "op_xdmf.h"
 #include "riemann_exact_core.h"
 #include "result_json.h"
@@ -152,21 +154,74 @@ static void read_numbers(const deck *d, const char *key, int n, const char *what
   }
 }
 
-/* A 2D state RHO,U,V,P with rho > 0 and p > 0. */
-static void read_state4(const deck *d, const char *key, double w[4]) {
+/* The largest magnitude of a conserved variable or flux a state may have:
+ * the scheme forms products of two of them (m^2 / rho, u (E + p), the
+ * Riemann solver's), which stay far below DBL_MAX (1.8e308) under it. */
+#define STATE_MAX 1e150
+
+/* A state (rho, u, v, p) as the scheme holds it: its conserved variables and
+ * fluxes at most STATE_MAX in magnitude, the pressure the kernels recover
+ * from them positive and its signal speed finite. A state beyond (a density
+ * of 1e308, a velocity of 1e200) is bad input, refused before any step
+ * rather than found "not physical" at step 1 with an infinite pressure.
+ * Returns the signal speed max(|u|, |v|) + a. */
+static double check_representable(const deck *d, const char *key, const double w[4],
+                                  double gamma) {
+  static const char *const names[12] = {
+      "density",     "x momentum",   "y momentum",   "total energy",
+      "mass flux along x", "x momentum flux along x", "y momentum flux along x",
+      "energy flux along x", "mass flux along y", "x momentum flux along y",
+      "y momentum flux along y", "energy flux along y"};
+  double v[12];
+  euler_prim_to_cons(w, gamma, v);
+  const double p = w[3], u = w[1], vv = w[2];
+  const double fx[4] = {v[1], v[1] * u + p, v[2] * u, (v[3] + p) * u};
+  const double fy[4] = {v[2], v[1] * vv, v[2] * vv + p, (v[3] + p) * vv};
+  memcpy(v + 4, fx, sizeof fx);
+  memcpy(v + 8, fy, sizeof fy);
+  char state[OP_TEXT_SHOWN], detail[640];
+  op_text_shown(state, sizeof state, deck_string(d, key));
+  for (int k = 0; k < 12; k++)
+    if (!(fabs(v[k]) <= STATE_MAX)) {
+      snprintf(detail, sizeof detail,
+               "the state \"%s\" is out of reach of the scheme: its %s is %g, beyond %g, where "
+               "the products the scheme forms of such values overflow a double",
+               state, names[k], v[k], STATE_MAX);
+      bad_input(d, key, "%s", detail);
+    }
+  const double pr = euler_pressure(v, gamma), speed = euler_signal_speed(v, gamma);
+  if (!(pr > 0.0) || !isfinite(speed)) {
+    snprintf(detail, sizeof detail,
+             "the state \"%s\" is out of reach of the scheme: the pressure it recovers from "
+             "the conserved variables is %g (the kinetic energy swamps the internal one)",
+             state, pr);
+    bad_input(d, key, "%s", detail);
+  }
+  return speed;
+}
+
+/* A 2D state RHO,U,V,P with rho > 0 and p > 0 that the scheme can hold;
+ * returns its signal speed. */
+static double read_state4(const deck *d, const char *key, double gamma, double w[4]) {
   read_numbers(d, key, 4, "RHO,U,V,P", w);
   if (!(w[0] > 0.0) || !(w[3] > 0.0))
     bad_input(d, key, "density and pressure must be positive (\"%s\")", deck_string(d, key));
+  return check_representable(d, key, w, gamma);
 }
 
-static void read_state3(const deck *d, const char *key, double w[3]) {
+static double read_state3(const deck *d, const char *key, double gamma, double w[3]) {
   read_numbers(d, key, 3, "RHO,U,P", w);
   if (!(w[0] > 0.0) || !(w[2] > 0.0))
     bad_input(d, key, "density and pressure must be positive (\"%s\")", deck_string(d, key));
+  const double w4[4] = {w[0], w[1], 0.0, w[2]};
+  return check_representable(d, key, w4, gamma);
 }
 
-static void read_problem(const deck *d, euler_problem *pb) {
+/* Reads and checks the problem; *speed gets the largest signal speed of its
+ * initial data (for the estimate of the time steps). */
+static void read_problem(const deck *d, euler_problem *pb, double *speed) {
   memset(pb, 0, sizeof *pb);
+  *speed = 0.0;
   pb->kind = (euler_problem_kind)deck_choice(d, "problem");
   pb->gamma = deck_real(d, "gamma");
   pb->x_min = deck_real(d, "x_min");
@@ -209,16 +264,16 @@ static void read_problem(const deck *d, euler_problem *pb) {
     case EULER_PROBLEM_RIEMANN2D:
       pb->split_x = deck_real(d, "split_x");
       pb->split_y = deck_real(d, "split_y");
-      read_state4(d, "state_ne", pb->ne);
-      read_state4(d, "state_nw", pb->nw);
-      read_state4(d, "state_sw", pb->sw);
-      read_state4(d, "state_se", pb->se);
+      *speed = fmax(*speed, read_state4(d, "state_ne", pb->gamma, pb->ne));
+      *speed = fmax(*speed, read_state4(d, "state_nw", pb->gamma, pb->nw));
+      *speed = fmax(*speed, read_state4(d, "state_sw", pb->gamma, pb->sw));
+      *speed = fmax(*speed, read_state4(d, "state_se", pb->gamma, pb->se));
       break;
     case EULER_PROBLEM_RIEMANN1D:
       pb->direction = deck_choice(d, "direction");
       pb->diaphragm = deck_real(d, "diaphragm");
-      read_state3(d, "state_left", pb->left);
-      read_state3(d, "state_right", pb->right);
+      *speed = fmax(*speed, read_state3(d, "state_left", pb->gamma, pb->left));
+      *speed = fmax(*speed, read_state3(d, "state_right", pb->gamma, pb->right));
       break;
     case EULER_PROBLEM_VORTEX:
     case EULER_PROBLEM_EXPLOSION: {
@@ -247,11 +302,16 @@ static void read_problem(const deck *d, euler_problem *pb) {
           bad_input(d, "vortex_strength", "too strong: the core temperature is not positive (%s)",
                     num);
         }
+        /* The background (density and pressure 1) moves at (u0, v0); the
+         * swirl adds at most strength / (2 pi), the core is colder. */
+        const double background[4] = {1.0, pb->u0, pb->v0, 1.0};
+        *speed = check_representable(d, "vortex_velocity", background, pb->gamma) +
+                 fabs(pb->strength) / (2.0 * 3.14159265358979323846);
       } else {
         pb->radius = deck_real(d, "radius");
         if (!(pb->radius > 0.0)) bad_input(d, "radius", "must be positive%s", "");
-        read_state4(d, "state_inside", pb->inside);
-        read_state4(d, "state_outside", pb->outside);
+        *speed = fmax(*speed, read_state4(d, "state_inside", pb->gamma, pb->inside));
+        *speed = fmax(*speed, read_state4(d, "state_outside", pb->gamma, pb->outside));
       }
       break;
     }
@@ -1077,21 +1137,62 @@ static int ends_keep_exact(const deck *d, const euler_problem *pb) {
   return 1;
 }
 
+/* No run of more time steps than this: it would take days, and its
+ * history.csv gigabytes (heat has the same bound). */
+#define EULER_MAX_STEPS 1e9
+/* A row of history.csv, "step,time,dt,max_wave_speed,min_density,
+ * min_pressure" with five numbers to 17 digits: at most about 130 bytes. */
+#define HISTORY_ROW_BYTES 130.0
+
+/* The time steps a run takes, about: t_end over dt = cfl h / s, s the
+ * largest signal speed of the initial data (waves that speed up take more
+ * steps), plus one for each output time landed on; max_steps caps it. *dt
+ * gets that first dt. */
+static double estimate_steps(const deck *d, double speed, double *dt) {
+  const double dx = (deck_real(d, "x_max") - deck_real(d, "x_min")) / deck_int(d, "nx");
+  const double dy = (deck_real(d, "y_max") - deck_real(d, "y_min")) / deck_int(d, "ny");
+  const double t_end = deck_real(d, "t_end"), interval = deck_real(d, "output_interval");
+  *dt = deck_real(d, "cfl") * fmin(dx, dy) / speed;
+  double steps = ceil(t_end / *dt);
+  if (interval > 0.0) steps += fmin(floor(t_end / interval), 1e12);
+  if (!(steps < INFINITY)) steps = INFINITY; /* NaN from 0/0 too */
+  const long max_steps = deck_int(d, "max_steps");
+  return max_steps > 0 && steps > (double)max_steps ? (double)max_steps : steps;
+}
+
+/* Refuses up front a run of more than EULER_MAX_STEPS steps. */
+static void check_steps(const deck *d, double speed, double steps, double dt) {
+  if (steps <= EULER_MAX_STEPS) return;
+  const double dx = (deck_real(d, "x_max") - deck_real(d, "x_min")) / deck_int(d, "nx");
+  const double dy = (deck_real(d, "y_max") - deck_real(d, "y_min")) / deck_int(d, "ny");
+  fprintf(stderr,
+          "euler: refusing to run: reaching t_end = %g takes about %.3g time steps (dt about "
+          "%.3g: cfl %g x the cell size %g / the initial data's largest signal speed %g), more "
+          "than %.0e; raise cfl, shorten t_end or use fewer cells, or set max_steps to stop "
+          "earlier\n",
+          deck_real(d, "t_end"), steps, dt, deck_real(d, "cfl"), fmin(dx, dy), speed,
+          EULER_MAX_STEPS);
+  exit(2);
+}
+
 /* What a run needs: memory about 295 bytes per cell measured (peak RSS of
  * 1000 x 1000 cells with the default outputs, a picture of rho at the start
  * and the end and final.h5: 298 MB; docs/euler.md), taken as 350, and the
  * frames kept for the series' colour range (up to FRAME_BUDGET); outputs: at
  * the start, at every output_interval and at the end, pictures (PPM and PNG,
- * per field) and HDF5 (80 bytes a cell). */
-static void estimate(const deck *d, const image_spec *img, solver_estimate *e) {
+ * per field), HDF5 (80 bytes a cell) and history.csv (a row a step, held in
+ * memory too, in a buffer up to twice its size). */
+static void estimate(const deck *d, const image_spec *img, double steps, solver_estimate *e) {
   const double nx = deck_int(d, "nx"), ny = deck_int(d, "ny");
   const double cells = nx * ny, ext = (nx + 2.0 * GHOST_LAYERS) * (ny + 2.0 * GHOST_LAYERS);
   const double frames = series_frame_bytes(d, img, cells);
   const double kept = frames <= (double)FRAME_BUDGET ? frames : 0.0;
-  e->memory_bytes = 350.0 * ext + kept;
-  char b0[32];
-  snprintf(e->memory_detail, sizeof e->memory_detail, "%.0f cells at about 350 bytes each%s%s%s",
-           ext, kept > 0.0 ? ", and " : "",
+  const double history = HISTORY_ROW_BYTES * (steps + 1.0);
+  e->memory_bytes = 350.0 * ext + kept + 2.0 * history;
+  char b0[32], bh[32];
+  snprintf(e->memory_detail, sizeof e->memory_detail,
+           "%.0f cells at about 350 bytes each, the history of %.3g steps (%s)%s%s%s", ext, steps,
+           solver_output_bytes(2.0 * history, bh, sizeof bh), kept > 0.0 ? ", and " : "",
            kept > 0.0 ? solver_output_bytes(kept, b0, sizeof b0) : "",
            kept > 0.0 ? " of image frames" : "");
   const double interval = deck_real(d, "output_interval"), t_end = deck_real(d, "t_end");
@@ -1106,12 +1207,14 @@ static void estimate(const deck *d, const image_spec *img, solver_estimate *e) {
   const int mode = deck_choice(d, "hdf5");
   const double dumps = mode == 2 ? outputs : mode == 1 ? 1.0 : 0.0;
   const double h5 = 80.0 * cells + 16384.0;
-  e->output_bytes = images * image + dumps * h5 + 65536.0;
+  e->output_bytes = images * image + dumps * h5 + history + 65536.0;
   char b1[32], b2[32];
   snprintf(e->output_detail, sizeof e->output_detail,
-           "%.0f image(s) of %.0f x %.0f pixels (PPM and PNG), %s each; %.0f HDF5 file(s) of %s",
+           "%.0f image(s) of %.0f x %.0f pixels (PPM and PNG), %s each; %.0f HDF5 file(s) of %s; "
+           "history.csv of %.3g steps, %s",
            images, nx * scale, ny * scale, solver_output_bytes(image, b1, sizeof b1), dumps,
-           solver_output_bytes(h5, b2, sizeof b2));
+           solver_output_bytes(h5, b2, sizeof b2), steps,
+           solver_output_bytes(history, bh, sizeof bh));
 }
 
 int main(int argc, char **argv) {
@@ -1136,7 +1239,10 @@ int main(int argc, char **argv) {
   }
   deck_print(d, stdout); /* the effective parameters, a deck of their own */
   euler_problem pb;
-  read_problem(d, &pb);
+  double speed0, dt0;
+  read_problem(d, &pb, &speed0);
+  const double steps_estimate = estimate_steps(d, speed0, &dt0);
+  check_steps(d, speed0, steps_estimate, dt0);
   double l1_bound[4];
   const int l1_given = read_l1_bound(d, l1_bound);
   output_ctx o;
@@ -1145,7 +1251,7 @@ int main(int argc, char **argv) {
 
   solver_output sout;
   solver_estimate need;
-  estimate(d, &o.img, &need);
+  estimate(d, &o.img, steps_estimate, &need);
   if (solver_output_open(&sout, "euler", deck_string(d, "output_dir"), err, sizeof err) != 0 ||
       solver_limits_check(d, &sout, &need, err, sizeof err) != 0) {
     fprintf(stderr, "euler: %s\n", err);
@@ -1242,6 +1348,16 @@ int main(int argc, char **argv) {
       break;
     }
     dt = cfl * h / smax;
+    /* dt bounded from below: waves that sped up since the start (a state
+     * going wrong) would make the run go on for ever. */
+    if (max_steps == 0 && (double)step + (t_end - t) / dt > EULER_MAX_STEPS) {
+      fprintf(stderr,
+              "euler: at step %ld (t = %.10g) dt fell to %g (the largest signal speed is %g, "
+              "%.3g times the initial data's): reaching t_end would take more than %.0e steps; "
+              "stopping\n",
+              step, t, dt, smax, smax / speed0, EULER_MAX_STEPS);
+      break;
+    }
     /* Land exactly on the next output time or the end time (stretching dt
      * by at most 1e-6 rather than leaving a sliver of a step). */
     double target = t_end;

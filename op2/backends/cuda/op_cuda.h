@@ -17,6 +17,7 @@
 #define OP_CUDA_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "op2.h"
 #include "op2_loop.h"
@@ -172,6 +173,8 @@ int op_cuda_tune_save(const char *path, const char *device_name, char *err, size
  * ignored (the last one's message in err), 0 when the file does not exist, or
  * -1 when it cannot be read. */
 int op_cuda_tune_load(const char *path, char *err, size_t errlen);
+/* One line per loop the tune file settled or gave trial candidates for. */
+void op_cuda_tune_describe(FILE *f);
 void op_cuda_tune_reset(void);
 /* The settled choice for a loop (1), or 0 while it is still being tuned / unknown. */
 int op_cuda_tune_settled(const char *name, op_cuda_config *cfg);

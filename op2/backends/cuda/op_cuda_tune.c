@@ -21,10 +21,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "op2_error.h"
 #include "op_cuda.h"
 #include "op_text.h"
+#include "op_tmpname.h"
 
 #define TRIALS 2
 #define MAX_CANDIDATES 48
@@ -492,8 +494,11 @@ static void save_trial(FILE *f, int *header, const char *name, op_cuda_config c,
 }
 
 int op_cuda_tune_save(const char *path, const char *device_name, char *err, size_t errlen) {
-  char tmp[4200];
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  char tmp[4400];
+  if (!op_tmp_name(path, tmp, sizeof tmp)) { /* this process's alone: runs may share the file */
+    snprintf(err, errlen, "tune file name too long: %s", path);
+    return -1;
+  }
   FILE *f = fopen(tmp, "w");
   if (!f) {
     snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
@@ -622,9 +627,8 @@ static int parse_tune_line(char *line, char **name, op_cuda_config *c, double *m
 
 int op_cuda_tune_load(const char *path, char *err, size_t errlen) {
   if (err && errlen) err[0] = '\0';
-  FILE *probe = fopen(path, "r");
-  if (!probe) return 0; /* nothing saved yet */
-  fclose(probe);
+  struct stat st;
+  if (stat(path, &st) != 0 && errno == ENOENT) return 0; /* nothing saved yet */
   op_text_reader r;
   if (op_text_open(&r, path, "tune file", TUNE_MAX_LINE, TUNE_MAX_BYTES, err, errlen) != 0)
     return -1;
@@ -666,6 +670,19 @@ int op_cuda_tune_load(const char *path, char *err, size_t errlen) {
     ignored++;
   }
   return ignored;
+}
+
+void op_cuda_tune_describe(FILE *f) {
+  for (int i = 0; i < T.nentries; i++) {
+    const tune_entry *e = &T.entries[i];
+    if (e->settled)
+      fprintf(f, "%s: %s block %d part %d (from the tune file)\n", e->name,
+              op_cuda_strategy_name(e->chosen.strategy), e->chosen.block, e->chosen.part);
+    for (int k = 0; k < e->npre; k++)
+      fprintf(f, "%s: candidate %s block %d part %d measured at %.6f ms (trial)\n", e->name,
+              op_cuda_strategy_name(e->pre_cfg[k].strategy), e->pre_cfg[k].block,
+              e->pre_cfg[k].part, e->pre_ms[k]);
+  }
 }
 
 void op_cuda_tune_init(void) {

@@ -91,7 +91,7 @@ static void annotated_field(const char *dir) {
   int pw2 = 0, ph2 = 0;
   unsigned char *png = read_png(io_path(dir, "picture_field.png"), &pw2, &ph2);
   CHECK(png && pw2 == w && ph2 == h && memcmp(png, rgb, (size_t)w * h * 3) == 0);
-  CHECK(!io_file_exists(io_path(dir, "picture_field.png.tmp")));
+  CHECK(!io_file_exists(io_tmp_path(dir, "picture_field.png")));
   free(png);
   /* Another range draws other labels beside the same bar, the same field elsewhere. */
   o.autorange = 0;

@@ -83,7 +83,7 @@ int main(int argc, char **argv) {
   CHECK(rc == OP_IO_OK);
   if (rc)
     fprintf(stderr, "%s\n", err);
-  CHECK(!io_file_exists(io_path(dir, "xdmf_quad.xmf.tmp")));
+  CHECK(!io_file_exists(io_tmp_path(dir, "xdmf_quad.xmf")));
   CHECK(contains(quad_xmf, "TopologyType=\"Quadrilateral\" NumberOfElements=\"6\""));
   CHECK(contains(quad_xmf, "GeometryType=\"XY\""));
   CHECK(contains(quad_xmf, ">xdmf_quad.h5:/pcell<"));
