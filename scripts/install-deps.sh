@@ -37,6 +37,9 @@ need=(
   libptscotch-dev      # MPI layer: PT-Scotch k-way partitioning
   libhdf5-openmpi-dev  # MPI layer: parallel HDF5 (beside the serial libhdf5-dev)
   gcc-12-offload-nvptx # OpenMP offload backend: GCC's offloading to NVIDIA GPUs (pulls nvptx-tools, libgomp-plugin-nvptx1)
+  python3-clang-16     # OP2-Common's translator-v2 (validation/op2-common-bench.sh): libclang 16 parses C++17 by default, as OP2's headers need (python3-clang, 14, does not)
+  python3-sympy        # OP2-Common's translator-v2
+  python3-jinja2       # OP2-Common's translator-v2
 )
 missing=()
 for p in "${need[@]}"; do

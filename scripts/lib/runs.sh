@@ -217,3 +217,24 @@ source_describe() {
     echo "$sha"
   fi
 }
+
+# host_describe: the machine as tables of figures name it, from lscpu: model
+# name, CPU family and model, CPUs, threads per core and the hypervisor (a
+# guest's CPU is not always the same from one session to the next).
+host_describe() {
+  local cpu family model ncpu tpc hyper
+  cpu=$(lscpu_field 'Model name') family=$(lscpu_field 'CPU family') model=$(lscpu_field 'Model')
+  ncpu=$(lscpu_field 'CPU(s)') tpc=$(lscpu_field 'Thread(s) per core') hyper=$(lscpu_field 'Hypervisor vendor')
+  printf '%s (family %s, model %s), %s CPUs (%s thread(s) per core)%s\n' "${cpu:-unknown CPU}" "${family:-?}" \
+    "${model:-?}" "${ncpu:-?}" "${tpc:-?}" "${hyper:+, $hyper guest}"
+}
+
+# host_key: a short name of the machine for file and section names: lscpu's
+# model name (without its parentheses), family, model and CPUs, lower case.
+host_key() {
+  echo "$(lscpu_field 'Model name')-f$(lscpu_field 'CPU family')-m$(lscpu_field 'Model')-$(lscpu_field 'CPU(s)')" |
+    tr '[:upper:]' '[:lower:]' | sed 's/([^)]*)//g; s/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//'
+}
+
+# lscpu_field NAME: the value of lscpu's line "NAME:" (empty without lscpu).
+lscpu_field() { LC_ALL=C lscpu 2>/dev/null | sed -n "s/^$1: *//p" | sed -n 1p; }
