@@ -152,8 +152,8 @@ static int option(const char *arg) {
 
 static const char *usage(void) {
   return "  --op-partition=NAME on many processes: PTSCOTCH (k-way on the mesh's graph), RCB\n"
-         "                      (recursive coordinate bisection) or BLOCK, whatever the\n"
-         "                      program's op_partition asks (docs/mpi.md)\n";
+         "                      (recursive coordinate bisection: the mesh's coordinates) or\n"
+         "                      BLOCK, whatever the program's op_partition asks (docs/mpi.md)\n";
 }
 
 static void free_gathered(void);
@@ -285,22 +285,56 @@ static void install(void) {
   op_plan_cache_clear();
 }
 
-static void partition(const char *lib, const char *routine, op_set set, op_map map, op_dat coords) {
+/* The partitioner to run: --op-partition=NAME's, else the program's. */
+static void choose(const char **lib, const char **routine) {
+  if (forced_partitioner[0]) {
+    *lib = !strcmp(forced_partitioner, "RCB") ? "GEOM" : forced_partitioner;
+    *routine = !strcmp(forced_partitioner, "PTSCOTCH") ? "KWAY"
+               : !strcmp(forced_partitioner, "RCB")    ? "RCB"
+                                                       : "BLOCK";
+  }
+  if (!*lib || !(*lib)[0]) *lib = "BLOCK";
+}
+
+static void distribute(const char *lib, const char *routine, const op_mpi_part_mesh *pm) {
   if (distributed)
     op_mpi_fatal("op_partition called twice (or after the first loop, which partitions in "
                  "blocks): call it once, after the declarations");
-  if (forced_partitioner[0]) {
-    lib = !strcmp(forced_partitioner, "RCB") ? "GEOM" : forced_partitioner;
-    routine = !strcmp(forced_partitioner, "PTSCOTCH") ? "KWAY"
-              : !strcmp(forced_partitioner, "RCB")    ? "RCB"
-                                                      : "BLOCK";
-  }
-  if (!lib || !lib[0]) lib = "BLOCK";
+  choose(&lib, &routine);
   /* The summary on many processes only: one process prints what seq prints. */
-  op_mpi_distribute(mesh, lib, routine, set ? mset(set) : NULL, map ? mmap_of(map) : NULL,
-                    coords ? mdat(coords) : NULL, mesh->nprocs > 1 ? stdout : NULL);
+  op_mpi_distribute_mesh(mesh, lib, routine, pm, mesh->nprocs > 1 ? stdout : NULL);
   distributed = 1;
   install();
+}
+
+static void partition(const char *lib, const char *routine, op_set set, op_map map, op_dat coords) {
+  op_mpi_part_mesh pm;
+  memset(&pm, 0, sizeof pm);
+  pm.set = set ? mset(set) : NULL;
+  pm.map = map ? mmap_of(map) : NULL;
+  pm.coords = coords ? mdat(coords) : NULL;
+  distribute(lib, routine, &pm);
+}
+
+static void partition_geometry(const char *lib, const char *routine, op_set set, op_map map,
+                               const op_mesh_geometry *geo) {
+  op_mpi_part_mesh pm;
+  memset(&pm, 0, sizeof pm);
+  pm.set = set ? mset(set) : NULL;
+  pm.map = map ? mmap_of(map) : NULL;
+  pm.geo_set = mset(geo->set);
+  pm.cdim = geo->cdim;
+  pm.fill_coords = geo->coords;
+  pm.max_adjacent = geo->max_adjacent;
+  pm.adjacent = geo->adjacent;
+  pm.ctx = geo->ctx;
+  distribute(lib, routine, &pm);
+}
+
+static int needs_coords(const char *lib, const char *routine) {
+  choose(&lib, &routine);
+  const op_mpi_partitioner *pt = op_mpi_partitioner_find(lib, routine);
+  return pt && (pt->needs & OP_MPI_NEEDS_COORDS);
 }
 
 static int global_size(op_set s) { return mset(s)->global_size; }
@@ -621,6 +655,8 @@ __attribute__((constructor)) static void attach(void) {
   ops.decl_map_hdf5 = decl_map_hdf5;
   ops.decl_dat_hdf5 = decl_dat_hdf5;
   ops.partition = partition;
+  ops.partition_geometry = partition_geometry;
+  ops.needs_coords = needs_coords;
   ops.before_loop = before_loop;
   ops.global_size = global_size;
   ops.loop_begin = loop_begin;

@@ -338,9 +338,19 @@ void op_mpi_halo_create(op_mpi_mesh m) {
   for (int i = 0; i < m->ndats; i++) op_mpi_exchange_finish(m->dats[i]);
 }
 
-void op_mpi_distribute(op_mpi_mesh m, const char *lib, const char *routine, op_mpi_set set,
-                       op_mpi_map map, op_mpi_dat coords, FILE *out) {
-  op_mpi_partition_parts(m, lib, routine, set, map, coords, m->nprocs);
+void op_mpi_distribute_mesh(op_mpi_mesh m, const char *lib, const char *routine,
+                            const op_mpi_part_mesh *pm, FILE *out) {
+  op_mpi_partition_mesh(m, lib, routine, pm, m->nprocs);
   op_mpi_halo_create(m);
   if (out) op_mpi_print_summary(m, out);
+}
+
+void op_mpi_distribute(op_mpi_mesh m, const char *lib, const char *routine, op_mpi_set set,
+                       op_mpi_map map, op_mpi_dat coords, FILE *out) {
+  op_mpi_part_mesh pm;
+  memset(&pm, 0, sizeof pm);
+  pm.set = set;
+  pm.map = map;
+  pm.coords = coords;
+  op_mpi_distribute_mesh(m, lib, routine, &pm, out);
 }

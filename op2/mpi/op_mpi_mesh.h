@@ -108,7 +108,7 @@ typedef struct op_mpi_mesh_core {
   char partitioner[64]; /* "PTSCOTCH KWAY", ... */
   op_mpi_set prime;     /* the set the partitioner split */
   int nparts;
-  long long edge_cut;   /* of the primary map's graph; -1 when no map was given */
+  long long edge_cut;   /* of the graph: the adjacency given, else the primary map's; -1 without either */
 } *op_mpi_mesh;
 
 /* ---- life cycle ----------------------------------------------------------- */
