@@ -30,6 +30,7 @@
 #include "op_mpi_hdf5.h"
 #include "op_mpi_mesh.h"
 #include "op_mpi_partition.h"
+#include "op_mpi_reduce.h"
 
 static op_mpi_mesh mesh;
 static int distributed;
@@ -380,77 +381,34 @@ static int is_reduction(const op_arg *a) {
 }
 
 /* Combines each process's value of every reduction of the loop (each already
- * the combination of its blocks) in rank order, on every process, with the
- * shared-memory combination: the root's value first, then rank 1's, ...
- * (op_arg_info values travel with MIN/MAX as between blocks: the first
- * strictly better wins). The same bits in every run for a given process
- * count, on every process; on one process the loop's own value. */
+ * the combination of its blocks) in rank order, on every process
+ * (op_mpi_reduce.h): the same bits in every run for a given process count;
+ * on one process the loop's own value. */
 static void combine_reductions(op_loop_ctx *L) {
   if (mesh->nprocs == 1) return;
-  /* Where each argument's value sits in a process's record: every value at a
-   * multiple of 8 bytes, so that a double after an int is read aligned. */
-  size_t *at = op_mpi_alloc(size_t, L->nargs), rec = 0;
-  for (int i = 0; i < L->nargs; i++)
-    if (is_reduction(&L->args[i]) || L->args[i].kind == OP_ARG_INFO) {
-      at[i] = rec;
-      rec += ((size_t)L->args[i].size + 7) / 8 * 8;
-    }
-  if (rec == 0) {
-    free(at);
-    return;
-  }
-  char *mine = op_mpi_zalloc(char, rec), *all = op_mpi_alloc(char, rec * (size_t)mesh->nprocs);
-  for (int i = 0; i < L->nargs; i++)
-    if (is_reduction(&L->args[i]) || L->args[i].kind == OP_ARG_INFO)
-      memcpy(mine + at[i], L->args[i].data, (size_t)L->args[i].size);
-  OP_MPI_CHECK(MPI_Allgather(mine, (int)rec, MPI_BYTE, all, (int)rec, MPI_BYTE, mesh->comm));
+  op_mpi_reduction red[8], *r = red;
+  int n = 0;
+  for (int i = 0; i < L->nargs; i++) n += is_reduction(&L->args[i]);
+  if (n == 0) return;
+  if (n > (int)(sizeof red / sizeof red[0])) r = op_mpi_alloc(op_mpi_reduction, n);
+  n = 0;
   for (int i = 0; i < L->nargs; i++) {
     const op_arg *a = &L->args[i];
     if (!is_reduction(a)) continue;
-    char *info[OP_MAX_GBL_DIM];
-    const char *info_part[OP_MAX_GBL_DIM];
-    int info_bytes[OP_MAX_GBL_DIM], ninfo = 0;
-    memcpy(a->data, all + at[i], (size_t)a->size); /* the root's */
+    op_mpi_reduction *x = &r[n++];
+    x->type = a->type;
+    x->acc = a->acc;
+    x->dim = a->dim;
+    x->value = a->data;
+    x->ninfo = 0;
     for (int j = 0; j < L->nargs; j++)
-      if (L->args[j].kind == OP_ARG_INFO && L->args[j].ref == i && ninfo < OP_MAX_GBL_DIM) {
-        memcpy(L->args[j].data, all + at[j], (size_t)L->args[j].size);
-        info[ninfo] = L->args[j].data;
-        info_bytes[ninfo++] = L->args[j].size / L->args[j].dim;
+      if (L->args[j].kind == OP_ARG_INFO && L->args[j].ref == i && x->ninfo < OP_MAX_GBL_DIM) {
+        x->info[x->ninfo] = L->args[j].data;
+        x->info_bytes[x->ninfo++] = L->args[j].size / L->args[j].dim;
       }
-    for (int r = 1; r < mesh->nprocs; r++) {
-      const char *rec_r = all + (size_t)r * rec;
-      for (int j = 0, k = 0; j < L->nargs; j++)
-        if (L->args[j].kind == OP_ARG_INFO && L->args[j].ref == i && k < OP_MAX_GBL_DIM)
-          info_part[k++] = rec_r + at[j];
-      const void *v = rec_r + at[i];
-      switch (a->type) {
-        case OP_TYPE_DOUBLE:
-          if (ninfo)
-            op_reduce_blocks_info_double(a->acc, (double *)a->data, v, 1, a->dim, ninfo, info,
-                                         info_part, info_bytes);
-          else
-            op_reduce_blocks_double(a->acc, (double *)a->data, v, 1, a->dim);
-          break;
-        case OP_TYPE_FLOAT:
-          if (ninfo)
-            op_reduce_blocks_info_float(a->acc, (float *)a->data, v, 1, a->dim, ninfo, info,
-                                        info_part, info_bytes);
-          else
-            op_reduce_blocks_float(a->acc, (float *)a->data, v, 1, a->dim);
-          break;
-        case OP_TYPE_INT:
-          if (ninfo)
-            op_reduce_blocks_info_int(a->acc, (int *)a->data, v, 1, a->dim, ninfo, info, info_part,
-                                      info_bytes);
-          else
-            op_reduce_blocks_int(a->acc, (int *)a->data, v, 1, a->dim);
-          break;
-      }
-    }
   }
-  free(at);
-  free(mine);
-  free(all);
+  op_mpi_reduce(mesh->comm, n, r);
+  if (r != red) free(r);
 }
 
 static void loop_end(op_loop_ctx *L) {
