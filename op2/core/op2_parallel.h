@@ -31,6 +31,11 @@ void op_set_parallel_for(op_parallel_impl impl);
  * op_parallel_copy / op_parallel_zero, so that each thread first touches the
  * part it will work on (NUMA-aware first touch). Freed with free(). */
 void *op_alloc_big(size_t bytes);
+/* The same, zeroed, and left untouched (calloc: a big block is fresh pages,
+ * which take no memory until written), huge pages advised from its first
+ * 2 MiB boundary: a zero array that may never be written in full (the MPI
+ * layer's slices of temporary dats). Freed with free(). */
+void *op_alloc_big_zero(size_t bytes);
 /* Whether op_alloc_big asks for huge pages (--op-huge-pages, OP_HUGE_PAGES;
  * default on): where the kernel compacts memory on demand to find them,
  * first touch may cost more than the pages save. */

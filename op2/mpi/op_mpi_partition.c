@@ -84,46 +84,68 @@ static void derive_from(op_mpi_mesh m, op_mpi_map map) {
 }
 
 /* to-set elements take the part most of the rows naming them are in: the
- * (element, part) pairs of every row go to the element's process, in batches. */
+ * (element, part) pairs of every row go to the element's process, in
+ * batches, and are counted there as they come (each element's first part
+ * and its count; other parts, at partition boundaries only, in a list). */
+static int cmp_int3(const void *a, const void *b) {
+  const int *x = a, *y = b;
+  for (int k = 0; k < 2; k++)
+    if (x[k] != y[k]) return (x[k] > y[k]) - (x[k] < y[k]);
+  return 0;
+}
+
 static void derive_to(op_mpi_mesh m, op_mpi_map map, int nparts) {
   op_mpi_set s = map->from, t = map->to;
   int dim = map->dim, nrows = s->slice_size, nb = op_mpi_batches(m->comm, nrows);
-  int *got = NULL;
-  size_t ngot = 0;
+  int *first = op_mpi_alloc(int, t->slice_size + 1), *count = op_mpi_zalloc(int, t->slice_size + 1);
+  int *other = NULL; /* (element, part, count) */
+  size_t nother = 0, cap = 0;
+  for (int i = 0; i < t->slice_size; i++) first[i] = -1;
   for (int b = 0; b < nb; b++) {
     int r0, r1;
     op_mpi_batch(b, nrows, &r0, &r1);
     int n = (r1 - r0) * dim;
     const int *rows = map->slice + (size_t)r0 * dim;
-    int *dest = op_mpi_alloc(int, n), *order = op_mpi_alloc(int, n), *counts = op_mpi_alloc(int, m->nprocs);
+    int *dest = op_mpi_alloc(int, n + 1), *order = op_mpi_alloc(int, n + 1), *counts = op_mpi_alloc(int, m->nprocs);
     for (int k = 0; k < n; k++) dest[k] = op_mpi_slice_owner(t->slice_starts, m->nprocs, rows[k]);
     op_mpi_group_by_dest(n, dest, m->nprocs, order, counts);
-    int *pairs = op_mpi_alloc(int, (size_t)n * 2), *recv = NULL;
+    int *pairs = op_mpi_alloc(int, (size_t)n * 2 + 1), *got = NULL;
     for (int k = 0; k < n; k++) {
       pairs[2 * k] = rows[order[k]];
       pairs[2 * k + 1] = s->part[r0 + order[k] / dim];
     }
-    int nrecv = op_mpi_alltoallv_rows(m->comm, pairs, counts, 2 * sizeof(int), (void **)&recv, NULL);
-    got = op_mpi_grow(int, got, 2 * (ngot + (size_t)nrecv));
-    memcpy(got + 2 * ngot, recv, 2 * (size_t)nrecv * sizeof(int));
-    ngot += (size_t)nrecv;
-    free(dest), free(order), free(counts), free(pairs), free(recv);
-  }
-  op_mpi_qsort(got, ngot, 2 * sizeof(int), op_mpi_cmp_int2);
-  t->part = op_mpi_alloc(int, t->slice_size);
-  for (int i = 0; i < t->slice_size; i++)
-    t->part[i] = op_mpi_block_part(t->slice_start + i, t->global_size, nparts);
-  /* Runs of one element; within a run, runs of one part: keep the longest. */
-  for (size_t k = 0; k < ngot;) {
-    int g = got[2 * k], best = -1, best_count = 0;
-    while (k < ngot && got[2 * k] == g) {
-      int p = got[2 * k + 1], c = 0;
-      while (k < ngot && got[2 * k] == g && got[2 * k + 1] == p) c++, k++;
-      if (c > best_count) best = p, best_count = c; /* parts ascending: ties keep the lowest */
+    int ngot = op_mpi_alltoallv_rows(m->comm, pairs, counts, 2 * sizeof(int), (void **)&got, NULL);
+    free(dest), free(order), free(counts), free(pairs);
+    op_mpi_qsort(got, (size_t)ngot, 2 * sizeof(int), op_mpi_cmp_int2);
+    for (int k = 0; k < ngot;) {
+      int q = k;
+      while (q < ngot && got[2 * q] == got[2 * k] && got[2 * q + 1] == got[2 * k + 1]) q++;
+      const int e = got[2 * k] - t->slice_start, p = got[2 * k + 1];
+      if (first[e] < 0 || first[e] == p) {
+        first[e] = p;
+        count[e] += q - k;
+      } else {
+        if (nother == cap) other = op_mpi_grow(int, other, 3 * (cap = cap ? 2 * cap : 1024));
+        other[3 * nother] = e, other[3 * nother + 1] = p, other[3 * nother++ + 2] = q - k;
+      }
+      k = q;
     }
-    t->part[g - t->slice_start] = best;
+    free(got);
   }
-  free(got);
+  op_mpi_qsort(other, nother, 3 * sizeof(int), cmp_int3);
+  t->part = op_mpi_alloc(int, t->slice_size + 1);
+  for (int i = 0; i < t->slice_size; i++)
+    t->part[i] = first[i] >= 0 ? first[i] : op_mpi_block_part(t->slice_start + i, t->global_size, nparts);
+  /* The other parts, summed per (element, part): the most rows win, ties the lowest part. */
+  for (size_t k = 0; k < nother;) {
+    size_t q = k;
+    int c = 0;
+    while (q < nother && other[3 * q] == other[3 * k] && other[3 * q + 1] == other[3 * k + 1]) c += other[3 * q++ + 2];
+    const int e = other[3 * k], p = other[3 * k + 1];
+    if (c > count[e] || (c == count[e] && p < t->part[e])) t->part[e] = p, count[e] = c;
+    k = q;
+  }
+  free(first), free(count), free(other);
 }
 
 /* OP2's order: a map into a partitioned set first (dim 1 before wider), then
@@ -303,7 +325,12 @@ void op_mpi_partition_mesh(op_mpi_mesh m, const char *lib, const char *routine,
     if (prime->part[i] < 0 || prime->part[i] >= nparts)
       op_mpi_fatal("partitioner %s %s gave element %d of set '%s' part %d, outside [0, %d)", pt->lib,
                    pt->routine, prime->slice_start + i, prime->name, prime->part[i], nparts);
-  derive_all(m, nparts);
+  if (nparts == 1) { /* every element of every set in the one part */
+    for (int i = 0; i < m->nsets; i++)
+      if (!m->sets[i]->part) m->sets[i]->part = op_mpi_zalloc(int, m->sets[i]->slice_size + 1);
+  } else {
+    derive_all(m, nparts);
+  }
 
   snprintf(m->partitioner, sizeof m->partitioner, "%s %s", pt->lib, pt->routine);
   m->prime = prime;

@@ -67,6 +67,20 @@ void op_mpi_part_ptscotch(MPI_Comm comm, const op_mpi_part_input *in, int nparts
  * neighbours of each element sorted ascending. */
 void op_mpi_graph_build(op_mpi_mesh m, op_mpi_map map, int **xadj, int **adjncy);
 
+/* A big graph made coarser for PT-Scotch (op_mpi_graph.c): elements grouped
+ * into compact patches of at most `size`, the groups the vertices. */
+typedef struct {
+  int ngroups;          /* this process's groups */
+  int *group;           /* nlocal: each slice element's group (0 .. ngroups - 1) */
+  int *vtxdist;         /* nprocs + 1: the groups' global numbering, by process */
+  int *xadj, *adjncy;   /* the groups' graph (global group numbers), sorted */
+  int *vwgt, *ewgt;     /* elements in each group; arcs between two groups */
+} op_mpi_coarse;
+/* The group size for in's graph split into nparts (1: leave it alone). Collective. */
+int op_mpi_coarsen_size(MPI_Comm comm, const op_mpi_part_input *in, int nparts);
+void op_mpi_graph_coarsen(MPI_Comm comm, const op_mpi_part_input *in, int size, op_mpi_coarse *c);
+void op_mpi_coarse_free(op_mpi_coarse *c);
+
 /* The graph of a set given by a function of global numbers (op_mesh_geometry's
  * adjacent, op2.h): the same CSR as op_mpi_graph_build, for the set's slice,
  * each list sorted; a neighbour out of range, the element itself or more than

@@ -284,6 +284,7 @@ int main(int argc, char **argv) {
   op_dat p_A = op_decl_dat(edges, 1, "double", s.a, "A");
   op_dat p_r = op_decl_dat(nodes, 1, "double", s.r, "r");
   op_dat p_diag = op_decl_dat(nodes, 1, "double", s.diag, "diag");
+  jacobi_system_free_arrays(&s); /* copied by the declarations */
   op_dat p_u = op_decl_dat_temp(nodes, 1, "double", "u");
   op_dat p_du = op_decl_dat_temp(nodes, 1, "double", "du");
   combine_statistics(&s);
