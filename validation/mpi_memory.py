@@ -35,6 +35,7 @@ import datetime
 import os
 import platform
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -198,7 +199,7 @@ def main(argv):
         head = ("Taken %s: `validation/mpi_memory.py%s` (peak resident set, `getrusage`'s "
                 "`ru_maxrss`, of each process); %s, %d cores; build %s." % (
                     datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-                    "".join(" " + x for x in argv), platform.processor() or platform.machine(),
+                    "".join(" " + shlex.quote(x) for x in argv), platform.processor() or platform.machine(),
                     os.cpu_count() or 0, a.build))
         try:
             update_docs(a.update_docs, head + ("\n\n" + a.note if a.note else "") + "\n\n" + text)
