@@ -8,6 +8,11 @@ usage: mpi_printout.py imbalance -- COMMAND [ARGS...]
          0, and checks that every set of its table has an imbalance, equal
          (to the 3 decimals printed) to the set's largest owned count over
          its mean over the processes.
+       mpi_printout.py timing HALO_LOOP REDUCE_LOOP -- COMMAND [ARGS...]
+         runs COMMAND likewise and checks its timing table: every loop gives
+         compute, halo and reduce seconds, none above the loop's largest time,
+         and the two loops named (one that exchanges halos, one that reduces
+         over the processes) show time in their column.
 
 Exit 0 when every check holds, 1 when one does not (saying which), 2 on bad
 usage or a run that failed or printed no table.
@@ -19,6 +24,10 @@ import sys
 HEAD = re.compile(r"^OP2 MPI: (\d+) processes; partitioner (\S+ \S+) on set '([^']*)';")
 ROW = re.compile(r"^  (\S+) +(\d+) +(\d+) +(\d+) +(\d+) +(\d+) +(\d+)$")
 IMBALANCE = re.compile(r"^  imbalance \(largest part / mean\) per set: (.*)$")
+TIMING_HEAD = re.compile(r"^  loop +calls +max time \(s\) +mean \(s\) +compute \(s\) +halo \(s\) "
+                         r"+reduce \(s\) +share +GB/s$")
+NUM = r"([0-9]+(?:\.[0-9]+)?)"
+TIMING_ROW = re.compile(r"^  (\S+) +(\d+) +" + r" +".join([NUM] * 5) + r" +[0-9.]+% +[0-9.]+$")
 
 
 class PrintoutError(Exception):
@@ -82,6 +91,33 @@ def check_imbalance(dist):
     return bad
 
 
+def check_timing(text, halo_loop, reduce_loop):
+    """The problems found in the timing table of a run on many processes."""
+    lines = text.splitlines()
+    at = [i for i, l in enumerate(lines) if TIMING_HEAD.match(l)]
+    if not at:
+        return ["no timing table with compute, halo and reduce columns"]
+    rows = {}
+    for l in lines[at[0] + 2:]:
+        m = TIMING_ROW.match(l)
+        if not m:
+            break
+        rows[m.group(1)] = [float(m.group(k)) for k in range(3, 8)]
+    bad = []
+    if not rows:
+        bad.append("the timing table has no rows")
+    for name, (largest, mean, compute, halo, reduce) in rows.items():
+        for what, v in (("compute", compute), ("halo", halo), ("reduce", reduce)):
+            if v > largest + 0.00005:
+                bad.append("loop %s: %s %.4f s above its largest time %.4f s" % (name, what, v, largest))
+    for name, col in ((halo_loop, 3), (reduce_loop, 4)):
+        if name not in rows:
+            bad.append("no row for loop %s" % name)
+        elif rows[name][col] <= 0.0:
+            bad.append("loop %s: no %s time" % (name, "halo" if col == 3 else "reduce"))
+    return bad
+
+
 def run(command):
     try:
         p = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -94,11 +130,19 @@ def run(command):
 
 
 def main(argv):
-    if len(argv) < 3 or argv[0] != "imbalance" or argv[1] != "--":
+    timing = len(argv) >= 5 and argv[0] == "timing" and argv[3] == "--"
+    if not timing and (len(argv) < 3 or argv[0] != "imbalance" or argv[1] != "--"):
         sys.stderr.write(__doc__)
         return 2
     try:
-        text = run(argv[2:])
+        text = run(argv[4:] if timing else argv[2:])
+        if timing:
+            bad = check_timing(text, argv[1], argv[2])
+            for b in bad:
+                print("mpi_printout.py: %s" % b)
+            if not bad:
+                print("mpi_printout.py: every loop's compute, halo and reduce seconds as expected")
+            return 1 if bad else 0
         dist = parse(text)
     except PrintoutError as e:
         print("mpi_printout.py: %s" % e, file=sys.stderr)
