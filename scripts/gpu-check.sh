@@ -28,6 +28,11 @@
 #   offload           the OpenMP offload backend: seed 003's steps on dense Jacobi
 #                     (Ndim 4096) and heat (n 8000) beside CUDA (scripts/offload-steps.sh)
 #                     and airfoil's standard run with the default strategy
+#   mpi               the MPI executables with the bundle's Open MPI (build/bundle-mpi):
+#                     airfoil_mpi (720K cells, 200 iterations) and heat_mpi (4000 x 4000,
+#                     100 steps) on 1, 2, 4, 8 and 16 processes, airfoil_mpi_cuda on 2
+#                     processes sharing the GPU, each against seq (op2-compare), and
+#                     the strong-scaling table (logs/mpi.md)
 # compute-sanitizer does not run on every GPU ("Device not supported": the
 # H200 kind here); run the sanitize steps on the H100 kind. A sanitizer that
 # could not run is reported as "could not run", apart from one that found a
@@ -49,7 +54,7 @@ mirror=${OUT:-}
 allow_no_gpu=0
 steps=()
 sanitize_steps=(sanitize-loops sanitize-airfoil sanitize-heat sanitize-jacobi sanitize-euler)
-all_steps=(info tests "${sanitize_steps[@]}" bench-airfoil bench-others offload)
+all_steps=(info tests "${sanitize_steps[@]}" bench-airfoil bench-others offload mpi)
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) out=${2:?--out needs a folder}; shift ;;
@@ -58,7 +63,7 @@ while [ $# -gt 0 ]; do
     sanitize) steps+=("${sanitize_steps[@]}") ;;
     bench) steps+=(bench-airfoil bench-others) ;;
     info|tests|sanitize-loops|sanitize-airfoil|sanitize-heat|sanitize-jacobi|sanitize-euler|\
-    bench-airfoil|bench-others|offload) steps+=("$1") ;;
+    bench-airfoil|bench-others|offload|mpi) steps+=("$1") ;;
     -h|--help) sed -n '2,/^set -uo/p' "$0" | sed -e '/^set -uo/d' -e 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "gpu-check.sh: unknown argument '$1' (steps: ${all_steps[*]} sanitize bench)" >&2; exit 2 ;;
   esac
@@ -191,6 +196,9 @@ write_report() {
       [ -f "$logs/$f.log" ] || continue
       echo; echo "## $f"; echo; echo '```'; tail -25 "$logs/$f.log"; echo '```'
     done
+    if [ -f "$logs/mpi.md" ]; then
+      echo; echo "## MPI: against seq, and strong scaling"; echo; cat "$logs/mpi.md"
+    fi
     if [ -f "$logs/steps.md" ]; then
       echo; echo "## OpenMP offload: seed 003's steps"; echo; cat "$logs/steps.md"
     fi
@@ -353,6 +361,55 @@ if has_step offload; then
   write_report
   run airfoil-offload env OMP_TARGET_OFFLOAD=MANDATORY "$P/solvers/airfoil/airfoil_offload" \
     inputs/airfoil.in output_dir="$work/offload/airfoil" --op-diags=1
+fi
+
+# ---- mpi ----
+# The MPI executables on this machine's cores, with the Open MPI the bundle
+# carries (build/bundle-mpi, relocated: OPAL_PREFIX and PMIX_INSTALL_PREFIX
+# name it, its libraries are in build/bundle-lib), every run against seq.
+mpi_checks() {
+  local m=$PWD/build/bundle-mpi d=$work/mpi np tol
+  if [ ! -x "$m/bin/orterun" ]; then
+    not_run mpi "no build/bundle-mpi/bin/orterun in the bundle (scripts/gpu-bundle.sh)"
+    return
+  fi
+  mkdir -p "$d"
+  local -a mpirun=(env OPAL_PREFIX="$m" PMIX_INSTALL_PREFIX="$m/pmix2"
+    LD_LIBRARY_PATH="$PWD/build/bundle-lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" PATH="$m/bin:$PATH"
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+    "$m/bin/orterun" --oversubscribe)
+  local air=(inputs/airfoil.in mesh="$d/new_grid.dat" iterations=200 image=none)
+  local heat=(n=4000 nsteps=100 write_ppm=no)
+  run mpi-airfoil-seq "$P/solvers/airfoil/airfoil_seq" "${air[@]}" output_dir="$d/airfoil_seq"
+  run mpi-heat-seq "$P/solvers/heat/heat_seq" "${heat[@]}" output_dir="$d/heat_seq"
+  for np in 1 2 4 8 16; do
+    run "mpi-airfoil-np$np" "${mpirun[@]}" -np "$np" "$P/solvers/airfoil/airfoil_mpi" "${air[@]}" \
+      output_dir="$d/airfoil_np$np"
+    # One process is seq bit for bit; on more the increments of a cell come
+    # in another order (docs/mpi.md): the tolerance of airfoil.mpi.np*.
+    if [ "$np" = 1 ]; then tol=(--rtol 0 --atol 0); else tol=(--rtol 1e-12 --atol 1e-15); fi
+    run "mpi-airfoil-np$np-compare" "$P/validation/op2-compare" "${tol[@]}" "$d/airfoil_np$np/q.h5" \
+      "$d/airfoil_seq/q.h5"
+    run "mpi-heat-np$np" "${mpirun[@]}" -np "$np" "$P/solvers/heat/heat_mpi" "${heat[@]}" \
+      output_dir="$d/heat_np$np"
+    run "mpi-heat-np$np-compare" "$P/validation/op2-compare" "$d/heat_np$np/u.h5" "$d/heat_seq/u.h5"
+  done
+  # Two processes sharing the GPU, against seq with the GPU's tolerance
+  # (bench-airfoil's: atomics and contraction change the order of operations).
+  run mpi-airfoil-cuda-np2 "${mpirun[@]}" -np 2 "$P/solvers/airfoil/airfoil_mpi_cuda" "${air[@]}" \
+    output_dir="$d/airfoil_cuda_np2"
+  run mpi-airfoil-cuda-np2-compare "$P/validation/op2-compare" --rtol 1e-9 --atol 1e-12 \
+    "$d/airfoil_cuda_np2/q.h5" "$d/airfoil_seq/q.h5"
+  if command -v python3 >/dev/null 2>&1; then
+    python3 validation/mpi_scaling.py "$d" >"$logs/mpi.md" 2>&1 ||
+      echo "gpu-check.sh: the scaling table could not be made (logs/mpi.md)" >&2
+  else
+    echo "python3 is not installed here: no scaling table" >"$logs/mpi.md"
+  fi
+  write_report
+}
+if has_step mpi; then
+  mpi_checks
 fi
 
 # ---- the end ----
