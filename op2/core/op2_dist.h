@@ -76,6 +76,8 @@ typedef struct op_dist_ops {
   void (*reduce_times)(int n, const double *mine, double *largest, double *mean);
   /* Halo traffic so far, summed over the processes. */
   void (*halo_traffic)(long long *messages, long long *bytes);
+  /* The same per set, printed by the root (collective). */
+  void (*print_halo_sets)(void);
 } op_dist_ops;
 
 /* NULL: one process, no layer. */

@@ -123,6 +123,7 @@ void op_timing_output(void) {
     if (op_is_root())
       printf("  halo exchanges: %lld messages, %.3f MB over %d processes\n", messages,
              (double)bytes * 1e-6, P);
+    op_dist->print_halo_sets();
   }
   free(largest);
   free(mean);

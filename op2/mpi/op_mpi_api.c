@@ -615,6 +615,11 @@ static void halo_traffic(long long *messages, long long *bytes) {
   *bytes = all[1];
 }
 
+static void print_halo_sets(void) {
+  fflush(stdout);
+  op_mpi_print_exchanges(mesh, stdout);
+}
+
 /* ---- attaching ---------------------------------------------------------------------------- */
 
 /* Named by op2_mpi's link option (--undefined) so that the linker takes this
@@ -651,5 +656,6 @@ __attribute__((constructor)) static void attach(void) {
   ops.root_status = root_status;
   ops.reduce_times = reduce_times;
   ops.halo_traffic = halo_traffic;
+  ops.print_halo_sets = print_halo_sets;
   op_dist = &ops;
 }

@@ -71,6 +71,7 @@ typedef struct op_mpi_set_core {
   int *gid; /* size + exec_size + nonexec_size: the global number of each local element */
   op_mpi_halo_list exp_exec, imp_exec, exp_nonexec, imp_nonexec;
   struct op_mpi_exchange_plan *plan; /* per neighbour: what a dat's exchange sends and receives */
+  long long exchanges, messages, bytes; /* of this set's dats, started here so far */
 } *op_mpi_set;
 
 typedef struct op_mpi_map_core {
