@@ -23,6 +23,31 @@ enum { AIRFOIL_MESH_WALL = 1, AIRFOIL_MESH_FARFIELD = 2 };
  * message in err (and *m empty). */
 int airfoil_mesh_generate(int ni, int nj, airfoil_mesh *m, char *err, size_t errlen);
 
+/* The counts of the C-mesh with parameters ni, nj: nodes, cells, edges, boundary edges (the
+ * order of the file's header). Returns 0, or -1 with the reason in err (too small, or too
+ * large for an int). */
+int airfoil_mesh_counts(int ni, int nj, int counts[4], char *err, size_t errlen);
+
+/* Where the generator puts each record, in the file's order: every node, then every cell,
+ * interior edge and boundary edge (unrounded coordinates). */
+typedef struct {
+    void (*node)(void *ctx, double x, double y);
+    void (*cell)(void *ctx, const int nodes[4]);
+    void (*edge)(void *ctx, int n1, int n2, int c1, int c2);
+    void (*bedge)(void *ctx, int n1, int n2, int cell, int flag);
+    void *ctx;
+} airfoil_mesh_sink;
+
+/* Generates the C-mesh record by record into sink, holding no array of the mesh (only the
+ * 3I + 1 surface heights). airfoil_mesh_generate fills arrays this way. Returns 0, or -1 with
+ * a message in err. */
+int airfoil_mesh_emit(int ni, int nj, const airfoil_mesh_sink *sink, char *err, size_t errlen);
+
+/* Writes the C-mesh's ASCII file as it is generated: the same bytes as airfoil_mesh_generate
+ * then airfoil_mesh_write_ascii, with no array of the mesh held (a 1 MiB write buffer). On
+ * failure the partial file is removed. */
+int airfoil_mesh_write_generated(const char *path, int ni, int nj, char *err, size_t errlen);
+
 /* Replaces each coordinate by the value that printf("%f") followed by strtod gives: the
  * coordinates the solver sees after a write and a read. */
 void airfoil_mesh_round_coordinates(airfoil_mesh *m);

@@ -32,6 +32,11 @@
 #   offload           the OpenMP offload backend: test_loops on the device,
 #                     seed 003's steps (scripts/offload-steps.sh) and airfoil's
 #                     standard run
+#   mpi               the MPI executables with the bundle's Open MPI (build/bundle-mpi):
+#                     airfoil_mpi (720K cells, 200 iterations) and heat_mpi (4000 x 4000,
+#                     100 steps) on 1, 2, 4, 8 and 16 processes, airfoil_mpi_cuda on 2
+#                     processes sharing the GPU, each against seq (op2-compare), and
+#                     the strong-scaling table (logs/mpi.md)
 #
 #   --out DIR         the output folder (default outputs/gpu-check, which a
 #                     warm device machine keeps from one call to the next; with
@@ -62,7 +67,7 @@ time_limit=450
 allow_no_gpu=0
 steps=()
 sanitize_steps=(sanitize-loops sanitize-airfoil sanitize-heat sanitize-jacobi sanitize-euler)
-all_steps=(info tests "${sanitize_steps[@]}" bench-airfoil bench-others offload)
+all_steps=(info tests "${sanitize_steps[@]}" bench-airfoil bench-others offload mpi)
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) need_value "$@"; out=$2; shift ;;
@@ -72,7 +77,7 @@ while [ $# -gt 0 ]; do
     sanitize) steps+=("${sanitize_steps[@]}") ;;
     bench) steps+=(bench-airfoil bench-others) ;;
     info|tests|sanitize-loops|sanitize-airfoil|sanitize-heat|sanitize-jacobi|sanitize-euler|\
-    bench-airfoil|bench-others|offload) steps+=("$1") ;;
+    bench-airfoil|bench-others|offload|mpi) steps+=("$1") ;;
     -h|--help) usage; exit 0 ;;
     *) die "unknown argument '$1' (steps: ${all_steps[*]} sanitize bench)" ;;
   esac
@@ -345,6 +350,96 @@ if begin_step offload; then
   run airfoil-offload 120 -- env OMP_TARGET_OFFLOAD=MANDATORY "$P/solvers/airfoil/airfoil_offload" \
     inputs/airfoil.in output_dir="$work/offload/airfoil" --op-diags=1
   end_step offload
+fi
+
+# ---- mpi ----
+# The MPI executables on this machine's cores, with the Open MPI the bundle
+# carries (build/bundle-mpi, relocated: OPAL_PREFIX and PMIX_INSTALL_PREFIX
+# name it, its libraries are in build/bundle-lib), every run against seq.
+mpi_checks() {
+  local m=$PWD/build/bundle-mpi d=$work/mpi np tol
+  if [ ! -x "$m/bin/orterun" ]; then
+    not_run mpi "no build/bundle-mpi/bin/orterun in the bundle (scripts/gpu-bundle.sh)"
+    return
+  fi
+  mkdir -p "$d"
+  local -a mpirun=(env OPAL_PREFIX="$m" PMIX_INSTALL_PREFIX="$m/pmix2"
+    LD_LIBRARY_PATH="$PWD/build/bundle-lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" PATH="$m/bin:$PATH"
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+    "$m/bin/orterun" --oversubscribe)
+  local air=(inputs/airfoil.in mesh="$d/new_grid.dat" iterations=200 image=none)
+  local heat=(n=4000 nsteps=100 write_ppm=no)
+  run mpi-airfoil-seq "$P/solvers/airfoil/airfoil_seq" "${air[@]}" output_dir="$d/airfoil_seq"
+  run mpi-heat-seq "$P/solvers/heat/heat_seq" "${heat[@]}" output_dir="$d/heat_seq"
+  for np in 1 2 4 8 16; do
+    run "mpi-airfoil-np$np" "${mpirun[@]}" -np "$np" "$P/solvers/airfoil/airfoil_mpi" "${air[@]}" \
+      output_dir="$d/airfoil_np$np"
+    # One process is seq bit for bit; on more the increments of a cell come
+    # in another order (docs/mpi.md): the tolerance of airfoil.mpi.np*.
+    if [ "$np" = 1 ]; then tol=(--rtol 0 --atol 0); else tol=(--rtol 1e-12 --atol 1e-15); fi
+    run "mpi-airfoil-np$np-compare" "$P/validation/op2-compare" "${tol[@]}" "$d/airfoil_np$np/q.h5" \
+      "$d/airfoil_seq/q.h5"
+    run "mpi-heat-np$np" "${mpirun[@]}" -np "$np" "$P/solvers/heat/heat_mpi" "${heat[@]}" \
+      output_dir="$d/heat_np$np"
+    run "mpi-heat-np$np-compare" "$P/validation/op2-compare" "$d/heat_np$np/u.h5" "$d/heat_seq/u.h5"
+  done
+  # Two processes sharing the GPU, against seq with the GPU's tolerance
+  # (bench-airfoil's: atomics and contraction change the order of operations).
+  run mpi-airfoil-cuda-np2 "${mpirun[@]}" -np 2 "$P/solvers/airfoil/airfoil_mpi_cuda" "${air[@]}" \
+    output_dir="$d/airfoil_cuda_np2"
+  run mpi-airfoil-cuda-np2-compare "$P/validation/op2-compare" --rtol 1e-9 --atol 1e-12 \
+    "$d/airfoil_cuda_np2/q.h5" "$d/airfoil_seq/q.h5"
+  if command -v python3 >/dev/null 2>&1; then
+    python3 validation/mpi_scaling.py "$d" >"$logs/mpi.md" 2>&1 ||
+      echo "gpu-check.sh: the scaling table could not be made (logs/mpi.md)" >&2
+  else
+    echo "python3 is not installed here: no scaling table" >"$logs/mpi.md"
+  fi
+  write_report
+}
+if has_step mpi; then
+  mpi_checks
+fi
+
+# ---- mpi ----
+if begin_step mpi; then
+  m=$PWD/build/bundle-mpi d=$work/mpi
+  if [ ! -x "$m/bin/orterun" ]; then
+    not_run mpi "no build/bundle-mpi/bin/orterun in the bundle (scripts/gpu-bundle.sh)"
+  else
+    mkdir -p "$d"
+    # The bundle's Open MPI, run where it was unpacked (the GPU machine has none).
+    mpirun=(env OPAL_PREFIX="$m" PMIX_INSTALL_PREFIX="$m/pmix2"
+      LD_LIBRARY_PATH="$PWD/build/bundle-lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" PATH="$m/bin:$PATH"
+      OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+      "$m/bin/orterun" --oversubscribe)
+    air=(inputs/airfoil.in mesh="$d/new_grid.dat" iterations=200 image=none)
+    heat=(n=4000 nsteps=100 write_ppm=no)
+    run mpi-airfoil-seq 120 -- "$P/solvers/airfoil/airfoil_seq" "${air[@]}" output_dir="$d/airfoil_seq"
+    run mpi-heat-seq 60 -- "$P/solvers/heat/heat_seq" "${heat[@]}" output_dir="$d/heat_seq"
+    for np in 1 2 4 8 16; do
+      run "mpi-airfoil-np$np" 120 -- "${mpirun[@]}" -np "$np" "$P/solvers/airfoil/airfoil_mpi" \
+        "${air[@]}" output_dir="$d/airfoil_np$np"
+      # One process is seq bit for bit; on more the increments of a cell come
+      # in another order (docs/mpi.md): the tolerance of airfoil.mpi.np*.
+      if [ "$np" = 1 ]; then tol=(--rtol 0 --atol 0); else tol=(--rtol 1e-12 --atol 1e-15); fi
+      run "mpi-airfoil-np$np-compare" 30 -- "$P/validation/op2-compare" "${tol[@]}" \
+        "$d/airfoil_np$np/q.h5" "$d/airfoil_seq/q.h5"
+      run "mpi-heat-np$np" 60 -- "${mpirun[@]}" -np "$np" "$P/solvers/heat/heat_mpi" "${heat[@]}" \
+        output_dir="$d/heat_np$np"
+      run "mpi-heat-np$np-compare" 30 -- "$P/validation/op2-compare" "$d/heat_np$np/u.h5" \
+        "$d/heat_seq/u.h5"
+    done
+    # Two processes sharing the GPU, against seq with the GPU's tolerance
+    # (bench-airfoil's: atomics and contraction change the order of operations).
+    run mpi-airfoil-cuda-np2 120 -- "${mpirun[@]}" -np 2 "$P/solvers/airfoil/airfoil_mpi_cuda" \
+      "${air[@]}" output_dir="$d/airfoil_cuda_np2"
+    run mpi-airfoil-cuda-np2-compare 30 -- "$P/validation/op2-compare" --rtol 1e-9 --atol 1e-12 \
+      "$d/airfoil_cuda_np2/q.h5" "$d/airfoil_seq/q.h5"
+    "$py" validation/mpi_scaling.py "$d" >"$logs/mpi.md" 2>&1 ||
+      echo "gpu-check.sh: the scaling table could not be made (logs/mpi.md)" >&2
+  fi
+  end_step mpi
 fi
 
 # ---- the end ----

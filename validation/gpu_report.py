@@ -243,10 +243,12 @@ def report_text(d, doc):
         log = read_log(d, name)
         if log:
             out += ["", f"## {name}", "", "```", tail(log, 25), "```"]
-    steps_md = os.path.join(d, "logs", "steps.md")
-    if os.path.exists(steps_md):
-        with open(steps_md, encoding="utf-8", errors="replace") as f:
-            out += ["", "## OpenMP offload: seed 003's steps", "", f.read().rstrip("\n")]
+    for md, title in (("mpi.md", "MPI: against seq, and strong scaling"),
+                      ("steps.md", "OpenMP offload: seed 003's steps")):
+        path = os.path.join(d, "logs", md)
+        if os.path.exists(path):
+            with open(path, encoding="utf-8", errors="replace") as f:
+                out += ["", f"## {title}", "", f.read().rstrip("\n")]
     log = read_log(d, "airfoil-targets")
     if log:
         out += ["", "## airfoil against the copy bandwidth", "", log.rstrip("\n")]

@@ -73,6 +73,7 @@ typedef struct {
   int size;               /* elements run: set->size, plus the execute halo on many
                              processes when the loop writes through a map */
   int halo_waited;        /* op_loop_wait done (many processes) */
+  double t_halo;          /* seconds in the MPI layer's exchanges (started, waited for) */
 } op_loop_ctx;
 
 void op_loop_begin(op_loop_ctx *L, const char *name, op_set set, int nargs, const op_arg *args,
@@ -126,6 +127,10 @@ void op_reduce_blocks_info_int(op_access acc, int *gbl, const int *part, int nbl
 /* ---- timing table (op_timing.c) ---- */
 int op_timer_find(const char *name);
 void op_timer_add(int timer, double seconds, double bytes);
+/* Of a call's seconds (op_timer_add), those in the MPI layer: its halo
+ * exchanges (started and waited for) and the combination of its reductions
+ * over the processes (the timing table's columns on many processes). */
+void op_timer_add_mpi(int timer, double halo, double reduce);
 
 /* OpenMP backend only (its generated loops call it): the chunk of a static
  * schedule over `count` blocks that deals op_thread_spread() pieces to each

@@ -32,6 +32,11 @@ void op_set_parallel_for(op_parallel_impl impl);
  * each thread first touches the part it will work on (NUMA-aware first
  * touch). Freed with free(). */
 void *op_alloc_big(size_t bytes);
+/* The same, zeroed, and left untouched (calloc: a big block is fresh pages,
+ * which take no memory until written), huge pages advised from its first
+ * 2 MiB boundary: a zero array that may never be written in full (the MPI
+ * layer's slices of temporary dats). Freed with free(). */
+void *op_alloc_big_zero(size_t bytes);
 /* Whether op_alloc_big asks for huge pages (--op-huge-pages, OP_HUGE_PAGES;
  * default off): where the kernel compacts memory on demand to find them,
  * first touch may cost more than the pages save. */

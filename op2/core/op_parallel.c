@@ -50,6 +50,17 @@ void *op_alloc_big(size_t bytes) {
   return p;
 }
 
+void *op_alloc_big_zero(size_t bytes) {
+  char *p = calloc(bytes ? bytes : 1, 1);
+  if (!p) op_fatal("out of memory allocating %zu bytes", bytes);
+#ifdef MADV_HUGEPAGE
+  const uintptr_t lo = ((uintptr_t)p + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+  const uintptr_t hi = ((uintptr_t)p + bytes) / HUGE_PAGE * HUGE_PAGE;
+  if (bytes >= BIG_ARRAY && huge_pages && hi > lo) (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#endif
+  return p;
+}
+
 typedef struct {
   char *dst;
   const char *src;

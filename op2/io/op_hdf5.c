@@ -128,6 +128,15 @@ int op_h5_create(const op_io_ctx *c, const char *path, hid_t *out) {
   return OP_IO_OK;
 }
 
+hid_t op_h5_untimed(hid_t cls) {
+  hid_t p = H5Pcreate(cls);
+  if (p >= 0 && H5Pset_obj_track_times(p, 0) < 0) {
+    H5Pclose(p);
+    return -1;
+  }
+  return p;
+}
+
 int op_h5_close(const op_io_ctx *c, hid_t f) {
   if (H5Fclose(f) < 0)
     return OP_IO_ERR(c, OP_IO_EIO, "closing the file failed (data may be incomplete)");
@@ -534,15 +543,17 @@ static int write_impl(const op_io_ctx *c0, hid_t f, const char *name, op_type ty
     hid_t s = H5Screate_simple(rank, dims, NULL);
     if (s < 0)
       return OP_IO_ERR(&c, OP_IO_EIO, "cannot create a dataspace");
-    hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
-    if (lcpl < 0 || H5Pset_create_intermediate_group(lcpl, 1) < 0) {
+    hid_t lcpl = H5Pcreate(H5P_LINK_CREATE), dcpl = op_h5_untimed(H5P_DATASET_CREATE);
+    if (lcpl < 0 || dcpl < 0 || H5Pset_create_intermediate_group(lcpl, 1) < 0) {
       rc = OP_IO_ERR(&c, OP_IO_EIO, "cannot set up group creation");
     } else {
-      d = H5Dcreate2(f, name, file_type(type), s, lcpl, H5P_DEFAULT, H5P_DEFAULT);
+      d = H5Dcreate2(f, name, file_type(type), s, lcpl, dcpl, H5P_DEFAULT);
       if (d < 0)
         rc = OP_IO_ERR(&c, OP_IO_EIO, "cannot create the dataset");
     }
     if (lcpl >= 0 && H5Pclose(lcpl) < 0)
+      rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close a property list"));
+    if (dcpl >= 0 && H5Pclose(dcpl) < 0)
       rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close a property list"));
     if (H5Sclose(s) < 0)
       rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close a dataspace"));

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "op_hdf5_impl.h" /* op_h5_untimed */
 #include "op_io_util.h"
 #include "op_text.h"
 #include "op_tmpname.h"
@@ -342,9 +343,11 @@ static void write_dataset(const char *file, hid_t f, const char *name, op_type t
                           const char *const *attr, const char *const *value) {
   hsize_t dims[2] = {(hsize_t)rows, (hsize_t)cols};
   hid_t fs = H5Screate_simple(rank, dims, NULL), lcpl = H5Pcreate(H5P_LINK_CREATE);
-  if (fs < 0 || lcpl < 0) H5_FAIL(file, name, "cannot create a dataspace or property list");
+  hid_t dcpl = op_h5_untimed(H5P_DATASET_CREATE); /* the same bytes on any process count */
+  if (fs < 0 || lcpl < 0 || dcpl < 0) H5_FAIL(file, name, "cannot create a dataspace or property list");
   H5_CHECK(file, name, H5Pset_create_intermediate_group(lcpl, 1));
-  hid_t d = H5Dcreate2(f, name, file_type(t), fs, lcpl, H5P_DEFAULT, H5P_DEFAULT);
+  hid_t d = H5Dcreate2(f, name, file_type(t), fs, lcpl, dcpl, H5P_DEFAULT);
+  H5_CHECK(file, name, H5Pclose(dcpl));
   if (d < 0) H5_FAIL(file, name, "cannot create the dataset (name used twice?)");
   hid_t ms = select_rows(file, name, rank, fs, start, count, cols);
   hid_t dxpl = collective_transfer(file);

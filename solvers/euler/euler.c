@@ -411,14 +411,14 @@ typedef struct {
   sg_grid grid;
   double dx, dy;
   op_set cells, interior, xfaces, yfaces, xghosts, yghosts;
-  op_map int_cell, xface_cells, yface_cells, int_xfaces, int_yfaces, stencil;
+  op_map int_cell, xface_cells, yface_cells, int_xfaces, int_yfaces;
   op_map xg_self, xg_src, yg_self, yg_src;
   op_dat q, q2, fx, fy, xg_flip, yg_flip; /* q: the state; q2: between the sweeps */
   op_dat xwall, ywall;                   /* EULER_FACE_* of every face */
   op_dat flag;                           /* positivity flags on the extended cells */
   op_dat out_rho, out_vel, out_p, out_q; /* output fields on the interior */
   op_dat out_mach, out_energy;
-  int *arrays[24];                       /* map and dat arrays the program owns */
+  int *arrays[24];                       /* map and dat arrays, until declared (copied) */
   int narrays;
 } euler_mesh;
 
@@ -440,6 +440,12 @@ static int *alloc_ints(euler_mesh *m, size_t n) {
   int *a = malloc(sizeof(int) * (n ? n : 1));
   return keep(m, a, "out of memory");
 }
+
+/* The extended cells as a partitioner sees them (op_partition_geometry). */
+static void cell_centres(int first, int count, double *xy, void *ctx) {
+  sg_cell_centres(ctx, first, count, xy);
+}
+static int cell_adjacent(int c, int *out, void *ctx) { return sg_cell_adjacent(ctx, c, out); }
 
 /* Builds the grid and declares its sets, maps and dats. */
 static void build_mesh(const deck *d, const euler_problem *pb, euler_mesh *m) {
@@ -493,12 +499,6 @@ static void build_mesh(const deck *d, const euler_problem *pb, euler_mesh *m) {
       m->yfaces, m->cells, 4,
       keep(m, sg_yface_map_rows(g, muscl, 4, yf.first, yf.count, err, sizeof err), err),
       "yface_cells");
-  /* The 5-point neighbourhood of every interior cell: no loop reads it; it
-   * gives PT-Scotch the grid's graph in both directions (op_partition). */
-  m->stencil = op_decl_map(
-      m->interior, m->cells, 5,
-      keep(m, sg_interior_map_rows(g, SG_STENCIL5, 5, in.first, in.count, err, sizeof err), err),
-      "partition_stencil");
 
   /* interior -> its two faces in each direction, from the face numbering of
    * structured_grid.h: x-face (k, j) = j (nx + 1) + k lies west of column k,
@@ -588,9 +588,15 @@ static void build_mesh(const deck *d, const euler_problem *pb, euler_mesh *m) {
   m->out_q = op_decl_dat_temp(m->interior, 4, "double", "q");
   m->out_mach = op_decl_dat_temp(m->interior, 1, "double", "mach");
   m->out_energy = op_decl_dat_temp(m->interior, 1, "double", "energy");
+  /* The declarations copied the arrays (OP2's semantics). */
+  for (int k = 0; k < m->narrays; k++) free(m->arrays[k]);
+  m->narrays = 0;
   /* Many processes (nothing on one): the extended cells split by PT-Scotch
-   * on the graph of the 5-point neighbourhoods, everything else following. */
-  op_partition("PTSCOTCH", "KWAY", m->interior, m->stencil, NULL);
+   * on the graph of the cells sharing a face, or by RCB on their centres
+   * (both computed from a cell's number: no map or dat holds them), or the
+   * interior in blocks; everything else follows. */
+  const op_mesh_geometry geo = {m->cells, 2, cell_centres, 4, cell_adjacent, &m->grid};
+  op_partition_geometry("PTSCOTCH", "KWAY", m->interior, NULL, &geo);
 }
 
 /* The initial state in every extended cell (ghosts included, so that even

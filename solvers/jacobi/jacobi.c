@@ -60,7 +60,8 @@ static int expected_iterations(int iter, double norm, int ref, double ref_norm, 
 static const deck_key keys[] = {
     {"problem", DECK_CHOICE, "jac", 0, 0, "jac|dense|mtx",
      "jac: the OP2 jac Laplacian; dense: the dense diagonally dominant system of seed 003; "
-     "mtx: a Matrix Market file"},
+     "mtx: a Matrix Market file. On many processes dense and mtx have no coordinates, so "
+     "--op-partition=RCB refuses them (PTSCOTCH and BLOCK split every problem)"},
     {"nn", DECK_INT, "6", 2, 20000, NULL, "jac: grid intervals per side, (nn-1)^2 unknowns"},
     {"ndim", DECK_INT, "4096", 1, 46340, NULL, "dense: unknowns (Ndim); Ndim^2 edges"},
     {"seed", DECK_INT, "1", 0, 2147483647, NULL,
@@ -249,6 +250,16 @@ static double error_bound(const jacobi_system *s, int is_jac, int nn, double upd
   return (g * update_norm + delta) / (1.0 - g);
 }
 
+/* The jac grid's unknowns as points, for RCB (jacobi_system.h's numbering:
+ * node (i-1)(nn-1) + (j-1) is grid point (i, j)). */
+static void jac_points(int first, int count, double *xy, void *ctx) {
+  const int m = *(const int *)ctx - 1;
+  for (int k = 0; k < count; k++) {
+    xy[2 * k] = (first + k) / m + 1;
+    xy[2 * k + 1] = (first + k) % m + 1;
+  }
+}
+
 int main(int argc, char **argv) {
   double t_start = op_wtime();
   op_init_strip_options(&argc, argv, 0);
@@ -279,6 +290,16 @@ int main(int argc, char **argv) {
   const int max_iters = deck_int(d, "max_iters"), every = deck_int(d, "print_every");
   const int nn = deck_int(d, "nn");
   const int is_jac = problem == PROBLEM_JAC;
+
+  /* Before any work: a partitioner that splits by coordinates has none to
+   * split a dense or Matrix Market system by (the jac grid has its own). */
+  if (!is_jac && op_partition_needs_coords("PTSCOTCH", "KWAY")) {
+    snprintf(err, sizeof err,
+             "problem %s has no coordinates: RCB (--op-partition=RCB) splits a mesh by its "
+             "coordinates; use --op-partition=PTSCOTCH or BLOCK",
+             problem_name);
+    fail(err);
+  }
 
   solver_output out;
   solver_estimate need;
@@ -313,12 +334,20 @@ int main(int argc, char **argv) {
   op_dat p_A = op_decl_dat(edges, 1, "double", s.a, "A");
   op_dat p_r = op_decl_dat(nodes, 1, "double", s.r, "r");
   op_dat p_diag = op_decl_dat(nodes, 1, "double", s.diag, "diag");
+  jacobi_system_free_arrays(&s); /* copied by the declarations */
   op_dat p_u = op_decl_dat_temp(nodes, 1, "double", "u");
   op_dat p_du = op_decl_dat_temp(nodes, 1, "double", "du");
   combine_statistics(&s);
   jacobi_system_describe(&s, op_get_size(edges), op_max_int(s.duplicates > 0));
-  /* Many processes: the unknowns split by PT-Scotch on the matrix graph. */
-  op_partition("PTSCOTCH", "KWAY", edges, pedge, NULL);
+  /* Many processes: the unknowns split by PT-Scotch on the matrix graph (or
+   * RCB on the jac grid's points, or blocks of edges). */
+  if (is_jac) {
+    int grid_n = nn;
+    const op_mesh_geometry geo = {nodes, 2, jac_points, 0, NULL, &grid_n};
+    op_partition_geometry("PTSCOTCH", "KWAY", edges, pedge, &geo);
+  } else {
+    op_partition("PTSCOTCH", "KWAY", edges, pedge, NULL);
+  }
 
   printf("jacobi: %s\n", s.summary);
   printf("jacobi: backend %s, %d thread(s), part size %d; tolerance %g, at most %d iterations\n",
