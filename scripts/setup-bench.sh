@@ -46,10 +46,12 @@ status=0
 
 # heat_run NAME BACKEND: one run of heat at n, its output and result.json kept.
 heat_run() {
-  local name=$1 backend=$2 dir=$out/runs/$1
+  local name=$1 backend=$2 dir=$out/runs/$1 threads_opt=()
+  # Only the threaded backend takes --op-threads (seq refuses it).
+  [ "$backend" = openmp ] && threads_opt=(--op-threads="$threads")
   rm -rf "$dir"
   "$B/solvers/heat/heat_$backend" inputs/heat_8000.in "n=$n" "output_dir=$dir" \
-    --op-threads="$threads" >"$out/runs/$name.log" 2>&1 || { echo "run $name failed: $out/runs/$name.log"; status=1; }
+    "${threads_opt[@]}" >"$out/runs/$name.log" 2>&1 || { echo "run $name failed: $out/runs/$name.log"; status=1; }
 }
 
 for backend in seq openmp; do
