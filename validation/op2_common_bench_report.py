@@ -3,7 +3,7 @@
 this suite's, one host's table, and in docs/performance.md every host's
 table with a summary of the ratios over the hosts.
 
-    op2_common_bench_report.py WORK [--docs FILE]
+usage: op2_common_bench_report.py WORK [--docs FILE]
 
 WORK holds what the script's runs left:
   times.tsv   one line per run: VARIANT, ROUND, SECONDS (nan: the run failed)
@@ -261,6 +261,9 @@ def merge_docs(path, block, host_key):
 
 def main(argv):
     args = argv[1:]
+    if args[:1] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        return 0
     docs = None
     if len(args) == 3 and args[1] == "--docs":
         docs = args[2]
