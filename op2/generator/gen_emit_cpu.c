@@ -678,6 +678,6 @@ void gen_emit_cpu(FILE *f, const gen_program *prog, const char *app, gen_backend
   emit_const_decls(f, prog);
   fprintf(f, "\n/* The user kernels, compiled unchanged. */\n");
   if (prog->user_types) fprintf(f, "#include \"user_types.h\"\n");
-  for (int l = 0; l < prog->nloops; l++) fprintf(f, "#include \"%s.h\"\n", prog->loops[l].kernel);
+  for (int l = 0; l < prog->nloops; l++) fprintf(f, "#include \"%s\"\n", prog->loops[l].header);
   for (int l = 0; l < prog->nloops; l++) emit_loop(f, &prog->loops[l], backend);
 }

@@ -516,7 +516,7 @@ void gen_emit_offload(FILE *f, const gen_program *prog, const char *app) {
           "#ifndef OP_FUN_PREFIX\n#define OP_FUN_PREFIX\n#endif\n"
           "#pragma omp declare target\n");
   if (prog->user_types) fprintf(f, "#include \"user_types.h\"\n");
-  for (int l = 0; l < prog->nloops; l++) fprintf(f, "#include \"%s.h\"\n", prog->loops[l].kernel);
+  for (int l = 0; l < prog->nloops; l++) fprintf(f, "#include \"%s\"\n", prog->loops[l].header);
   fprintf(f, "#pragma omp end declare target\n");
   for (int l = 0; l < prog->nloops; l++) emit_loop(f, &prog->loops[l]);
   emit_registration(f, prog, app);
