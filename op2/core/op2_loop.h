@@ -130,6 +130,8 @@ int op_omp_chunk(int count);
 void op_backend_dat_to_host(op_dat dat);
 /* Called once a dat is declared (device backends may allocate). */
 void op_backend_dat_declared(op_dat dat);
+/* Called before a dat is freed (op_free_dat_temp): device backends free its copy. */
+void op_backend_dat_freed(op_dat dat);
 /* Called from op_decl_const_named (device backends copy to constant memory). */
 void op_backend_const_declared(const char *name, const void *data, size_t bytes);
 void op_backend_init(void);

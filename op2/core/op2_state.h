@@ -16,7 +16,8 @@ typedef struct {
   int nsets, cap_sets;
   op_map *maps;
   int nmaps, cap_maps;
-  op_dat *dats;
+  op_dat *dats;             /* NULL where a temporary dat was freed (its index is reused) */
+  unsigned char *dat_temp;  /* per dat: made by op_decl_dat_temp (op_free_dat_temp may free it) */
   int ndats, cap_dats;
   op_const_info *consts;
   int nconsts, cap_consts;

@@ -391,11 +391,13 @@ op_plan *op_plan_build(const char *loop_name, op_set set, int part_size, int nar
   p->what = what;
   size_t na = (size_t)(nargs ? nargs : 1);
   p->arg_dat = op_malloc(sizeof(int) * na);
+  p->arg_bytes = op_malloc(sizeof(int) * na);
   p->arg_map = op_malloc(sizeof(int) * na);
   p->arg_idx = op_malloc(sizeof(int) * na);
   p->arg_acc = op_malloc(sizeof(int) * na);
   for (int i = 0; i < nargs; i++) {
     p->arg_dat[i] = (args[i].kind == OP_ARG_DAT && args[i].dat) ? args[i].dat->index : -1;
+    p->arg_bytes[i] = (args[i].kind == OP_ARG_DAT && args[i].dat) ? args[i].dat->size : 0;
     p->arg_map[i] = args[i].map ? args[i].map->index : -1;
     p->arg_idx[i] = args[i].idx;
     p->arg_acc[i] = (int)args[i].acc;
@@ -425,6 +427,7 @@ void op_plan_free(op_plan *p) {
   if (!p) return;
   free(p->loop_name);
   free(p->arg_dat);
+  free(p->arg_bytes);
   free(p->arg_map);
   free(p->arg_idx);
   free(p->arg_acc);
@@ -471,9 +474,11 @@ static int matches(const op_plan *p, const char *loop_name, op_set set, int part
       p->nargs != nargs || (p->what & what) != what || strcmp(p->loop_name, loop_name) != 0)
     return 0;
   for (int i = 0; i < nargs; i++) {
-    int dat = (args[i].kind == OP_ARG_DAT && args[i].dat) ? args[i].dat->index : -1;
+    const int is_dat = args[i].kind == OP_ARG_DAT && args[i].dat;
+    int dat = is_dat ? args[i].dat->index : -1;
     int map = args[i].map ? args[i].map->index : -1;
-    if (p->arg_dat[i] != dat || p->arg_map[i] != map || p->arg_idx[i] != args[i].idx ||
+    if (p->arg_dat[i] != dat || p->arg_bytes[i] != (is_dat ? args[i].dat->size : 0) ||
+        p->arg_map[i] != map || p->arg_idx[i] != args[i].idx ||
         p->arg_acc[i] != (int)args[i].acc)
       return 0;
   }

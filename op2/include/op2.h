@@ -80,6 +80,8 @@ typedef struct op_dat_core {
   int user_owned;   /* 1 when `data` is the application's own array (never, since
                        op_decl_dat copies as OP2 does; kept for readers of the field) */
   int where;        /* OP_DAT_HOST_CURRENT | OP_DAT_DEVICE_CURRENT */
+  int soa;          /* declared with OP2's layout suffix ("double:soa"): a backend
+                       with a structure-of-arrays layout holds it so (offload) */
 } *op_dat;
 
 /* ---- loop arguments ---------------------------------------------------- */
@@ -129,6 +131,10 @@ const char *op_usage_text(void);
  * loop before it partitions in blocks). A no-op on one process without MPI. */
 void op_partition(const char *lib, const char *routine, op_set prime_set, op_map prime_map,
                   op_dat coords);
+/* OP2's op_halo_create: on many processes, distributes the mesh as declared
+ * (each process keeps its slices, as OP2 keeps them) and builds the halos,
+ * when op_partition has not done so; nothing once it has, or on one process. */
+void op_halo_create(void);
 /* The processes of the run (1 without MPI), and this one's number (0 ...). */
 int op_num_procs(void);
 int op_rank(void);
@@ -173,6 +179,10 @@ op_map op_decl_map(op_set from, op_set to, int dim, int *imap, const char *name)
 typedef void (*op_map_fill_fn)(int first, int count, int *rows, void *ctx);
 op_map op_decl_map_fill(op_set from, op_set to, int dim, op_map_fill_fn fill, void *ctx,
                         const char *name);
+/* OP2's op_decl_map_long: entries given as 64-bit integers (OP2's idx_g_t),
+ * for meshes declared in global numbers; each must fit the library's int
+ * numbering (checked, with the element and entry named). */
+op_map op_decl_map_long(op_set from, op_set to, int dim, long long *imap, const char *name);
 op_dat op_decl_dat(op_set set, int dim, const char *type, void *data, const char *name);
 /* Like op_decl_dat, but the library allocates and zero-fills the data. Two
  * spellings: this suite's op_decl_dat_temp(set, dim, type, name), and OP2's
@@ -186,6 +196,12 @@ op_dat op_decl_dat_temp_core(op_set set, int dim, const char *type, size_t elem_
 #define OP2_DAT_TEMP_UNTYPED(set, dim, type, name) op_decl_dat_temp_core((set), (dim), (type), 0, (name))
 #define OP2_DAT_TEMP_TYPED(set, dim, type, ptr, name) \
   op_decl_dat_temp_core((set), (dim), (type), sizeof(*(ptr)), (name))
+
+/* OP2's op_free_dat_temp: frees a dat made by op_decl_dat_temp (its data,
+ * device copy and name: a dat of the same name may be declared again).
+ * Returns 1, or -1 (with a message) when dat is not such a dat. On many
+ * processes every process frees it. */
+int op_free_dat_temp(op_dat dat);
 
 /* op_decl_const(dim, "double", &gam) registers a global constant that user
  * kernels read by its C name. Call it again after changing the value. */
