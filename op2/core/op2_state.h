@@ -12,6 +12,7 @@ typedef struct {
   int thread_spread;        /* op_set_thread_spread's value (default 1) */
   int thread_spread_option; /* --op-thread-spread=N, 0 when not given */
   int affine_runs;          /* plans look for affine and interleaved runs (--op-affine-runs) */
+  int no_realloc;           /* OP2's OP_NO_REALLOC: op_decl_dat keeps the application's array */
   op_set *sets;
   int nsets, cap_sets;
   op_map *maps;

@@ -354,7 +354,16 @@ static op_dat decl_dat(op_set set, int dim, const char *type, const void *data,
 op_dat op_decl_dat(op_set set, int dim, const char *type, void *data, const char *name) {
   OP_CHECK(data || (set && set->size == 0), "op_decl_dat(\"%s\"): data is NULL",
            name ? name : "?");
-  return decl_dat(set, dim, type, data, name);
+  op_dat d = decl_dat(set, dim, type, data, name);
+  /* OP2's OP_NO_REALLOC: the application's array is the dat's (OP2's
+   * tutorial steps 3 and 4 mix op_par_loops with loops of their own over the
+   * same arrays). Many processes move rows: the layer's copy stays. */
+  if (op_g.no_realloc && data && !op_dist) {
+    free(d->data);
+    d->data = data;
+    d->user_owned = 1;
+  }
+  return d;
 }
 
 op_dat op_decl_dat_temp_core(op_set set, int dim, const char *type, size_t elem_bytes,

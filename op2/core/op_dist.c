@@ -19,6 +19,10 @@ void op_partition(const char *lib, const char *routine, op_set prime_set, op_map
   if (op_dist) op_dist->partition(lib, routine, prime_set, prime_map, coords);
 }
 
+void op_halo_create(void) {
+  if (op_dist) op_dist->halo_create();
+}
+
 int op_num_procs(void) { return op_dist ? op_dist->nprocs : 1; }
 int op_rank(void) { return op_dist ? op_dist->rank : 0; }
 

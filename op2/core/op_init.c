@@ -31,7 +31,9 @@ static const char *usage =
     "                      spread over the set, 1 to 64 (default: the application's, 1)\n"
     "  --op-affine-runs=N  CPU backends: 1 run the affine and interleaved runs of a mesh\n"
     "                      as direct SIMD loops (default), 0 every element the general\n"
-    "                      way, through the maps (env OP_AFFINE_RUNS; same results)\n";
+    "                      way, through the maps (env OP_AFFINE_RUNS; same results)\n"
+    "  OP_NO_REALLOC       OP2's option: op_decl_dat keeps the application's array instead\n"
+    "                      of a copy (one process; no op_renumber)\n";
 
 const char *op_usage_text(void) {
   static char text[4096];
@@ -64,6 +66,8 @@ static int take_option(const char *a) {
     op_set_huge_pages(parse_int_option("option --op-huge-pages", a + 16, 0, 1));
   } else if (!strncmp(a, "OP_PART_SIZE=", 13)) {
     op_g.part_size = parse_int_option("option OP_PART_SIZE", a + 13, 1, 1 << 20);
+  } else if (!strcmp(a, "OP_NO_REALLOC")) {
+    op_g.no_realloc = 1;
   } else if (!strncmp(a, "--op-", 5)) {
     if (!op_backend_option(a) && !(op_dist && op_dist->option(a)))
       op_fatal("unknown OP2 option \"%s\" for the %s backend; OP2 options are:\n%s", a,
@@ -86,6 +90,7 @@ static void init(int argc, char **argv, int *argc_io, int diags) {
   op_g.part_size = op_backend_default_part_size();
   op_g.thread_spread_option = 0; /* op_g.thread_spread: the application's, set any time */
   op_g.affine_runs = 1;
+  op_g.no_realloc = 0;
   const char *env = getenv("OP_DIAGS");
   if (env && *env) op_g.diags = parse_int_option("environment variable OP_DIAGS", env, 0, 9);
   env = getenv("OP_HUGE_PAGES");

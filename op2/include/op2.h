@@ -164,7 +164,10 @@ int op_root_status(int rc);
 op_set op_decl_set(int size, const char *name);
 /* op_decl_map and op_decl_dat copy the application's array, as OP2 does: it
  * may be freed (or reused) right after the call. Later changes to it are not
- * seen; the library's copy is read with op_fetch_data / op_fetch_data_ptr. */
+ * seen; the library's copy is read with op_fetch_data / op_fetch_data_ptr.
+ * With OP2's option OP_NO_REALLOC on the command line (one process),
+ * op_decl_dat keeps the application's array as the dat's own, as OP2 then
+ * does: it must outlive the dat, and the loops change it in place. */
 op_map op_decl_map(op_set from, op_set to, int dim, int *imap, const char *name);
 /* A map whose rows the application writes straight into the library's
  * storage, instead of building an array for op_decl_map to copy (a map of

@@ -157,6 +157,10 @@ static const char *usage(void) {
 }
 
 static void free_gathered(void);
+/* Gathered rows of each dat on the root (op_fetch_data_global), by the core's index. */
+static char **gathered_dats;
+static int **gathered_maps;
+static int ngathered_dats, ngathered_maps;
 
 static void finish(void) {
   if (root_failed) {
@@ -233,6 +237,20 @@ static void dat_declared(op_dat d, int zero) {
   op_backend_dat_declared(d);
 }
 
+/* op_free_dat_temp: the layer's dat and everything kept for it go; the core
+ * then frees its own (whose rows were the layer's). */
+static void dat_freed(op_dat d) {
+  op_mpi_dat p = mdat(d);
+  if (p->index < cap_core_dats) core_dats[p->index] = NULL;
+  mdats[d->index] = NULL;
+  if (d->index < ngathered_dats) {
+    free(gathered_dats[d->index]);
+    gathered_dats[d->index] = NULL;
+  }
+  op_mpi_free_dat(mesh, p);
+  d->data = NULL;
+}
+
 static op_set decl_set_hdf5(const char *file, const char *name) {
   check_declaring("set", name);
   op_mpi_set p = op_mpi_decl_set_hdf5(mesh, file, name);
@@ -278,11 +296,33 @@ static void install(void) {
   }
   for (int i = 0; i < op_num_dats(); i++) {
     op_dat d = op_dat_at(i);
+    if (!d) continue; /* a freed temporary */
     d->data = mdat(d)->data;
     d->where = OP_DAT_HOST_CURRENT;
     op_backend_dat_declared(d);
   }
   op_plan_cache_clear();
+}
+
+/* Why this layer cannot partition as asked (NULL when it can): OP2 names
+ * partitioners it may not have been built with (ParMETIS, KaHIP, ...) and
+ * lets a call leave out what the partitioner needs. */
+static const char *cannot_partition(const char *lib, const char *routine, op_set set, op_map map,
+                                    op_dat coords) {
+  const op_mpi_partitioner *pt = op_mpi_partitioner_find(lib, routine);
+  if (!pt) return "no such partitioner here (PTSCOTCH KWAY, GEOM RCB, BLOCK BLOCK)";
+  if ((pt->needs & OP_MPI_NEEDS_GRAPH) && !map) return "no map given";
+  if ((pt->needs & OP_MPI_NEEDS_COORDS) && !coords) return "no coordinates given";
+  if (!(pt->needs & (OP_MPI_NEEDS_GRAPH | OP_MPI_NEEDS_COORDS)) && !set) return "no set given";
+  return NULL;
+}
+
+static void distribute_as_declared(FILE *summary) {
+  op_mpi_partition_as_declared(mesh);
+  op_mpi_halo_create(mesh);
+  if (summary) op_mpi_print_summary(mesh, summary);
+  distributed = 1;
+  install();
 }
 
 static void partition(const char *lib, const char *routine, op_set set, op_map map, op_dat coords) {
@@ -297,10 +337,28 @@ static void partition(const char *lib, const char *routine, op_set set, op_map m
   }
   if (!lib || !lib[0]) lib = "BLOCK";
   /* The summary on many processes only: one process prints what seq prints. */
+  FILE *summary = mesh->nprocs > 1 ? stdout : NULL;
+  const char *why = cannot_partition(lib, routine, set, map, coords);
+  if (why) {
+    /* OP2's answer to a partitioner it was not built with, or to a call
+     * without what the partitioner needs: the mesh stays as declared. */
+    if (is_root())
+      printf("OP2 MPI: op_partition(\"%s\", \"%s\"): %s; each process keeps the elements it "
+             "declared, as OP2 does\n",
+             lib, routine ? routine : "(null)", why);
+    distribute_as_declared(summary);
+    return;
+  }
   op_mpi_distribute(mesh, lib, routine, set ? mset(set) : NULL, map ? mmap_of(map) : NULL,
-                    coords ? mdat(coords) : NULL, mesh->nprocs > 1 ? stdout : NULL);
+                    coords ? mdat(coords) : NULL, summary);
   distributed = 1;
   install();
+}
+
+/* OP2's op_halo_create: halos for the mesh as declared, unless op_partition
+ * has made them already. */
+static void halo_create(void) {
+  if (!distributed) distribute_as_declared(mesh->nprocs > 1 ? stdout : NULL);
 }
 
 static int global_size(op_set s) { return mset(s)->global_size; }
@@ -432,10 +490,6 @@ static void dat_changed(op_dat d) {
 /* ---- data in the user's numbering ------------------------------------------------------ */
 
 /* Per dat and map: the last whole copy gathered on the root. */
-static char **gathered_dats;
-static int **gathered_maps;
-static int ngathered_dats, ngathered_maps;
-
 static void free_gathered(void) {
   for (int i = 0; i < ngathered_dats; i++) free(gathered_dats[i]);
   for (int i = 0; i < ngathered_maps; i++) free(gathered_maps[i]);
@@ -617,10 +671,12 @@ __attribute__((constructor)) static void attach(void) {
   ops.set_declared = set_declared;
   ops.map_declared = map_declared;
   ops.dat_declared = dat_declared;
+  ops.dat_freed = dat_freed;
   ops.decl_set_hdf5 = decl_set_hdf5;
   ops.decl_map_hdf5 = decl_map_hdf5;
   ops.decl_dat_hdf5 = decl_dat_hdf5;
   ops.partition = partition;
+  ops.halo_create = halo_create;
   ops.before_loop = before_loop;
   ops.global_size = global_size;
   ops.loop_begin = loop_begin;

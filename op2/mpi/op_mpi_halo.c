@@ -43,7 +43,7 @@ static void migrate_set(op_mpi_mesh m, op_mpi_set s, int **rows) {
   }
   for (int i = 0; i < m->ndats; i++) {
     op_mpi_dat d = m->dats[i];
-    if (d->set != s) continue;
+    if (!d || d->set != s) continue; /* NULL: a freed temporary */
     char *buf = op_mpi_alloc(char, (size_t)n * d->size);
     for (int k = 0; k < n; k++) memcpy(buf + (size_t)k * d->size, d->slice + (size_t)order[k] * d->size, d->size);
     op_mpi_alltoallv_rows(m->comm, buf, counts, d->size, (void **)&d->data, NULL);
@@ -113,7 +113,7 @@ static void permute_owned(op_mpi_mesh m, op_mpi_set s, const int *perm, int **ro
   }
   for (int i = 0; i < m->ndats; i++) {
     op_mpi_dat d = m->dats[i];
-    if (d->set != s) continue;
+    if (!d || d->set != s) continue; /* NULL: a freed temporary */
     char *r = op_mpi_alloc(char, (size_t)n * d->size);
     for (int k = 0; k < n; k++) memcpy(r + (size_t)k * d->size, d->data + (size_t)perm[k] * d->size, d->size);
     free(d->data);
@@ -328,14 +328,17 @@ void op_mpi_halo_create(op_mpi_mesh m) {
   for (int i = 0; i < m->nsets; i++) op_mpi_exchange_plan_build(m->sets[i]);
   for (int i = 0; i < m->ndats; i++) {
     op_mpi_dat d = m->dats[i];
+    if (!d) continue;
     op_mpi_set s = d->set;
     size_t total = (size_t)(s->size + s->exec_size + s->nonexec_size);
     d->data = op_mpi_grow(char, d->data, total * d->size);
     memset(d->data + (size_t)s->size * d->size, 0, (total - (size_t)s->size) * d->size);
   }
   m->stage = OP_MPI_DISTRIBUTED;
-  for (int i = 0; i < m->ndats; i++) op_mpi_exchange_begin(m->dats[i]);
-  for (int i = 0; i < m->ndats; i++) op_mpi_exchange_finish(m->dats[i]);
+  for (int i = 0; i < m->ndats; i++)
+    if (m->dats[i]) op_mpi_exchange_begin(m->dats[i]);
+  for (int i = 0; i < m->ndats; i++)
+    if (m->dats[i]) op_mpi_exchange_finish(m->dats[i]);
 }
 
 void op_mpi_distribute(op_mpi_mesh m, const char *lib, const char *routine, op_mpi_set set,
