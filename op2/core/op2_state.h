@@ -13,6 +13,7 @@ typedef struct {
   int thread_spread_option; /* --op-thread-spread=N, 0 when not given */
   int affine_runs;          /* plans look for affine and interleaved runs (--op-affine-runs) */
   int no_realloc;           /* OP2's OP_NO_REALLOC: op_decl_dat keeps the application's array */
+  int auto_soa;             /* OP2's op_init_soa / OP_AUTO_SOA: every dat declared ":soa" */
   op_set *sets;
   int nsets, cap_sets;
   op_map *maps;

@@ -320,7 +320,7 @@ op_dat op_decl_dat_local(op_set set, int dim, const char *type, const void *data
   d->set = set;
   d->dim = dim;
   d->type = (op_type)t;
-  d->soa = op_type_is_soa(type);
+  d->soa = op_type_is_soa(type) || op_g.auto_soa;
   d->elem_bytes = op_type_bytes(d->type);
   d->size = dim * d->elem_bytes;
   d->name = op_strdup(name);

@@ -113,6 +113,9 @@ typedef struct {
  * diags is the level used when neither the command line nor OP_DIAGS sets one.
  * argc may be 0 and argv NULL. */
 void op_init(int argc, char **argv, int diags);
+/* OP2's op_init_soa: op_init, and with soa non-zero every dat is held as if
+ * declared with ":soa" (as OP2's OP_AUTO_SOA, which is understood too). */
+void op_init_soa(int argc, char **argv, int diags, int soa);
 /* The same, and takes the options it recognised out of argv (updating *argc
  * and keeping argv NULL-terminated), so that the application parses only its
  * own arguments. The suite's solvers start with this one. */

@@ -533,26 +533,30 @@ static void gather_rows(op_mpi_set s, const char *rows, size_t rb, char *out) {
   free(recv);
 }
 
+/* Before the partition (no loop yet) the slices are in global order: each
+ * process's rows (rb bytes each) of s to the root, into out. Collective. */
+static void gather_slices(op_mpi_set s, const char *rows, size_t rb, char *out) {
+  int *counts = NULL, *displs = NULL;
+  if (is_root()) {
+    counts = op_mpi_alloc(int, mesh->nprocs);
+    displs = op_mpi_alloc(int, mesh->nprocs);
+    for (int r = 0; r < mesh->nprocs; r++) {
+      counts[r] = (int)((size_t)(s->slice_starts[r + 1] - s->slice_starts[r]) * rb);
+      displs[r] = (int)((size_t)s->slice_starts[r] * rb);
+    }
+  }
+  OP_MPI_CHECK(MPI_Gatherv(rows, (int)((size_t)s->slice_size * rb), MPI_BYTE, out, counts, displs,
+                           MPI_BYTE, 0, mesh->comm));
+  free(counts);
+  free(displs);
+}
+
 static const void *dat_global(op_dat d) {
   op_mpi_dat p = mdat(d);
   const char *rows = op_fetch_data_ptr(d); /* from the device, where there is one */
   if (!distributed) {
-    /* Still in slices (no loop yet): the slices are the global order. */
-    op_mpi_set s = p->set;
-    char *out = is_root() ? op_mpi_alloc(char, (size_t)s->global_size * p->size) : NULL;
-    int *counts = NULL, *displs = NULL;
-    if (is_root()) {
-      counts = op_mpi_alloc(int, mesh->nprocs);
-      displs = op_mpi_alloc(int, mesh->nprocs);
-      for (int r = 0; r < mesh->nprocs; r++) {
-        counts[r] = (int)((size_t)(s->slice_starts[r + 1] - s->slice_starts[r]) * p->size);
-        displs[r] = (int)((size_t)s->slice_starts[r] * p->size);
-      }
-    }
-    OP_MPI_CHECK(MPI_Gatherv(rows, (int)((size_t)s->slice_size * p->size), MPI_BYTE, out, counts,
-                             displs, MPI_BYTE, 0, mesh->comm));
-    free(counts);
-    free(displs);
+    char *out = is_root() ? op_mpi_alloc(char, (size_t)p->set->global_size * p->size) : NULL;
+    gather_slices(p->set, rows, p->size, out);
     rows = out;
   } else {
     char *out = is_root() ? op_mpi_alloc(char, (size_t)p->set->global_size * p->size) : NULL;
@@ -573,13 +577,18 @@ static const void *dat_global(op_dat d) {
 
 static const int *map_global(op_map m) {
   op_mpi_map p = mmap_of(m);
-  if (!distributed) op_mpi_fatal("op_fetch_map_global('%s'): call it after op_partition", m->name);
-  size_t n = (size_t)p->from->size * p->dim;
-  int *rows = op_mpi_alloc(int, n ? n : 1);
-  for (size_t q = 0; q < n; q++) rows[q] = p->to->gid[p->map[q]];
   int *out = is_root() ? op_mpi_alloc(int, (size_t)p->from->global_size * p->dim) : NULL;
-  gather_rows(p->from, (const char *)rows, (size_t)p->dim * sizeof(int), (char *)out);
-  free(rows);
+  if (!distributed) {
+    /* Still in slices, their entries global numbers (OP2's op_dump_to_hdf5
+     * before op_partition, as aero's write_hdf5 calls it). */
+    gather_slices(p->from, (const char *)p->slice, (size_t)p->dim * sizeof(int), (char *)out);
+  } else {
+    size_t n = (size_t)p->from->size * p->dim;
+    int *rows = op_mpi_alloc(int, n ? n : 1);
+    for (size_t q = 0; q < n; q++) rows[q] = p->to->gid[p->map[q]];
+    gather_rows(p->from, (const char *)rows, (size_t)p->dim * sizeof(int), (char *)out);
+    free(rows);
+  }
   if (!is_root()) return NULL;
   if (m->index >= ngathered_maps) {
     int k = m->index + 16;

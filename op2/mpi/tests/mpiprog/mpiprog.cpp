@@ -5,9 +5,13 @@
 // declares the shares, and then either asks op_partition for a partitioner
 // this layer does not have (OP2's ParMETIS: argument "parmetis") or calls
 // op_halo_create (argument "halo"): each time every process keeps the
-// elements it declared, as OP2 does. A loop over the edges (its kernel
-// defined here) then needs the halos; a temporary dat is freed on every
-// process. Prints "mpiprog: PASSED" when every check holds.
+// elements it declared, as OP2 does. Before that it dumps the mesh with
+// op_dump_to_hdf5 (as OP2's aero write_hdf5 does before any partition) into
+// the file its second argument names, and reads the map back. A loop over the
+// edges (its kernel defined here) then needs the halos; a temporary dat is
+// freed on every process. Prints "mpiprog: PASSED" when every check holds.
+//
+// Usage: mpiprog parmetis|halo DUMP.h5
 //
 #include <mpi.h>
 #include <stdio.h>
@@ -51,7 +55,12 @@ static void scatter(const void *all, void *mine, int dim, MPI_Datatype type, int
 
 int main(int argc, char **argv) {
   op_init(argc, argv, 1);
-  const char *mode = argc > 1 ? argv[argc - 1] : "parmetis";
+  if (argc < 3) {
+    op_printf("usage: mpiprog parmetis|halo DUMP.h5\n");
+    op_exit();
+    return 2;
+  }
+  const char *mode = argv[1], *dump = argv[2];
   int rank, nprocs;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
@@ -80,6 +89,14 @@ int main(int argc, char **argv) {
   op_set edges = op_decl_set(n, "edges");
   op_map pedge = op_decl_map(edges, nodes, 2, edge, "pedge");
   op_dat p_w = op_decl_dat(edges, 1, "double", w, "p_w");
+  op_dump_to_hdf5(dump);
+  int back[2 * N];
+  char err[OP_IO_ERRLEN];
+  check(op_hdf5_read_dataset(dump, "pedge", "int", N, 2, back, err, sizeof err) == OP_IO_OK,
+        "the dump made before the partition can be read");
+  int wrong_rows = 0;
+  for (int e = 0; e < N; e++) wrong_rows += back[2 * e] != e || back[2 * e + 1] != (e + 1) % N;
+  check(wrong_rows == 0, "the dump before the partition holds every edge in global order");
   if (!strcmp(mode, "halo"))
     op_halo_create();
   else
