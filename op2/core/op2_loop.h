@@ -125,6 +125,11 @@ void op_timer_add(int timer, double seconds, double bytes);
  * thread. */
 int op_omp_chunk(int count);
 
+/* For generated CPU code: its own copy of constant `name` (the application's
+ * has internal linkage), which every op_decl_const of that name fills from
+ * then on. Called before main; `bytes` is the copy's size. */
+void op_register_const_copy(const char *name, void *copy, size_t bytes);
+
 /* ---- backend hooks: each backend library defines these ---- */
 /* Makes the host copy of dat current (device backends copy back). */
 void op_backend_dat_to_host(op_dat dat);

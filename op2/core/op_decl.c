@@ -400,6 +400,39 @@ int op_free_dat_temp(op_dat dat) {
   return 1;
 }
 
+/* Copies of constants kept by generated code (op_register_const_copy). A
+ * fixed table: registered before main, where nothing can be reported well. */
+enum { CONST_COPIES = 256 };
+static struct {
+  const char *name;
+  void *copy;
+  size_t bytes;
+} const_copies[CONST_COPIES];
+static int nconst_copies, const_copies_lost;
+
+void op_register_const_copy(const char *name, void *copy, size_t bytes) {
+  if (nconst_copies == CONST_COPIES) {
+    const_copies_lost++; /* op_decl_const reports it */
+    return;
+  }
+  const_copies[nconst_copies].name = name;
+  const_copies[nconst_copies].copy = copy;
+  const_copies[nconst_copies].bytes = bytes;
+  nconst_copies++;
+}
+
+static void fill_const_copies(const char *name, const void *data, size_t bytes) {
+  OP_CHECK(!const_copies_lost, "op_decl_const(%s): more than %d constants with copies of their "
+           "own in the loop code", name, CONST_COPIES);
+  for (int i = 0; i < nconst_copies; i++) {
+    if (strcmp(const_copies[i].name, name) != 0) continue;
+    OP_CHECK(bytes <= const_copies[i].bytes,
+             "op_decl_const(%s): %zu bytes given, but the loop code was generated for %zu",
+             name, bytes, const_copies[i].bytes);
+    memcpy(const_copies[i].copy, data, bytes);
+  }
+}
+
 void op_decl_const_named(int dim, const char *type, const void *data, size_t bytes,
                          const char *name) {
   require_init("op_decl_const");
@@ -427,6 +460,7 @@ void op_decl_const_named(int dim, const char *type, const void *data, size_t byt
   c->dim = dim;
   c->bytes = bytes;
   c->data = data;
+  fill_const_copies(c->name, data, bytes);
   op_backend_const_declared(c->name, data, bytes);
 }
 

@@ -67,6 +67,8 @@ typedef struct {
   char type[16];
   int dim;                  /* literal dim, or -1 */
   int scalar;               /* declared as op_decl_const(1, "t", &name) */
+  int internal;             /* the sources define it with internal linkage
+                               (gen_source_const.c): the CPU code keeps a copy */
   char file[512];
   int line;
 } gen_const;
@@ -99,6 +101,11 @@ int gen_find_source_kernel(const token_list *tl, const char *kernel, gen_source_
  * (cxx) or static (C), under a #line directive naming the source. */
 void gen_emit_source_kernel(FILE *f, const token_list *tl, const char *kernel,
                             const gen_source_kernel *k, int cxx, const char *app);
+
+/* 1 when a source defines constant `name` at file scope with internal
+ * linkage (static; const in C++), so that loop code compiled apart cannot
+ * reach it (gen_source_const.c). */
+int gen_source_const_internal(const token_list *tl, const char *name, int cxx);
 
 /* ---- output ---- */
 typedef enum { GEN_SEQ, GEN_OPENMP, GEN_CUDA, GEN_OFFLOAD } gen_backend;

@@ -229,6 +229,10 @@ int main(int argc, char **argv) {
   }
   for (int l = 0; l < prog.nloops; l++)
     find_kernel(&prog.loops[l], kdir, out, app, tls, nsrc, !strcmp(language, "c++"));
+  for (int c = 0; c < prog.nconsts; c++)
+    for (int s = 0; s < nsrc && !prog.consts[c].internal; s++)
+      prog.consts[c].internal =
+          gen_source_const_internal(&tls[s], prog.consts[c].name, is_cxx_source(sources[s]));
   for (int s = 0; s < nsrc; s++) gen_free_tokens(&tls[s]);
   free(tls);
   char ut[8192];

@@ -3,7 +3,8 @@
 // generator and the library than kernel headers: its kernels are defined in
 // this source (an inline function, a plain one and a static one calling
 // std::max from a header the source includes), its dats use OP2's other type
-// strings ("double:soa", "real(8)", "int:soa"), a temporary dat is declared
+// strings ("double:soa", "real(8)", "int:soa"), a constant is a C++ const
+// (internal linkage: the loop code keeps a copy), a temporary dat is declared
 // and freed every iteration under the same name (op_free_dat_temp, whose
 // loops find their plans again), and its map is declared from 64-bit entries
 // (op_decl_map_long). Every process declares its slice (op_slice), so the
@@ -26,6 +27,9 @@
 #define NITER 3
 
 double scale; // a constant the kernels read by name
+// One with internal linkage (a C++ const at file scope, as OP2's tutorial
+// declares its constants): the loop code, compiled apart, keeps a copy.
+const double flag_sign[2] = {-1.0, 1.0};
 
 // An edge spreads each end's value to the other, weighted.
 void spread(const double *w, const double *xa, const double *xb, double *acca, double *accb) {
@@ -38,7 +42,7 @@ void spread(const double *w, const double *xa, const double *xb, double *acca, d
 // A node takes its increment (with the sign its flag gives) and reports its
 // largest first component.
 static void apply(const double *acc, double *x, const int *flag, double *largest) {
-  const double sign = *flag ? 1.0 : -1.0;
+  const double sign = flag_sign[*flag];
   for (int d = 0; d < 3; d++) x[d] += sign * scale * acc[d];
   *largest = std::max(*largest, x[0]);
 }
@@ -93,6 +97,7 @@ int main(int argc, char **argv) {
   op_dat p_x = op_decl_dat(nodes, 3, "double:soa", x, "p_x");
   op_dat p_flag = op_decl_dat(nodes, 1, "int:soa", flag, "p_flag");
   op_decl_const(1, "double", &scale);
+  op_decl_const(2, "double", flag_sign);
   op_partition("PTSCOTCH", "KWAY", nodes, pedge, NULL);
 
   check(op_free_dat_temp(p_x) == -1, "op_free_dat_temp refuses a dat that is not temporary");

@@ -1,7 +1,8 @@
 /*
  * srckern_c - a C application whose kernels are defined in its own source:
  * one `static inline`, one with external linkage (the generated loop code
- * takes a static copy of each). Checks the results exactly; with OP2's
+ * takes a static copy of each), reading a static constant (of which the loop
+ * code keeps a copy op_decl_const fills). Checks the results exactly; with OP2's
  * option OP_NO_REALLOC also that the loops wrote into its own array (the
  * dat is the array), without it that they did not (the dat is a copy).
  *
@@ -15,13 +16,18 @@
 
 #define N 100
 
-static inline void twice(const int *a, int *b) { *b = 2 * *a; }
+/* A constant of internal linkage: the loop code keeps a copy of its own. */
+static int factor;
+
+static inline void twice(const int *a, int *b) { *b = factor * *a; }
 
 void total(const int *b, int *sum);
 void total(const int *b, int *sum) { *sum += *b; }
 
 int main(int argc, char **argv) {
   op_init(argc, argv, 1);
+  factor = 2;
+  op_decl_const(1, "int", &factor);
   const int in_place = argc > 1 && !strcmp(argv[argc - 1], "OP_NO_REALLOC");
   int first, count, a[N], b[N];
   op_slice(N, &first, &count);
