@@ -70,9 +70,8 @@ static void *alloc_array(size_t count, size_t size, const char *what, char *err,
     return p;
 }
 
-int airfoil_mesh_generate(int ni, int nj, airfoil_mesh *m, char *err, size_t errlen)
+int airfoil_mesh_counts(int ni, int nj, int counts[4], char *err, size_t errlen)
 {
-    memset(m, 0, sizeof *m);
     /* I < 3 leaves at most one node strictly inside the aerofoil surface: cells with
      * coincident or collinear corners. */
     if (ni < 3 || nj < 1) {
@@ -88,7 +87,18 @@ int airfoil_mesh_generate(int ni, int nj, airfoil_mesh *m, char *err, size_t err
                 ni, nj, nnode, nedge);
         return -1;
     }
+    counts[0] = (int)nnode;
+    counts[1] = (int)ncell;
+    counts[2] = (int)nedge;
+    counts[3] = (int)nbedge;
+    return 0;
+}
 
+int airfoil_mesh_emit(int ni, int nj, const airfoil_mesh_sink *sink, char *err, size_t errlen)
+{
+    int counts[4];
+    if (airfoil_mesh_counts(ni, nj, counts, err, errlen) != 0)
+        return -1;
     double X[NKNOT], Y[NKNOT], S[NKNOT], work[3 * NKNOT];
     if (surface_knots(X, Y, err, errlen) != 0)
         return -1;
@@ -96,62 +106,39 @@ int airfoil_mesh_generate(int ni, int nj, airfoil_mesh *m, char *err, size_t err
         set_err(err, errlen, "%s:%d: spline set-up failed", __FILE__, __LINE__);
         return -1;
     }
-
-    m->nnode = (int)nnode;
-    m->ncell = (int)ncell;
-    m->nedge = (int)nedge;
-    m->nbedge = (int)nbedge;
-    if (!(m->x = alloc_array((size_t)nnode, 2 * sizeof(double), "node coordinates", err, errlen))
-        || !(m->cell = alloc_array((size_t)ncell, 4 * sizeof(int), "cells", err, errlen))
-        || !(m->edge = alloc_array((size_t)nedge, 2 * sizeof(int), "edges", err, errlen))
-        || !(m->ecell = alloc_array((size_t)nedge, 2 * sizeof(int), "edge cells", err, errlen))
-        || !(m->bedge = alloc_array((size_t)nbedge, 2 * sizeof(int), "bedges", err, errlen))
-        || !(m->becell = alloc_array((size_t)nbedge, sizeof(int), "bedge cells", err, errlen))
-        || !(m->bound = alloc_array((size_t)nbedge, sizeof(int), "bedge flags", err, errlen))) {
-        airfoil_mesh_free(m);
-        return -1;
-    }
-
     const int ni3 = 3 * ni;
+    /* The surface height of each column: the one array, 3I + 1 values. */
+    double *yb = alloc_array((size_t)ni3 + 1, sizeof(double), "column heights", err, errlen);
+    if (!yb)
+        return -1;
 #define NODE(i, j) ((i) + (j) * (ni3 + 1))
 #define CELL(i, j) ((i) + (j) * ni3)
+#define XB(i) ((i) == ni3 ? 3.0 : -3.0 + 6.0 * (i) / ni3)
 
-    /* Steps 4-5: nodes, column by column. */
-    for (int i = 0; i <= ni3; i++) {
-        double xb = i == ni3 ? 3.0 : -3.0 + 6.0 * i / ni3;
-        double yb = 0.0;
-        if (i > ni && i < 2 * ni)
-            yb = cubic_spline_eval(NKNOT, X, Y, S, xb);
-        for (int j = 0; j <= nj; j++) {
-            double yg = j == nj ? 3.0 : yb + (3.0 - yb) * j / nj;
-            double *p = m->x + 2 * (size_t)NODE(i, j);
-            p[0] = xb * xb - yg * yg;
-            p[1] = 2.0 * xb * yg;
+    /* Steps 4-5: nodes, in their numbering (row j, then column i). */
+    for (int i = 0; i <= ni3; i++)
+        yb[i] = i > ni && i < 2 * ni ? cubic_spline_eval(NKNOT, X, Y, S, XB(i)) : 0.0;
+    for (int j = 0; j <= nj; j++)
+        for (int i = 0; i <= ni3; i++) {
+            double xb = XB(i), yg = j == nj ? 3.0 : yb[i] + (3.0 - yb[i]) * j / nj;
+            sink->node(sink->ctx, xb * xb - yg * yg, 2.0 * xb * yg);
         }
-    }
+    free(yb);
 
     /* Step 6: cells. */
     for (int j = 0; j < nj; j++) {
         for (int i = 0; i < ni3; i++) {
-            int *c = m->cell + 4 * (size_t)CELL(i, j);
-            c[0] = NODE(i, j);
-            c[1] = NODE(i + 1, j);
-            c[2] = NODE(i + 1, j + 1);
-            c[3] = NODE(i, j + 1);
+            const int c[4] = {NODE(i, j), NODE(i + 1, j), NODE(i + 1, j + 1), NODE(i, j + 1)};
+            sink->cell(sink->ctx, c);
         }
     }
 
     /* Step 7: interior edges, the three cases of each (i, j) in this order. */
-    size_t e = 0;
+    long long e = 0;
 #define ADD_EDGE(n1, n2, c1, c2)                                                                   \
     do {                                                                                           \
-        if (e < (size_t)nedge) {                                                                   \
-            m->edge[2 * e] = (n1);                                                                 \
-            m->edge[2 * e + 1] = (n2);                                                             \
-            m->ecell[2 * e] = (c1);                                                                \
-            m->ecell[2 * e + 1] = (c2);                                                            \
-        }                                                                                          \
-        e++;                                                                                       \
+        if (e++ < counts[2])                                                                       \
+            sink->edge(sink->ctx, (n1), (n2), (c1), (c2));                                         \
     } while (0)
     for (int j = 0; j < nj; j++) {
         for (int i = 0; i < ni3; i++) {
@@ -166,16 +153,11 @@ int airfoil_mesh_generate(int ni, int nj, airfoil_mesh *m, char *err, size_t err
 #undef ADD_EDGE
 
     /* Step 8: boundary edges. */
-    size_t b = 0;
+    long long b = 0;
 #define ADD_BEDGE(n1, n2, c, flag)                                                                 \
     do {                                                                                           \
-        if (b < (size_t)nbedge) {                                                                  \
-            m->bedge[2 * b] = (n1);                                                                \
-            m->bedge[2 * b + 1] = (n2);                                                            \
-            m->becell[b] = (c);                                                                    \
-            m->bound[b] = (flag);                                                                  \
-        }                                                                                          \
-        b++;                                                                                       \
+        if (b++ < counts[3])                                                                       \
+            sink->bedge(sink->ctx, (n1), (n2), (c), (flag));                                       \
     } while (0)
     for (int i = ni; i < 2 * ni; i++) /* aerofoil */
         ADD_BEDGE(NODE(i + 1, 0), NODE(i, 0), CELL(i, 0), AIRFOIL_MESH_WALL);
@@ -188,11 +170,77 @@ int airfoil_mesh_generate(int ni, int nj, airfoil_mesh *m, char *err, size_t err
 #undef ADD_BEDGE
 #undef NODE
 #undef CELL
+#undef XB
 
     /* Step 9: the counts. */
-    if (e != (size_t)nedge || b != (size_t)nbedge) {
-        set_err(err, errlen, "%s:%d: internal error: made %zu edges and %zu boundary edges, "
-                "expected %lld and %lld", __FILE__, __LINE__, e, b, nedge, nbedge);
+    if (e != counts[2] || b != counts[3]) {
+        set_err(err, errlen, "%s:%d: internal error: made %lld edges and %lld boundary edges, "
+                "expected %d and %d", __FILE__, __LINE__, e, b, counts[2], counts[3]);
+        return -1;
+    }
+    return 0;
+}
+
+/* The arrays of an airfoil_mesh, filled record by record. */
+typedef struct {
+    airfoil_mesh *m;
+    size_t node, cell, edge, bedge;
+} array_sink;
+
+static void put_node(void *ctx, double x, double y)
+{
+    array_sink *a = ctx;
+    a->m->x[2 * a->node] = x;
+    a->m->x[2 * a->node++ + 1] = y;
+}
+
+static void put_cell(void *ctx, const int n[4])
+{
+    array_sink *a = ctx;
+    memcpy(a->m->cell + 4 * a->cell++, n, 4 * sizeof(int));
+}
+
+static void put_edge(void *ctx, int n1, int n2, int c1, int c2)
+{
+    array_sink *a = ctx;
+    int *e = a->m->edge + 2 * a->edge, *c = a->m->ecell + 2 * a->edge++;
+    e[0] = n1, e[1] = n2, c[0] = c1, c[1] = c2;
+}
+
+static void put_bedge(void *ctx, int n1, int n2, int c, int flag)
+{
+    array_sink *a = ctx;
+    a->m->bedge[2 * a->bedge] = n1;
+    a->m->bedge[2 * a->bedge + 1] = n2;
+    a->m->becell[a->bedge] = c;
+    a->m->bound[a->bedge++] = flag;
+}
+
+int airfoil_mesh_generate(int ni, int nj, airfoil_mesh *m, char *err, size_t errlen)
+{
+    memset(m, 0, sizeof *m);
+    int counts[4];
+    if (airfoil_mesh_counts(ni, nj, counts, err, errlen) != 0)
+        return -1;
+    m->nnode = counts[0];
+    m->ncell = counts[1];
+    m->nedge = counts[2];
+    m->nbedge = counts[3];
+    const size_t nnode = (size_t)m->nnode, ncell = (size_t)m->ncell, nedge = (size_t)m->nedge,
+                 nbedge = (size_t)m->nbedge;
+    if (!(m->x = alloc_array(nnode, 2 * sizeof(double), "node coordinates", err, errlen))
+        || !(m->cell = alloc_array(ncell, 4 * sizeof(int), "cells", err, errlen))
+        || !(m->edge = alloc_array(nedge, 2 * sizeof(int), "edges", err, errlen))
+        || !(m->ecell = alloc_array(nedge, 2 * sizeof(int), "edge cells", err, errlen))
+        || !(m->bedge = alloc_array(nbedge, 2 * sizeof(int), "bedges", err, errlen))
+        || !(m->becell = alloc_array(nbedge, sizeof(int), "bedge cells", err, errlen))
+        || !(m->bound = alloc_array(nbedge, sizeof(int), "bedge flags", err, errlen))) {
+        airfoil_mesh_free(m);
+        return -1;
+    }
+    array_sink a = {m, 0, 0, 0, 0};
+    const airfoil_mesh_sink sink = {put_node, put_cell, put_edge, put_bedge, &a};
+    if (airfoil_mesh_emit(ni, nj, &sink, err, errlen) != 0) {
         airfoil_mesh_free(m);
         return -1;
     }

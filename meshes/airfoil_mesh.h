@@ -23,6 +23,31 @@ enum { AIRFOIL_MESH_WALL = 1, AIRFOIL_MESH_FARFIELD = 2 };
  * message in err (and *m empty). */
 int airfoil_mesh_generate(int ni, int nj, airfoil_mesh *m, char *err, size_t errlen);
 
+/* The counts of the C-mesh with parameters ni, nj: nodes, cells, edges, boundary edges (the
+ * order of the file's header). Returns 0, or -1 with the reason in err (too small, or too
+ * large for an int). */
+int airfoil_mesh_counts(int ni, int nj, int counts[4], char *err, size_t errlen);
+
+/* Where the generator puts each record, in the file's order: every node, then every cell,
+ * interior edge and boundary edge (unrounded coordinates). */
+typedef struct {
+    void (*node)(void *ctx, double x, double y);
+    void (*cell)(void *ctx, const int nodes[4]);
+    void (*edge)(void *ctx, int n1, int n2, int c1, int c2);
+    void (*bedge)(void *ctx, int n1, int n2, int cell, int flag);
+    void *ctx;
+} airfoil_mesh_sink;
+
+/* Generates the C-mesh record by record into sink, holding no array of the mesh (only the
+ * 3I + 1 surface heights). airfoil_mesh_generate fills arrays this way. Returns 0, or -1 with
+ * a message in err. */
+int airfoil_mesh_emit(int ni, int nj, const airfoil_mesh_sink *sink, char *err, size_t errlen);
+
+/* Writes the C-mesh's ASCII file as it is generated: the same bytes as airfoil_mesh_generate
+ * then airfoil_mesh_write_ascii, with no array of the mesh held (a 1 MiB write buffer). On
+ * failure the partial file is removed. */
+int airfoil_mesh_write_generated(const char *path, int ni, int nj, char *err, size_t errlen);
+
 /* Replaces each coordinate by the value that printf("%f") followed by strtod gives: the
  * coordinates the solver sees after a write and a read. */
 void airfoil_mesh_round_coordinates(airfoil_mesh *m);
@@ -54,17 +79,36 @@ typedef struct {
 
 /* Reads a slice of an ASCII mesh file as a stream: no process holds the whole file or mesh.
  * Every record of the file is checked as airfoil_mesh_parse_ascii checks it (format, indices,
- * flags); the geometric checks of airfoil_mesh_check need the whole mesh and are not made.
+ * flags); the geometric checks are made once the mesh is distributed (airfoil_mesh_check_part).
  * Returns 0, or -1 with the message in err (and s empty). Free with airfoil_mesh_free(&s->part). */
 int airfoil_mesh_read_ascii_slice(const char *path, int nparts, int part, airfoil_mesh_slice *s,
                                   char *err, size_t errlen);
 
 /* Checks that m is a mesh the scheme can run on, however it was read (ASCII or HDF5): indices
- * and flags, finite coordinates, every cell a counter-clockwise quadrilateral closed by
- * exactly four edges whose corners match its sides, and every edge oriented against its cells
- * (its normal out of c1 into c2, out of the domain for a boundary edge). source names the
- * file in the message. Returns 0, or -1 with the first fault in err. */
+ * and flags, finite coordinates whose products neither overflow nor underflow, every cell a
+ * counter-clockwise quadrilateral closed by exactly four edges whose corners match its sides,
+ * and every edge oriented against its cells (its normal out of c1 into c2, out of the domain
+ * for a boundary edge). source names the file in the message. Returns 0, or -1 with the first
+ * fault in err. */
 int airfoil_mesh_check(const airfoil_mesh *m, const char *source, char *err, size_t errlen);
+
+/* One process's part of a mesh distributed over many (docs/mpi.md), for the same checks: m
+ * holds the process's cells (those it owns first, then copies of others'), the edges and
+ * boundary edges it runs (owned and execute halo: every one that touches an owned cell), the
+ * nodes they reach, in local numbers; each local element's global number is in the *_gid arrays
+ * (NULL: the local number). The cells' rows of m->cell are needed for the owned cells only. */
+typedef struct {
+    int ncell_owned; /* cells [0, ncell_owned) are this process's */
+    const int *node_gid, *cell_gid, *edge_gid, *bedge_gid;
+} airfoil_mesh_part;
+
+/* airfoil_mesh_check on a part: every check of the owned cells and of the edges against their
+ * owned cells, with global numbers in the message. Returns 0, or -1 with the message in err and
+ * in *key the fault's place in the checker's order (the check, then the element's global
+ * number): of the faults the processes find, the one of lowest key is the whole mesh's first,
+ * the one airfoil_mesh_check reports on one process. *key is -1 without a fault. */
+int airfoil_mesh_check_part(const airfoil_mesh *m, const airfoil_mesh_part *part,
+                            const char *source, char *err, size_t errlen, long long *key);
 
 /* Frees the arrays and zeroes *m; safe on an empty mesh. */
 void airfoil_mesh_free(airfoil_mesh *m);

@@ -1,4 +1,5 @@
-/* The ASCII mesh file (OP2's new_grid.dat): a validating reader and a writer.
+/* The ASCII mesh file (OP2's new_grid.dat): a validating reader (the writers are in
+ * airfoil_mesh_write.c).
  *
  * The reader loads the whole file and parses it line by line with a hand-written number
  * parser: the standard mesh has about ten million numbers, too many for fscanf. Decimal
@@ -31,113 +32,6 @@ __attribute__((format(printf, 3, 4))) static void set_err(char *err, size_t errl
     va_start(ap, fmt);
     vsnprintf(err, errlen, fmt, ap);
     va_end(ap);
-}
-
-/* ---------------------------------------------------------------------------------------- */
-/* Writing                                                                                  */
-
-typedef struct {
-    FILE *f;
-    char *buf;
-    size_t len, cap;
-    int failed;
-} out_buffer;
-
-static void out_flush(out_buffer *o)
-{
-    if (o->len > 0 && !o->failed && fwrite(o->buf, 1, o->len, o->f) != o->len)
-        o->failed = 1;
-    o->len = 0;
-}
-
-static char *out_room(out_buffer *o, size_t need)
-{
-    if (o->cap - o->len < need)
-        out_flush(o);
-    return o->buf + o->len;
-}
-
-static void out_int(out_buffer *o, int v, char sep)
-{
-    char *p = out_room(o, 16);
-    char tmp[12];
-    int n = 0;
-    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
-    do {
-        tmp[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (v < 0)
-        *p++ = '-';
-    while (n)
-        *p++ = tmp[--n];
-    *p++ = sep;
-    o->len = (size_t)(p - o->buf);
-}
-
-static void out_double(out_buffer *o, double v, char sep)
-{
-    char *p = out_room(o, 400); /* %f of any double: at most 309 integer digits */
-    int n = snprintf(p, 400, "%f", v);
-    if (n < 0 || n >= 399) {
-        o->failed = 1;
-        return;
-    }
-    p[n] = sep;
-    o->len += (size_t)n + 1;
-}
-
-int airfoil_mesh_write_ascii(const char *path, const airfoil_mesh *m, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        set_err(err, errlen, "cannot open '%s' for writing: %s", path, strerror(errno));
-        return -1;
-    }
-    out_buffer o = {f, malloc(1 << 20), 0, 1 << 20, 0};
-    if (!o.buf) {
-        set_err(err, errlen, "%s:%d: out of memory for the write buffer of '%s'", __FILE__,
-                __LINE__, path);
-        fclose(f);
-        remove(path);
-        return -1;
-    }
-
-    out_int(&o, m->nnode, ' ');
-    out_int(&o, m->ncell, ' ');
-    out_int(&o, m->nedge, ' ');
-    out_int(&o, m->nbedge, '\n');
-    for (size_t k = 0; k < (size_t)m->nnode; k++) {
-        out_double(&o, m->x[2 * k], ' ');
-        out_double(&o, m->x[2 * k + 1], '\n');
-    }
-    for (size_t k = 0; k < (size_t)m->ncell; k++)
-        for (int q = 0; q < 4; q++)
-            out_int(&o, m->cell[4 * k + q], q == 3 ? '\n' : ' ');
-    for (size_t k = 0; k < (size_t)m->nedge; k++) {
-        out_int(&o, m->edge[2 * k], ' ');
-        out_int(&o, m->edge[2 * k + 1], ' ');
-        out_int(&o, m->ecell[2 * k], ' ');
-        out_int(&o, m->ecell[2 * k + 1], '\n');
-    }
-    for (size_t k = 0; k < (size_t)m->nbedge; k++) {
-        out_int(&o, m->bedge[2 * k], ' ');
-        out_int(&o, m->bedge[2 * k + 1], ' ');
-        out_int(&o, m->becell[k], ' ');
-        out_int(&o, m->bound[k], '\n');
-    }
-    out_flush(&o);
-    free(o.buf);
-
-    int write_errno = o.failed || ferror(f) ? (errno ? errno : EIO) : 0;
-    if (fclose(f) != 0 && !write_errno)
-        write_errno = errno ? errno : EIO;
-    if (write_errno) {
-        set_err(err, errlen, "error writing '%s': %s", path, strerror(write_errno));
-        remove(path);
-        return -1;
-    }
-    return 0;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -470,26 +364,19 @@ static unsigned long long max_file_bytes(const char *head, size_t n)
     return lines * MESH_MAX_LINE + MESH_MAX_TRAILING;
 }
 
-/* Loads a whole file, NUL-terminated, refusing on the way what is not a mesh file: a
- * directory, a NUL byte, a line longer than MESH_MAX_LINE, more bytes than the header's
- * records can take (so /dev/zero, a binary or an endless pipe fail at once). The buffer starts
- * at the file's size when that is known and grows for anything else (a pipe). */
+/* Loads a whole file, NUL-terminated, refusing on the way what is not a mesh file: anything
+ * but a regular file (a directory, a named pipe, /dev/zero: op_text_fopen_regular), a NUL byte,
+ * a line longer than MESH_MAX_LINE, more bytes than the header's records can take. The buffer
+ * starts at the file's size and grows if the file grows while it is read. */
 static char *load_file(const char *path, const char *shown, size_t *size, char *err,
                        size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        set_err(err, errlen, "%s: cannot open the mesh file: %s", shown, strerror(errno));
+    FILE *f = op_text_fopen_regular(path, "mesh file", err, errlen);
+    if (!f)
         return NULL;
-    }
     size_t cap = 1 << 16, len = 0;
     struct stat st;
-    int regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        set_err(err, errlen, "%s: is a directory, not a mesh file", shown);
-        fclose(f);
-        return NULL;
-    }
+    int regular = fstat(fileno(f), &st) == 0; /* op_text_fopen_regular opens nothing else */
     if (regular && (uintmax_t)st.st_size < SIZE_MAX / 2)
         cap = (size_t)st.st_size + 2;
     if (cap < (1 << 16))
@@ -749,13 +636,14 @@ int airfoil_mesh_read_ascii_slice(const char *path, int nparts, int part, airfoi
     long first[4], count[4], total[4];
     int rc = -1;
     for (int pass = 0; pass < 2; pass++) {
-        FILE *f = fopen(path, "rb");
+        FILE *f = op_text_fopen_regular(path, "mesh file", err, errlen);
         struct stat st;
-        if (!f || fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
-            set_err(err, errlen, "%s: cannot read the mesh file: %s", shown,
-                    f ? "is a directory, not a mesh file" : strerror(errno));
-            if (f)
-                fclose(f);
+        if (f && fstat(fileno(f), &st) != 0) {
+            set_err(err, errlen, "%s: cannot read the mesh file: %s", shown, strerror(errno));
+            fclose(f);
+            f = NULL;
+        }
+        if (!f) {
             airfoil_mesh_free(&s->part);
             return -1;
         }

@@ -160,6 +160,24 @@ int *sg_interior_map_rows(const sg_grid *grid, const sg_offset *off, int noff, i
 
 /* Face k of a line of n cells lies between cells k-1 and k; offset o names cell k + o,
  * which must lie in [-g, n + g) for every k in [0, n]. */
+void sg_cell_centres(const sg_grid *grid, int first, int count, double *xy) {
+  for (int k = 0; k < count; k++) {
+    const int c = first + k;
+    xy[2 * k] = c % grid->ex - grid->g + 0.5;
+    xy[2 * k + 1] = c / grid->ex - grid->g + 0.5;
+  }
+}
+
+int sg_cell_adjacent(const sg_grid *grid, int c, int *out) {
+  const int i = c % grid->ex, j = c / grid->ex;
+  int n = 0;
+  if (j > 0) out[n++] = c - grid->ex;
+  if (i > 0) out[n++] = c - 1;
+  if (i + 1 < grid->ex) out[n++] = c + 1;
+  if (j + 1 < grid->ey) out[n++] = c + grid->ex;
+  return n;
+}
+
 static int check_face_offsets(const sg_grid *grid, const int *off, int noff, const char *what,
                               char *err, size_t errlen) {
   if (noff < 1 || !off) {

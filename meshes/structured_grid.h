@@ -106,6 +106,13 @@ int *sg_xface_map_rows(const sg_grid *grid, const int *off, int noff, int first,
 int *sg_yface_map_rows(const sg_grid *grid, const int *off, int noff, int first, int count,
                        char *err, size_t errlen);
 
+/* The geometry of the extended cells, for a partitioner that needs no map or
+ * dat for it (op_partition_geometry): centres (i + 0.5, j + 0.5) in cell
+ * widths of cells [first, first + count), two doubles each; and the cells
+ * sharing a face with cell c (at most 4, ascending), returning how many. */
+void sg_cell_centres(const sg_grid *grid, int first, int count, double *xy);
+int sg_cell_adjacent(const sg_grid *grid, int c, int *out);
+
 /* Every ghost cell, in extended order, with its source cell and side mask. */
 typedef struct {
   int n;        /* nghost */

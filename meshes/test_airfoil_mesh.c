@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 static int failures;
@@ -512,10 +513,21 @@ static int test_malformed(const char *dir)
     expect_error(bad, &t, t.n, 0, NULL, "\n1 2 3 4\n", t.n + 2, "unexpected data");
     /* Not a mesh file at all: refused on the first buffer, whatever its size. */
     CHECK(airfoil_mesh_read_ascii("/dev/zero", &m, err, sizeof err) != 0 &&
-              strstr(err, "/dev/zero:1: the file holds a NUL byte"),
+              strstr(err, "/dev/zero: is a character device, not a regular file"),
           "/dev/zero: '%s'", err);
     CHECK(airfoil_mesh_read_ascii(dir, &m, err, sizeof err) != 0 && strstr(err, "is a directory"),
           "a directory: '%s'", err);
+    f = fopen(bad, "wb");
+    if (!f)
+        die(__FILE__, __LINE__, "cannot write");
+    fprintf(f, "%s\n", t.line[0]);
+    for (int k = 0; k < 5000; k++)
+        fputc('\0', f);
+    if (fclose(f) != 0)
+        die(__FILE__, __LINE__, "cannot write");
+    CHECK(airfoil_mesh_read_ascii(bad, &m, err, sizeof err) != 0 &&
+              strstr(err, ": the file holds a NUL byte"),
+          "NUL bytes after the header: '%s'", err);
     f = fopen(bad, "w");
     if (!f)
         die(__FILE__, __LINE__, "cannot write");
@@ -769,11 +781,79 @@ static int test_readfile(const char *path, int ni, int nj)
     return failures;
 }
 
+/* Bytes of a file, for comparing two (NULL when it cannot be read). */
+static char *slurp(const char *path, long *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (*n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (buf = malloc((size_t)*n + 1)) && fread(buf, 1, (size_t)*n, f) != (size_t)*n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    return buf;
+}
+
+/* The file written as the mesh is generated is the file of the arrays. */
+static int test_streamed(const char *dir)
+{
+    const int sizes[][2] = {{3, 1}, {7, 5}, {20, 12}, {64, 40}};
+    char a[1024], b[1024], err[512];
+    snprintf(a, sizeof a, "%s/streamed_arrays.dat", dir);
+    snprintf(b, sizeof b, "%s/streamed.dat", dir);
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        airfoil_mesh m;
+        if (airfoil_mesh_generate(sizes[k][0], sizes[k][1], &m, err, sizeof err) != 0 ||
+            airfoil_mesh_write_ascii(a, &m, err, sizeof err) != 0)
+            die(__FILE__, __LINE__, err);
+        airfoil_mesh_free(&m);
+        CHECK(airfoil_mesh_write_generated(b, sizes[k][0], sizes[k][1], err, sizeof err) == 0, "%s",
+              err);
+        long na = 0, nb = 0;
+        char *ta = slurp(a, &na), *tb = slurp(b, &nb);
+        CHECK(ta && tb && na == nb && memcmp(ta, tb, (size_t)na) == 0,
+              "I=%d J=%d: the streamed file (%ld bytes) differs from the arrays' (%ld bytes)",
+              sizes[k][0], sizes[k][1], nb, na);
+        free(ta);
+        free(tb);
+    }
+    CHECK(airfoil_mesh_write_generated(b, 2, 5, err, sizeof err) != 0 && strstr(err, "I >= 3"),
+          "I = 2 accepted: %s", err);
+    return failures;
+}
+
+/* The streamed writer holds no array of the mesh: the standard mesh (720000 cells, whose
+ * arrays take 46 MB) is written to /dev/null in an address space of 40 MB, where generating
+ * it into arrays fails (checked, so that the limit is known to bind). Not under the address
+ * sanitizer, which reserves terabytes of address space. */
+static int test_streamed_memory(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    printf("streamed_memory: skipped under the address sanitizer\n");
+    exit(77);
+#else
+    struct rlimit lim = {40u << 20, 40u << 20};
+    if (setrlimit(RLIMIT_AS, &lim) != 0)
+        die(__FILE__, __LINE__, "cannot limit the address space");
+    char err[512];
+    CHECK(airfoil_mesh_write_generated("/dev/null", 400, 600, err, sizeof err) == 0,
+          "streamed in 40 MB: %s", err);
+    airfoil_mesh m;
+    CHECK(airfoil_mesh_generate(400, 600, &m, err, sizeof err) != 0,
+          "the arrays of the standard mesh fit in 40 MB: the limit proves nothing");
+    return failures;
+#endif
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr,
-                "usage: %s spline|small|roundtrip|malformed|inconsistent|standard [SCRATCH_DIR]\n"
+                "usage: %s spline|small|roundtrip|malformed|inconsistent|standard|streamed|streamed_memory\n"
+                "          [SCRATCH_DIR]\n"
                 "       %s readfile FILE I J\n",
                 argv[0], argv[0]);
         return 2;
@@ -790,6 +870,10 @@ int main(int argc, char **argv)
         rc = test_malformed(dir);
     else if (!strcmp(argv[1], "inconsistent"))
         rc = test_inconsistent(dir);
+    else if (!strcmp(argv[1], "streamed"))
+        rc = test_streamed(dir);
+    else if (!strcmp(argv[1], "streamed_memory"))
+        rc = test_streamed_memory();
     else if (!strcmp(argv[1], "standard"))
         rc = test_standard(dir);
     else if (!strcmp(argv[1], "readfile") && argc == 5)

@@ -222,12 +222,42 @@ static void test_row_slices(void) {
   CHECK(sg_xface_map_rows(&g, xoff, 4, -1, 2, err, sizeof err) == NULL, "negative first row");
 }
 
+/* The geometry a partitioner is given: centres in cell widths, and the
+ * face neighbours: 2 at a corner, 3 along a side, 4 inside, symmetric. */
+static void test_geometry(void) {
+  sg_grid g;
+  sg_grid_init(&g, 3, 2, 1, err, sizeof err); /* ex = 5, ey = 4 */
+  double xy[4];
+  sg_cell_centres(&g, sg_cell(&g, 0, 0), 2, xy);
+  CHECK(xy[0] == 0.5 && xy[1] == 0.5 && xy[2] == 1.5 && xy[3] == 0.5, "centres %g %g %g %g", xy[0],
+        xy[1], xy[2], xy[3]);
+  sg_cell_centres(&g, 0, 1, xy);
+  CHECK(xy[0] == -0.5 && xy[1] == -0.5, "ghost corner at %g %g", xy[0], xy[1]);
+  int out[4], back[4];
+  CHECK(sg_cell_adjacent(&g, 0, out) == 2 && out[0] == 1 && out[1] == 5, "corner");
+  CHECK(sg_cell_adjacent(&g, 2, out) == 3 && out[0] == 1 && out[1] == 3 && out[2] == 7, "south side");
+  int c = sg_cell(&g, 1, 1);
+  CHECK(sg_cell_adjacent(&g, c, out) == 4 && out[0] == c - 5 && out[1] == c - 1 && out[2] == c + 1 &&
+            out[3] == c + 5,
+        "inside");
+  for (int a = 0; a < g.ncells; a++) {
+    int n = sg_cell_adjacent(&g, a, out);
+    for (int k = 0; k < n; k++) {
+      int m = sg_cell_adjacent(&g, out[k], back), found = 0;
+      for (int q = 0; q < m; q++) found |= back[q] == a;
+      CHECK(found, "%d is adjacent to %d but not the other way", a, out[k]);
+      CHECK(k == 0 || out[k] > out[k - 1], "cell %d: neighbours not ascending", a);
+    }
+  }
+}
+
 int main(void) {
   test_init();
   test_row_slices();
   test_interior();
   test_faces();
   test_ghosts();
+  test_geometry();
   if (failures) {
     fprintf(stderr, "test_structured_grid: %d check(s) failed\n", failures);
     return 1;

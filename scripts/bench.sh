@@ -23,11 +23,16 @@
 #                     (between its bench.sh markers) and docs/performance/
 #   --note TEXT       a line the report carries (e.g. the state of the machine)
 #   --out DIR         the report (default outputs/bench)
+# A run that fails a verdict is not a timing; every timing's results
+# (everything the run wrote: validation/result_compare.py) are compared with
+# its benchmark's base run, the first on seq, within the benchmark's tolerance
+# (validation/bench_cases.txt), and flagged where they differ.
 # Writes report.md, bench.json, bench.csv, bench-time.png and
-# bench-loops.png (plots need python3-matplotlib) and runs/ (every run's log
-# and result.json). Ctrl-C stops the run under way (it ends its step and
-# writes its results) and writes the report of what was measured.
-# Exit: 0 done; 1 a run failed; 2 bad usage or the build failed; 130 interrupted.
+# bench-loops.png (plots need python3-matplotlib) and runs/ (every run's log,
+# exit status and output folder). Ctrl-C stops the run under way (it ends its
+# step and writes its results) and writes the report of what was measured.
+# Exit: 0 done; 1 a run failed or a timing's results differ from the base's;
+# 2 bad usage or the build failed; 130 interrupted.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -66,8 +71,8 @@ plot_py=$(run_python matplotlib) || {
   plot_py=$py
 }
 
-# ---- the benchmarks of this size: solver deck args... ----
-read_cases "$cases" "$solvers" 3 "$size"
+# ---- the benchmarks of this size: solver rtol atol deck args... ----
+read_cases "$cases" "$solvers" 5 "$size"
 case_lines=("${CASES[@]}")
 
 mkdir -p "$out" || die "cannot create $out"
@@ -84,7 +89,7 @@ if [ "$build" = 1 ]; then
 fi
 [ -f "$bdir/CMakeCache.txt" ] || die "no configured build in $bdir (run without --no-build)"
 bdir=$(cd "$bdir" && pwd)
-targets=(op2-cpu-bandwidth)
+targets=(op2-cpu-bandwidth op2-compare)
 gpu_visible && build_has_target "$bdir" op2-gpu-bandwidth && targets+=(op2-gpu-bandwidth)
 declare -A present
 for line in "${case_lines[@]}"; do
@@ -133,10 +138,10 @@ for line in "${case_lines[@]}"; do
     [ "$b" = cuda ] && planned=$((planned + 1))
   done
 done
-done_runs=0 failed=0
+done_runs=0 untimed_failed=()
 RUN_TICK=10
 for line in "${case_lines[@]}"; do
-  read -r solver deck rest <<<"$line"
+  read -r solver _ _ deck rest <<<"$line"   # the tolerance is the report's
   for b in ${present[$solver]}; do
     first=1
     [ "$b" = cuda ] && first=0
@@ -145,7 +150,7 @@ for line in "${case_lines[@]}"; do
       rundir=$out/runs/$solver/$b/$k
       work=$out/work/$solver
       [ "$k" = 0 ] && rundir=$work/cuda-tuning
-      mkdir -p "$rundir" "$work"
+      mkdir -p "$work"
       args=()
       for a in $rest; do args+=("${a//\{work\}/$work}"); done
       [ "$b" = cuda ] && args+=("--op-tune-file=$work/$solver.tune")
@@ -155,20 +160,17 @@ for line in "${case_lines[@]}"; do
       printf 'bench: [%d/%d] %s on %s: %s\n' $((done_runs + 1)) "$planned" "$solver" \
         "$(backend_describe "$b")" "$what"
       t0=$SECONDS
-      run_logged "$root" "$rundir/log" "${RUN_CMD[@]}" "$deck" "${args[@]}" "output_dir=$rundir"
+      run_recorded "$rundir" "$root" "${RUN_CMD[@]}" "$deck" "${args[@]}"
       rc=$?
-      if [ "$RUN_STOP" = 1 ]; then
-        rm -rf "$rundir"   # stopped part-way: not a measurement
-        break 3
-      fi
-      echo "$rc" >"$rundir/exit"
+      [ "$RUN_STOP" = 0 ] || break 3
       done_runs=$((done_runs + 1))
       if [ "$rc" = 0 ]; then
         echo "bench:   done in $((SECONDS - t0)) s"
       else
-        failed=$((failed + 1))
         echo "bench:   exit status $rc (log: $rundir/log)"
         tail -5 "$rundir/log" | sed 's/^/        /'
+        # Outside runs/: the report hears of it here.
+        [ "$k" = 0 ] && untimed_failed+=(--failed "$solver cuda tuning run: exit status $rc ($rundir/log)")
       fi
     done
   done
@@ -177,24 +179,23 @@ done
 # ---- the report ----
 gpu_name=
 gpu_visible && gpu_name=$(nvidia-smi --query-gpu=name,memory.total,driver_version \
-  --format=csv,noheader 2>/dev/null | head -1)
+  --format=csv,noheader 2>/dev/null | sed -n 1p)
 cc=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$bdir/CMakeCache.txt")
 nvcc=$(sed -n 's/^CMAKE_CUDA_COMPILER:[A-Z]*=//p' "$bdir/CMakeCache.txt")
-compiler=$("${cc:-cc}" --version 2>/dev/null | head -1)
-[ -n "$nvcc" ] && [ -x "$nvcc" ] && compiler="$compiler; $("$nvcc" --version | grep -m1 release | sed 's/.*release/nvcc/')"
+compiler=$("${cc:-cc}" --version 2>/dev/null | sed -n 1p)
+[ -n "$nvcc" ] && [ -x "$nvcc" ] && compiler="$compiler; $("$nvcc" --version | sed -n 's/.*release/nvcc/p' | sed -n 1p)"
 mpi=
-command -v mpirun >/dev/null && mpi=$(mpirun --version 2>/dev/null | head -1)
+command -v mpirun >/dev/null && mpi=$(mpirun --version 2>/dev/null | sed -n 1p)
 report_args=(--runs "$out/runs" --out "$out" --published "$published" --size "$size"
+  --cases "$cases" --compare "$bdir/validation/op2-compare"
   --commit "$(source_describe "$root")" --compiler "$compiler" --gpu "$gpu_name" --mpi "$mpi"
   --compile-commands "$bdir/compile_commands.json" --build "${bdir#"$root"/}" --note "$note"
   --copy-one "${copy1:-0}" --copy-all "${copyall:-0}" --copy-gpu "${copygpu:-0}"
-  --threads "$RUN_THREADS" --planned "$planned")
+  --threads "$RUN_THREADS" --planned "$planned" "${untimed_failed[@]}")
 for b in $RUN_BACKENDS_ALL; do report_args+=(--backend-label "$b=$(backend_describe "$b")"); done
 [ "$RUN_STOP" = 1 ] && report_args+=(--interrupted)
 [ "$update_docs" = 1 ] && report_args+=(--docs docs/performance.md --docs-images docs/performance)
 "$plot_py" validation/bench_report.py "${report_args[@]}"
 status=$?
 [ "$RUN_STOP" = 1 ] && exit 130
-[ "$status" = 0 ] || exit 2
-[ "$failed" = 0 ] || exit 1
-exit 0
+exit $status

@@ -92,7 +92,7 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
 head=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 args=("${notes[@]}"
       --note "$(date -u '+%Y-%m-%d %H:%M UTC'); command \`scripts/cpu-targets.sh${threads:+ --threads $threads} --euler-t-end $euler_t_end\`; commit $head, ${bdir#"$root"/}; OpenMP runs on $threads threads; load average after the runs: $load"
-      --note "machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)")
+      --note "machine: $(lscpu | sed -n 's/^Model name: *//p' | sed -n 1p), $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)")
 [ $update_docs = 1 ] && args+=(--docs docs/performance.md)
 "$(run_python)" validation/cpu_targets.py "$out" "${args[@]}" >"$out/targets.md.tmp"
 rc=$?

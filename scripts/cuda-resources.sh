@@ -6,7 +6,7 @@
 # recompiles each generated <app>_cuda.cu of a configured build tree with the
 # build's own nvcc command and -Xptxas=-v.
 #
-#   scripts/cuda-resources.sh [BUILD_DIR] [--fail-on-spills]
+# usage: scripts/cuda-resources.sh [BUILD_DIR] [--fail-on-spills]
 #
 # Prints a markdown table (docs/cuda.md keeps one). With --fail-on-spills it
 # exits 1 when any kernel spills registers to local memory.

@@ -22,6 +22,16 @@ A command-like line (build/..., scripts/..., cmake ...) inside another kind of
 code block is an error (a command the test would not see), except in ```text
 blocks, which hold usage lines, sample output and listings.
 
+Statements about the tree are checked too, where a program can:
+  - every path of the tree named in the docs and the decks (docs/..., inputs/...,
+    solvers/..., specs/...: a token starting with a top-level folder) exists in
+    the checkout, and every relative Markdown link leads to a file;
+  - "`FILE` is N lines" (or "`FILE`, N lines") is within 5% of FILE's count;
+  - a paragraph after <!-- doc-commands: labels --> names (in backticks) every
+    ctest label of the build;
+  - after the commands ran, every HDF5 file a run wrote into outputs/ (a folder
+    with a result.json) is named by an .xmf beside it (ParaView opens it).
+
 Exit status: 0 when every command that runs exits as expected, 1 otherwise,
 2 on bad usage.
 """
@@ -83,6 +93,106 @@ def parse(path):
     return blocks, errors
 
 
+# Tokens that name a path of the tree: a top-level folder, then more.
+TREE_PATH = re.compile(r"(?<![\w./<>$-])((?:shared/)?specs/[\w.-]+(?:/[\w.-]+)*|"
+                       r"(?:docs|scripts|solvers|op2|validation|inputs|meshes)/[\w.-]+(?:/[\w.-]+)*/?)")
+MD_LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+LINE_COUNT = re.compile(r"`([\w./-]+\.\w+)`(?: is|,)? (?:about )?(\d+) lines")
+LABELS = "<!-- doc-commands: labels -->"
+
+
+def check_paths(path, lines):
+    """Paths of the tree that do not exist, relative links that lead nowhere."""
+    errors = []
+    for i, text in enumerate(lines, 1):
+        for m in TREE_PATH.finditer(text):
+            token = m.group(1).rstrip(".")
+            after = text[m.end():m.end() + 1]
+            if after and after in "<*{[" or token.startswith("meshes/data"):
+                continue  # a pattern (solvers/<name>/), or what runs generate
+            if not os.path.exists(os.path.join(ROOT, token)):
+                errors.append("%s:%d: '%s' is not in the checkout" % (os.path.relpath(path, ROOT), i, token))
+        if path.endswith(".md"):
+            for m in MD_LINK.finditer(text):
+                target = m.group(1)
+                if re.match(r"^[a-z]+:", target):
+                    continue
+                if not os.path.exists(os.path.join(os.path.dirname(path), target)):
+                    errors.append("%s:%d: the link '%s' leads to no file" % (os.path.relpath(path, ROOT), i, target))
+    return errors
+
+
+def check_line_counts(path, lines):
+    errors = []
+    for i, text in enumerate(lines, 1):
+        for m in LINE_COUNT.finditer(text):
+            f = os.path.join(ROOT, m.group(1))
+            if not os.path.isfile(f):
+                continue  # check_paths says so when it is a path of the tree
+            with open(f, errors="replace") as fh:
+                have = sum(1 for _ in fh)
+            said = int(m.group(2))
+            if abs(said - have) > 0.05 * have:
+                errors.append("%s:%d: says %s is %d lines; it is %d" % (os.path.relpath(path, ROOT), i,
+                                                                        m.group(1), said, have))
+    return errors
+
+
+def check_labels(path, lines, build):
+    """Each paragraph marked as listing the ctest labels names every label of the build."""
+    marks = [i for i, t in enumerate(lines) if t.strip() == LABELS]
+    if not marks:
+        return [], 0
+    try:
+        out = subprocess.run(["ctest", "--print-labels"], cwd=build, capture_output=True, text=True,
+                             timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return ["%s: cannot list the ctest labels of %s: %s" % (os.path.relpath(path, ROOT), build, e)], 0
+    labels = [l.strip() for l in out.split("All Labels:")[-1].splitlines() if l.strip()]
+    if "All Labels:" not in out or not labels:
+        return ["%s: %s has no ctest labels (not a build tree?)" % (os.path.relpath(path, ROOT), build)], 0
+    errors = []
+    for i in marks:
+        para = []
+        for t in lines[i + 1:]:
+            if not t.strip():
+                break
+            para.append(t)
+        text = " ".join(para)
+        named = set(re.findall(r"`([a-z]+)`", text)) | set(re.findall(r"`[^`]*-L ([a-z]+)[^`]*`", text))
+        missing = [l for l in labels if l not in named]
+        if missing:
+            errors.append("%s:%d: the paragraph of ctest labels leaves out %s (the build's: %s)"
+                          % (os.path.relpath(path, ROOT), i + 2, ", ".join(missing), " ".join(labels)))
+    return errors, len(marks)
+
+
+def check_outputs_described(work):
+    """Every .h5 a run wrote under outputs/ is named by an .xmf beside it."""
+    errors = []
+    for d, _, names in os.walk(os.path.join(work, "outputs")):
+        if "result.json" not in names:
+            continue
+        xmf_text = ""
+        for n in names:
+            if n.endswith(".xmf"):
+                with open(os.path.join(d, n), errors="replace") as f:
+                    xmf_text += f.read()
+        for n in names:
+            if n.endswith(".h5") and (n + ":/") not in xmf_text:
+                errors.append("%s: no .xmf beside it names it (ParaView would not open it)"
+                              % os.path.relpath(os.path.join(d, n), work))
+    return errors
+
+
+def tracked_decks():
+    out = subprocess.run(["git", "-C", ROOT, "ls-files", "inputs/*.in"], capture_output=True, text=True)
+    if out.returncode == 0 and out.stdout.split():
+        return [os.path.join(ROOT, f) for f in out.stdout.split()]
+    d = os.path.join(ROOT, "inputs")
+    return sorted(os.path.join(d, n) for n in os.listdir(d) if n.endswith(".in")) if os.path.isdir(d) else []
+
+
 def tracked_markdown():
     out = subprocess.run(["git", "-C", ROOT, "ls-files", "*.md"], capture_output=True, text=True)
     files = [os.path.join(ROOT, f) for f in out.stdout.split()] if out.returncode == 0 else []
@@ -126,6 +236,18 @@ def main():
         b, e = parse(f)
         blocks += b
         errors += e
+    # Statements about the tree (the decks too, when the whole set is checked).
+    statements, labelled = [], 0
+    for f in files + ([] if args.files else tracked_decks()):
+        lines = open(f, encoding="utf-8", errors="replace").read().split("\n")
+        statements += check_paths(f, lines) + check_line_counts(f, lines)
+        if f.endswith(".md"):
+            e, n = check_labels(f, lines, args.build)
+            statements += e
+            labelled += n
+    print("doc-commands: statements checked: paths and links, line counts, %d paragraph(s) of ctest "
+          "labels; %d wrong" % (labelled, len(statements)))
+    errors += statements
     for e in errors:
         print("ERROR " + e)
     if not args.list:
@@ -175,6 +297,10 @@ def main():
                 print("      " + "\n      ".join(out.strip().split("\n")[-15:]))
     if args.list:
         sys.exit(1 if errors else 0)
+    undescribed = check_outputs_described(args.work)
+    for e in undescribed:
+        print("ERROR " + e)
+    errors += undescribed
     print("doc-commands: %d ran as documented, %d failed, %d skipped (reasons above), %d errors"
           % (counts["ran"], counts["failed"], counts["skipped"], len(errors)))
     sys.exit(1 if counts["failed"] or errors else 0)

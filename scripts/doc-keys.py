@@ -3,6 +3,7 @@
 key table (`<solver>_seq --help-markdown`), so that the docs cannot drift from
 the program.
 
+usage:
     scripts/doc-keys.py [BUILD_DIR]           rewrite the tables in docs/<solver>.md
     scripts/doc-keys.py --check [BUILD_DIR]   exit 1 when a table differs (ctest docs.deck_keys)
 
@@ -36,6 +37,11 @@ def table(build, solver):
 
 def main():
     args = sys.argv[1:]
+    if args[:1] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        return
+    if any(a.startswith("-") and a != "--check" for a in args):
+        sys.exit("doc-keys.py: unknown option (usage: scripts/doc-keys.py [--check] [BUILD_DIR])")
     check = "--check" in args
     args = [a for a in args if a != "--check"]
     build = os.path.abspath(args[0] if args else os.path.join(ROOT, "build", "release"))

@@ -1,7 +1,15 @@
 #!/usr/bin/env bash
-# Installs the system packages the suite needs, when any is missing (Debian).
-# One package per line, with what needs it, so that additions merge cleanly.
+# usage: scripts/install-deps.sh
+#
+# Installs the system packages the suite needs, when any is missing (Debian:
+# apt-get, through sudo when not root). One package per line below, with what
+# needs it, so that additions merge cleanly.
+. "$(dirname "$0")/lib/help.sh"
 set -euo pipefail
+if [ $# -gt 0 ]; then
+  echo "install-deps.sh: no arguments expected, got '$1'" >&2
+  exit 2
+fi
 need=(
   cmake          # build
   ninja-build    # build
@@ -18,6 +26,8 @@ need=(
   python3-jsonschema  # result.json checked against docs/result.schema.json
   python3-h5py   # the ParaView test compares what ParaView reads with the HDF5 files
   python3-paraview    # pvpython: the test that ParaView reads every .xmf (pulls paraview)
+  xvfb           # xvfb-run: an X display for pvpython to render on (scripts/render.py, paraview.render.*)
+  xauth          # xvfb-run's authority file
   clang          # fuzzers of the readers (validation/fuzz, debug preset)
   libclang-rt-14-dev  # libFuzzer and the sanitizer runtimes for clang
   python3-matplotlib  # plots of scripts/bench.sh
@@ -27,6 +37,9 @@ need=(
   libptscotch-dev      # MPI layer: PT-Scotch k-way partitioning
   libhdf5-openmpi-dev  # MPI layer: parallel HDF5 (beside the serial libhdf5-dev)
   gcc-12-offload-nvptx # OpenMP offload backend: GCC's offloading to NVIDIA GPUs (pulls nvptx-tools, libgomp-plugin-nvptx1)
+  python3-clang-16     # OP2-Common's translator-v2 (validation/op2-common-bench.sh): libclang 16 parses C++17 by default, as OP2's headers need (python3-clang, 14, does not)
+  python3-sympy        # OP2-Common's translator-v2
+  python3-jinja2       # OP2-Common's translator-v2
 )
 missing=()
 for p in "${need[@]}"; do

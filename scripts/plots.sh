@@ -2,7 +2,7 @@
 # Draws the plots of a run as PNG, with gnuplot, from the CSV files the
 # solvers (and solvers/heat/convergence.sh) write:
 #
-#   scripts/plots.sh OUTPUT_DIR...
+# usage: scripts/plots.sh OUTPUT_DIR...
 #
 #   history.csv      airfoil: the rms residual per iteration      -> history.png
 #                    jacobi:  the update norm per iteration        -> history.png
@@ -13,10 +13,13 @@
 #   convergence.csv  heat's convergence study: RMS error against dx, with
 #                    the slope of second order                      -> convergence.png
 #
+# The histories' keys go below the plot, where they cover no curve (euler's
+# dt climbs into the top right corner, where gnuplot puts a key by default).
 # Each PNG is written to a temporary name and renamed. Exit status: 0 when
 # every plot was drawn, 1 when one failed, 2 on bad usage (or a directory with
 # none of these files), 77 when gnuplot is missing (scripts/install-deps.sh
 # installs gnuplot-nox).
+. "$(dirname "$0")/lib/help.sh"
 set -euo pipefail
 if [ $# -lt 1 ]; then
   echo "usage: scripts/plots.sh OUTPUT_DIR..." >&2
@@ -49,16 +52,16 @@ for dir in "$@"; do
   if [ -f "$h" ]; then
     case "$(head -n 1 "$h")" in
       iteration,rms*)
-        plot "$dir/history.png" 960,640 "set title 'airfoil: rms residual'; set xlabel 'iteration'; set ylabel 'rms of the update'; set logscale y; set format y '10^{%T}';
+        plot "$dir/history.png" 960,640 "set title 'airfoil: rms residual'; set key below; set xlabel 'iteration'; set ylabel 'rms of the update'; set logscale y; set format y '10^{%T}';
           plot '$h' using 1:2 with lines lw 2 title 'rms'" || status=1 ;;
       iteration,update_norm*)
-        plot "$dir/history.png" 960,640 "set title 'jacobi: convergence'; set xlabel 'iteration'; set ylabel '2-norm of the update'; set logscale y; set format y '10^{%T}';
+        plot "$dir/history.png" 960,640 "set title 'jacobi: convergence'; set key below; set xlabel 'iteration'; set ylabel '2-norm of the update'; set logscale y; set format y '10^{%T}';
           plot '$h' using 1:2 with lines lw 2 title 'update norm'" || status=1 ;;
       step,time,dt,max_wave_speed*)
-        plot "$dir/history.png" 960,640 "set title 'euler: time step and largest wave speed'; set xlabel 'time'; set ylabel 'dt'; set y2label 'max(|u| + a)'; set ytics nomirror; set y2tics;
+        plot "$dir/history.png" 960,640 "set title 'euler: time step and largest wave speed'; set key below; set xlabel 'time'; set ylabel 'dt'; set y2label 'max(|u| + a)'; set ytics nomirror; set y2tics;
           plot '$h' using 2:3 with lines lw 2 title 'dt', '' using 2:4 axes x1y2 with lines lw 2 title 'largest wave speed'" || status=1 ;;
       step,time,l2_error*)
-        plot "$dir/history.png" 960,640 "set title 'heat: error against the manufactured solution'; set xlabel 'time'; set ylabel 'error';
+        plot "$dir/history.png" 960,640 "set title 'heat: error against the manufactured solution'; set key below; set xlabel 'time'; set ylabel 'error';
           plot '$h' using 2:3 with linespoints lw 2 title 'L2', '' using 2:5 with linespoints lw 2 title 'max'" || status=1 ;;
       *) echo "plots.sh: $h: unknown columns '$(head -n 1 "$h")'" >&2; status=1 ;;
     esac

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Checks a change against a base: builds BASE and the working tree side by
 # side, runs the small decks of validation/regress_cases.txt on every backend
-# present in both builds, compares every output field of the change with the
-# base (op2-compare) and times every loop, base and change interleaved.
+# present in both builds, base and change interleaved, compares everything
+# each run of the change wrote with its base's (exit status, verdicts,
+# result.json, histories, HDF5 fields, pictures, any other file:
+# validation/result_compare.py) and times every loop.
 #
 #   scripts/regress.sh [BASE] [options]
 #
@@ -23,12 +25,13 @@
 #   --base-dir DIR     where BASE is checked out and built, kept for the next
 #                      run (default build/regress-base)
 #   --out DIR          the report (default outputs/regress)
-# Writes report.md and report.json in the report folder, with runs/ (each run's
-# log and result files). Ctrl-C stops after the run under way and writes the
-# report of what was measured.
-# Exit: 0 clean; 1 a result changed beyond its tolerance, a run failed where
-# the base's passed, or a loop slowed beyond the threshold; 2 bad usage or a
-# build failed; 130 interrupted.
+# Writes report.md and report.json in the report folder (what was compared,
+# case by case), with runs/ (each run's log, exit status and output folder).
+# Ctrl-C stops after the run under way and writes the report of what was
+# measured.
+# Exit: 0 clean; 1 a result changed beyond its tolerance, a verdict that
+# passed in the base fails in the change, an exit status changed, or a loop
+# slowed beyond the threshold; 2 bad usage or a build failed; 130 interrupted.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -71,8 +74,8 @@ done
 py=$(run_python) || die "no python3 found (scripts/install-deps.sh installs it)"
 backends=$(backends_checked "$backends") || exit 2
 
-# ---- the cases: solver case file rtol atol args... ----
-read_cases "$cases" "$solvers" 5
+# ---- the cases: solver case rtol atol args... ----
+read_cases "$cases" "$solvers" 4
 case_lines=("${CASES[@]}")
 
 # ---- the base: a clone sharing this repository's objects, at BASE ----
@@ -122,11 +125,25 @@ build_side() {
   [ "$RUN_STOP" = 0 ] || { echo "regress: interrupted while building: nothing measured"; exit 130; }
   [ "$rc" = 0 ] || { tail -30 "$log"; die "$what $side ($preset) failed: $log"; }
 }
+# configured SIDE PRESET: the side's build of PRESET is configured since its
+# presets last changed (cmake --build configures again by itself when a
+# CMakeLists.txt changes, not when a preset does).
+configured() {
+  local dir cache f
+  dir=$(side_dir "$1")
+  cache=$dir/build/$2/CMakeCache.txt
+  [ -f "$cache" ] && [ -f "$dir/build/$2/build.ninja" ] || return 1
+  for f in "$dir/CMakePresets.json" "$dir/CMakeUserPresets.json"; do
+    [ ! -e "$f" ] || [ "$cache" -nt "$f" ] || return 1
+  done
+}
 presets=${presets//,/ }
 timing_preset=${presets%% *}
 declare -A present   # preset:solver -> the backends built in both trees
 for preset in $presets; do
-  for side in base change; do build_side "$side" "$preset" configuring cmake --preset "$preset"; done
+  for side in base change; do
+    configured "$side" "$preset" || build_side "$side" "$preset" configuring cmake --preset "$preset"
+  done
   targets=(op2-compare)
   for solver in $(printf '%s\n' "${case_lines[@]}" | awk '{print $1}' | sort -u); do
     list=
@@ -158,23 +175,10 @@ done
 [ "$planned" -gt 0 ] || die "no solver has a backend built in both trees that runs here"
 done_runs=0
 
-# compare_outputs DIR FILE RTOL ATOL: the change's FILE against the base's, of
-# the first pair: bitwise, and within the tolerance when that differs.
-compare_outputs() {
-  local dir=$1 file=$2 rtol=$3 atol=$4 a b rc
-  a=$dir/change/1/$file b=$dir/base/1/$file
-  [ -f "$a" ] && [ -f "$b" ] || return 0
-  "$compare" --worst 1 "$a" "$b" >"$dir/compare-bitwise.txt" 2>&1
-  rc=$?
-  if [ "$rc" = 1 ] && [ "$bitwise" = 0 ] && { [ "$rtol" != 0 ] || [ "$atol" != 0 ]; }; then
-    "$compare" --worst 1 --rtol "$rtol" --atol "$atol" "$a" "$b" >"$dir/compare-tolerance.txt" 2>&1
-  fi
-}
-
 for preset in $presets; do
   n=1; [ "$preset" = "$timing_preset" ] && n=$repeats
   for line in "${case_lines[@]}"; do
-    read -r solver name file rtol atol rest <<<"$line"
+    read -r solver name _ _ rest <<<"$line"   # the tolerance is the report's
     for b in ${present[$preset:$solver]}; do
       dir=$out/runs/$preset/$solver.$name/$b
       for k in $(seq 1 "$n"); do
@@ -187,24 +191,18 @@ for preset in $presets; do
           src=$(side_dir $side)
           work=$out/work/$preset/$side
           rundir=$dir/$side/$k
-          mkdir -p "$work" "$rundir"
+          mkdir -p "$work"
           args=()
           for a in $rest; do args+=("${a//\{work\}/$work}"); done
           backend_command "$b" "$src/build/$preset/solvers/$solver/${solver}_$b"
           printf 'regress: [%d/%d] %s %s/%s %s: %s run %d of %d\n' $((done_runs + 1)) "$planned" \
             "$preset" "$solver" "$name" "$b" "$side" "$k" "$n"
-          run_logged "$src" "$rundir/log" "${RUN_CMD[@]}" "${args[@]}" "output_dir=$rundir"
+          run_recorded "$rundir" "$src" "${RUN_CMD[@]}" "${args[@]}"
           rc=$?
-          if [ "$RUN_STOP" = 1 ]; then
-            # Stopped part-way: not a measurement.
-            rm -rf "$rundir"
-            break 5
-          fi
-          echo "$rc" >"$rundir/exit"
+          [ "$RUN_STOP" = 0 ] || break 5
           [ "$rc" = 0 ] || echo "regress:   exit status $rc (log: $rundir/log)"
           done_runs=$((done_runs + 1))
         done
-        [ "$k" = 1 ] && compare_outputs "$dir" "$file" "$rtol" "$atol"
       done
     done
   done
@@ -215,7 +213,7 @@ interrupted=()
 "$py" validation/regress_report.py --runs "$out/runs" --cases "$cases" --out "$out" \
   --base "$base_desc" --change "$change_desc" --timing-preset "$timing_preset" \
   --threshold "$threshold" --min-seconds "$min_seconds" --bitwise "$bitwise" \
-  --planned "$planned" --threads "$RUN_THREADS" "${interrupted[@]}"
+  --planned "$planned" --threads "$RUN_THREADS" --compare "$compare" "${interrupted[@]}"
 status=$?
 [ "$RUN_STOP" = 1 ] && exit 130
 exit $status

@@ -29,6 +29,9 @@ def fail(msg):
 
 def main(argv):
     args = list(argv[1:])
+    if args[:1] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        return 0
     max_seconds = 1.0
     if "--max-seconds" in args:
         i = args.index("--max-seconds")

@@ -3,18 +3,27 @@ benchmark on every backend, beside the published figures, with the machine,
 commit and compiler; JSON, CSV and plots beside it.
 
 usage: bench_report.py --runs DIR --out DIR --published CSV --size full|small
+         [--cases FILE] [--compare OP2_COMPARE] [--failed TEXT]...
          [--commit C] [--compiler C] [--gpu G] [--mpi M] [--compile-commands F]
          [--build DIR] [--note TEXT] [--copy-one GBS] [--copy-all GBS]
          [--copy-gpu GBS] [--threads N] [--planned N] [--interrupted]
          [--backend-label NAME=TEXT]... [--docs MD --docs-images DIR]
 
-DIR holds SOLVER/BACKEND/K/{exit,result.json,log}. Writes report.md,
-bench.json, bench.csv and, where matplotlib imports, bench-time.png (the
-time per backend against the published bars) and bench-loops.png (each
-loop's achieved GB/s against the copy bandwidth measured in the same run).
-With --docs, the report also replaces the part of MD between the lines
-"<!-- scripts/bench.sh: begin -->" and "<!-- scripts/bench.sh: end -->",
-and the plots go to --docs-images. Exit 0, or 2 on bad input.
+DIR holds SOLVER/BACKEND/K/{exit,log,out/}, out/ being the run's output_dir.
+A run is a timing only when it exited 0 and every verdict of its result.json
+passed; the others are listed as failed, with the verdict that failed. Every
+timing's results are compared with those of its benchmark's base run, the
+first timing on seq (else on the first backend measured), everything the run
+wrote (result_compare.py), bitwise, else within the benchmark's tolerance
+(--cases, validation/bench_cases.txt); one whose results differ beyond it is
+kept in the tables and flagged. Writes report.md, bench.json, bench.csv and,
+where matplotlib imports, bench-time.png (the time per backend against the
+published bars) and bench-loops.png (each loop's achieved GB/s against the
+copy bandwidth measured in the same run). With --docs, the report also
+replaces the part of MD between the lines "<!-- scripts/bench.sh: begin -->"
+and "<!-- scripts/bench.sh: end -->", and the plots go to --docs-images.
+Exit 0; 1 a run failed or a timing's results differ from the base's; 2 bad
+input.
 
 Time of a run: the solve as result.json gives it (result_files.main_seconds);
 GB/s of a run: the bytes of all its loops (OP2's count) over their seconds.
@@ -29,6 +38,7 @@ import platform
 import shlex
 import sys
 
+from result_compare import PROBLEM_STATES, Rule, compare_runs, read_exit, result_json_path
 from result_files import (ResultError, fmt_seconds, json_text, load_result, loop_table,
                           main_seconds, md_table, median, replace_between_markers, text_table,
                           write_atomically)
@@ -66,38 +76,95 @@ def backend_order(b):
     return ORDER.index(b) if b in ORDER else len(ORDER)
 
 
-def collect(runs_dir):
-    """{solver: {backend: stats}} of the completed runs, and failed runs."""
-    data, failed = {}, []
+def read_tolerances(path, size):
+    """{solver: Rule} of the benchmarks of this size in the cases file
+    (solver size rtol atol deck arguments...)."""
+    rules = {}
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            words = line.split()
+            if not words or words[0].startswith("#") or len(words) < 2 or words[1] != size:
+                continue
+            try:
+                rules[words[0]] = Rule(float(words[2]), float(words[3]))
+            except (IndexError, ValueError) as e:
+                raise ValueError(f"{path}:{n}: expected solver, size, rtol, atol (numbers >= 0), "
+                                 f"deck: {e}") from None
+    return rules
+
+
+def failed_verdicts(doc):
+    """The verdicts of a result.json that did not pass, in words."""
+    checks = doc.get("validation", {}).get("checks", [])
+    bad = [f"{c.get('name')} ({c.get('value')} {c.get('comparison')} {c.get('limit')})"
+           for c in checks if isinstance(c, dict) and c.get("passed") is not True]
+    if not bad and doc.get("validation", {}).get("passed") is not True:
+        bad.append("validation.passed is not true")
+    return bad
+
+
+def compare_with_base(solver, backend, runs, base, rule, compare):
+    """(state, notes): the results of a backend's timings against the base
+    run's: "base", "equal", "within" or "differ", and a line per run that
+    differs."""
+    states, notes = [], []
+    for k, run in runs:
+        if base and run == base[2]:
+            states.append("base")
+            continue
+        rows, _ = compare_runs(base[2], run, rule, compare)
+        bad = [r for r in rows if r["state"] in PROBLEM_STATES]
+        states.append("differ" if bad else "within" if any(r["state"] == "within" for r in rows)
+                      else "equal")
+        if bad:
+            shown = "; ".join(f"{r['what']} {r['verdict']}" + (f" ({r['note']})" if r["note"]
+                                                              else "") for r in bad[:3])
+            more = f"; {len(bad) - 3} more" if len(bad) > 3 else ""
+            notes.append(f"{solver} {backend} run {k}: results differ from the base's "
+                         f"({base[0]} run {base[1]}): {shown}{more}")
+    order = ("equal", "base", "within", "differ")  # the base backend says "base" where its runs agree
+    return max(states, key=order.index) if states else "equal", notes
+
+
+def collect(runs_dir, rules=None, compare=None):
+    """{solver: {backend: stats}} of the timings, the runs that are not
+    timings (failed), and the timings whose results differ from the base's."""
+    data, failed, flagged = {}, [], []
     for solver in subdirs(runs_dir):
+        timings = {}
         for backend in sorted(subdirs(os.path.join(runs_dir, solver)), key=backend_order):
-            times, gbs, loops, time_key = [], [], {}, None
+            times, gbs, loops, time_key, runs = [], [], {}, None, []
             for k in subdirs(os.path.join(runs_dir, solver, backend)):
                 run = os.path.join(runs_dir, solver, backend, k)
-                try:
-                    with open(os.path.join(run, "exit"), encoding="utf-8") as f:
-                        rc = int(f.read().strip())
-                except (OSError, ValueError):
+                rc = read_exit(run)
+                if rc is None:
                     continue  # not completed
                 if rc != 0:
                     failed.append(f"{solver} {backend} run {k}: exit status {rc} "
                                   f"({os.path.join(run, 'log')})")
                     continue
                 try:
-                    doc = load_result(os.path.join(run, "result.json"))
-                    t, time_key = main_seconds(doc, os.path.join(run, "result.json"))
+                    doc = load_result(result_json_path(run))
+                    t, time_key = main_seconds(doc, result_json_path(run))
                 except ResultError as e:
                     failed.append(str(e))
+                    continue
+                bad = failed_verdicts(doc)
+                if bad:
+                    failed.append(f"{solver} {backend} run {k}: not a timing: the verdict "
+                                  f"{', '.join(bad)} failed")
                     continue
                 table = loop_table(doc)
                 seconds = sum(s for _, s, _ in table.values())
                 times.append(t)
+                runs.append((k, run))
                 gbs.append(sum(b for _, _, b in table.values()) / seconds * 1e-9
                            if seconds > 0 else 0.0)
                 for name, (calls, s, b) in table.items():
                     loops.setdefault(name, []).append((calls, s, b / s * 1e-9 if s > 0 else 0.0))
             if not times:
                 continue
+            timings[backend] = runs
             data.setdefault(solver, {})[backend] = {
                 "runs": len(times), "times": times, "time_key": time_key,
                 "median": median(times), "min": min(times), "max": max(times),
@@ -106,7 +173,26 @@ def collect(runs_dir):
                               "seconds": median([s for _, s, _ in v]),
                               "gb_per_s": median([g for _, _, g in v])}
                           for n, v in loops.items()}}
-    return data, failed
+        if not timings:
+            continue
+        first = "seq" if "seq" in timings else next(iter(timings))
+        base = (first, timings[first][0][0], timings[first][0][1])
+        rule = (rules or {}).get(solver, Rule())
+        for backend, runs in timings.items():
+            state, notes = compare_with_base(solver, backend, runs, base, rule, compare)
+            data[solver][backend]["results"] = state
+            data[solver][backend]["results_base"] = f"{base[0]} run {base[1]}"
+            data[solver][backend]["results_rule"] = rule.describe()
+            flagged += notes
+    return data, failed, flagged
+
+
+RESULTS_WORDS = {"base": "base", "equal": "bitwise equal", "within": "within tolerance",
+                 "differ": "DIFFERENT"}
+
+
+def results_word(st):
+    return RESULTS_WORDS.get(st.get("results"), "-")
 
 
 def proc_line(path, prefix):
@@ -268,7 +354,7 @@ def plots(data, comps, copy, labels, out, size):
     return written
 
 
-def report_md(a, machine, data, comps, failed, images, image_prefix):
+def report_md(a, machine, data, comps, failed, flagged, images, image_prefix):
     copy = machine["copy_gb_per_s"]
     labels = machine["backends"]
     lines = []
@@ -292,17 +378,24 @@ def report_md(a, machine, data, comps, failed, images, image_prefix):
     if a.note:
         lines.append(f"- {a.note}")
     lines += ["", "Time of the solve (the timed loop of iterations or steps, as the run "
-              "prints it), median of the runs; GB/s: the bytes of all loops by OP2's count "
-              "over their time, against the copy bandwidth of the same run.", ""]
+              "prints it), median of the runs that passed their verdicts; GB/s: the bytes of "
+              "all loops by OP2's count over their time, against the copy bandwidth of the same "
+              "run; results: everything the runs wrote against the benchmark's base run "
+              "(the first on seq), bitwise or within the tolerance of "
+              "validation/bench_cases.txt.", ""]
     rows = []
     for solver, per in data.items():
         for b, st in per.items():
             c = copy_for(b, copy)
             rows.append([solver, labels.get(b, b), st["runs"], f"{st['median']:.3g}",
                          f"{st['min']:.3g}-{st['max']:.3g}", f"{st['gb_per_s']:.1f}",
-                         f"{100 * st['gb_per_s'] / c:.0f}%" if c > 0 else "-"])
+                         f"{100 * st['gb_per_s'] / c:.0f}%" if c > 0 else "-",
+                         results_word(st)])
     lines.append(md_table(["benchmark", "backend", "runs", "median (s)", "min-max (s)", "GB/s",
-                           "of copy"], rows, right=(2, 3, 4, 5, 6)))
+                           "of copy", "results"], rows, right=(2, 3, 4, 5, 6)))
+    if flagged:
+        lines += ["", "**Timings whose results differ from the base's** (measured, but not of "
+                  "the same computation):", ""] + [f"- {f}" for f in flagged]
     if a.size == "full":
         lines += ["", "Against the published figures (ratio: the time here over theirs; below 1 "
                   "is faster here):", ""]
@@ -334,7 +427,7 @@ def report_md(a, machine, data, comps, failed, images, image_prefix):
     if images:
         lines += [""] + [f"![{name[:-4]}]({image_prefix}{name})" for name in images]
     if failed:
-        lines += ["", "Failed runs:", ""] + [f"- {f}" for f in failed]
+        lines += ["", "Failed runs (not timings):", ""] + [f"- {f}" for f in failed]
     return "\n".join(lines) + "\n"
 
 
@@ -352,6 +445,11 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--published", required=True)
     ap.add_argument("--size", choices=("full", "small"), required=True)
+    ap.add_argument("--cases", help="the benchmarks' tolerances (validation/bench_cases.txt); "
+                    "without: bitwise")
+    ap.add_argument("--compare", help="op2-compare, for the HDF5 files")
+    ap.add_argument("--failed", action="append", default=[],
+                    help="a run that failed outside DIR (the CUDA tuning run), in words")
     ap.add_argument("--commit", default="unknown")
     ap.add_argument("--compiler", default="")
     ap.add_argument("--gpu", default="")
@@ -373,7 +471,9 @@ def main():
         ap.error("--docs needs --docs-images")
 
     published = read_published(a.published)
-    data, failed = collect(a.runs)
+    data, failed, flagged = collect(a.runs, read_tolerances(a.cases, a.size) if a.cases else {},
+                                    a.compare)
+    failed = a.failed + failed
     labels = dict(x.split("=", 1) for x in a.backend_label if "=" in x)
     copy = {"one_thread": a.copy_one, "all_threads": a.copy_all, "gpu": a.copy_gpu}
     machine = {
@@ -389,33 +489,34 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     images = plots(data, comps, copy, labels, a.out, a.size)
 
-    body = report_md(a, machine, data, comps, failed, images, "")
+    body = report_md(a, machine, data, comps, failed, flagged, images, "")
     write_atomically(os.path.join(a.out, "report.md"), "# Benchmarks\n\n" + body)
     doc = {"status": "interrupted" if a.interrupted else "done", "size": a.size,
            "machine": machine, "benchmarks": data, "published": comps, "failed_runs": failed,
+           "flagged_timings": flagged,
            "runs_planned": a.planned}
     write_atomically(os.path.join(a.out, "bench.json"), json_text(doc))
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["benchmark", "backend", "loop", "runs", "calls", "seconds_median",
-                "seconds_min", "seconds_max", "gb_per_s", "copy_gb_per_s"])
+                "seconds_min", "seconds_max", "gb_per_s", "copy_gb_per_s", "results"])
     for solver, per in data.items():
         for b, st in per.items():
             w.writerow([solver, b, "(solve)", st["runs"], "", f"{st['median']:.6g}",
                         f"{st['min']:.6g}", f"{st['max']:.6g}", f"{st['gb_per_s']:.4g}",
-                        f"{copy_for(b, copy):.4g}"])
+                        f"{copy_for(b, copy):.4g}", st.get("results", "")])
             for name, lp in st["loops"].items():
                 w.writerow([solver, b, name, st["runs"], f"{lp['calls']:.0f}",
                             f"{lp['seconds']:.6g}", "", "", f"{lp['gb_per_s']:.4g}",
-                            f"{copy_for(b, copy):.4g}"])
+                            f"{copy_for(b, copy):.4g}", ""])
     write_atomically(os.path.join(a.out, "bench.csv"), buf.getvalue())
 
     rows = [[s, labels.get(b, b), st["runs"], f"{st['median']:.3g}",
-             f"{st['min']:.3g}-{st['max']:.3g}", f"{st['gb_per_s']:.1f}"]
+             f"{st['min']:.3g}-{st['max']:.3g}", f"{st['gb_per_s']:.1f}", results_word(st)]
             for s, per in data.items() for b, st in per.items()]
     print()
-    print(text_table(["benchmark", "backend", "runs", "median (s)", "min-max (s)", "GB/s"], rows)
-          if rows else "(nothing measured)")
+    print(text_table(["benchmark", "backend", "runs", "median (s)", "min-max (s)", "GB/s",
+                      "results"], rows) if rows else "(nothing measured)")
     if a.size == "full":
         print()
         print(text_table(["benchmark", "published", "device", "s", "here (s)", "ratio"],
@@ -424,14 +525,16 @@ def main():
                            "-" if c["ratio"] is None else f"{c['ratio']:.2f}"] for c in comps]))
     for f in failed:
         print(f"  failed: {f}")
+    for f in flagged:
+        print(f"  FLAGGED: {f}")
     print(f"\nbench: report in {os.path.join(a.out, 'report.md')}, bench.json, bench.csv"
           + (", " + ", ".join(images) if images else ""))
     if a.docs:
-        update_docs(a.docs, report_md(a, machine, data, comps, failed, images,
+        update_docs(a.docs, report_md(a, machine, data, comps, failed, flagged, images,
                                       os.path.basename(os.path.normpath(a.docs_images)) + "/"),
                     images, a.out, a.docs_images)
         print(f"bench: {a.docs} and {a.docs_images}/ updated")
-    return 0
+    return 1 if failed or flagged else 0
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """Checks the pictures a run wrote.
 
+usage:
     check_pictures.py png FILE.png...
         each file is a PNG (signature, IHDR) of a sensible size; when FILE.ppm
         exists beside it, the PPM (binary P6) has the same size and pixels
@@ -8,6 +9,11 @@
         one colour range: the same size, and the same pixels in the column of
         colour-bar labels at their right edge (the title, with the time,
         differs from frame to frame, the labels only with the range)
+    check_pictures.py key-outside FILE.png...
+        a gnuplot plot whose key (legend) lies below the plot's frame, where
+        it cannot cover a curve: coloured pixels (the key's line samples)
+        below the frame's bottom edge (the lowest dark line across most of
+        the picture)
 
 Exit 0 when all holds, 1 otherwise (each problem printed).
 """
@@ -123,13 +129,55 @@ def check_same_range(directory, field):
     return bad
 
 
+def check_key_outside(files):
+    bad = 0
+    for png in files:
+        try:
+            w, h, pixels = read_png(png)
+        except (OSError, ValueError, zlib.error, struct.error) as e:
+            print("FAIL: %s" % e)
+            bad += 1
+            continue
+
+        def dark(x, y):
+            r, g, b = pixels[3 * (y * w + x):3 * (y * w + x) + 3]
+            return r < 80 and g < 80 and b < 80
+
+        def coloured(x, y):
+            p = pixels[3 * (y * w + x):3 * (y * w + x) + 3]
+            return max(p) - min(p) > 80
+        frame = [y for y in range(h) if sum(dark(x, y) for x in range(0, w, 2)) > 0.4 * w / 2]
+        if not frame:
+            print("FAIL: %s: no frame found (no dark line across the plot)" % png)
+            bad += 1
+            continue
+        bottom = max(frame)
+        below = sum(coloured(x, y) for y in range(bottom + 2, h) for x in range(w))
+        inside = sum(coloured(x, y) for y in range(min(frame), bottom) for x in range(w))
+        if below < 20:
+            print("FAIL: %s: no key below the frame (row %d; %d coloured pixels below it, %d "
+                  "inside): it lies over the curves" % (png, bottom, below, inside))
+            bad += 1
+        else:
+            print("%s: the key lies below the frame (row %d of %d: %d coloured pixels)"
+                  % (png, bottom, h, below))
+    return bad
+
+
 def main():
+    if sys.argv[1:2] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        sys.exit(0)
     if len(sys.argv) >= 3 and sys.argv[1] == "png":
         sys.exit(1 if check_png(sys.argv[2:]) else 0)
+    if len(sys.argv) >= 3 and sys.argv[1] == "key-outside":
+        sys.exit(1 if check_key_outside(sys.argv[2:]) else 0)
     if len(sys.argv) == 4 and sys.argv[1] == "same-range":
         sys.exit(1 if check_same_range(sys.argv[2], sys.argv[3]) else 0)
     print(__doc__)
     sys.exit(2)
 
 
-main()
+# Also imported (result_compare.py reads pictures with it).
+if __name__ == "__main__":
+    main()

@@ -1,9 +1,10 @@
 #!/bin/sh
-# check_plots.sh PYTHON DIR=PLOT[,PLOT...]...
+# usage: check_plots.sh PYTHON DIR=PLOT[,PLOT...]...
 # Runs scripts/plots.sh on each DIR, then checks that each named PLOT
 # (history, profile, convergence) is there as a valid PNG, and that no other
 # plot appeared (check_pictures.py). Exit status: that of plots.sh when it
 # fails (77: gnuplot missing, the test is skipped), 1 when a check fails.
+. "$(dirname "$0")/../scripts/lib/help.sh"
 set -u
 here=$(dirname "$0")
 python=$1

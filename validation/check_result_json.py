@@ -6,12 +6,16 @@
 Beyond the schema: every check's "passed" follows from its value, comparison
 and limit; "validation.passed" is true exactly when every check passed;
 "solver" is the one expected; every deck parameter is a number, string or
-boolean. Exit 0 when every file is valid, 1 otherwise (each problem printed),
+boolean; every file "files" lists is there, relative to the result.json, with
+the size and SHA-256 listed, and no file beside result.json written before it
+is left out of the list. Exit 0 when every file is valid, 1 otherwise (each problem printed),
 77 when the jsonschema module is missing.
 """
 import argparse
+import hashlib
 import json
 import math
+import os
 import sys
 
 try:
@@ -22,6 +26,35 @@ except ImportError as e:
 
 HOLDS = {"<=": lambda v, l: v <= l, ">=": lambda v, l: v >= l, ">": lambda v, l: v > l,
          "==": lambda v, l: v == l}
+
+
+def file_problems(doc, path):
+    """The files result.json lists against the files themselves."""
+    folder = os.path.dirname(os.path.abspath(path))
+    listed = set()
+    for entry in doc.get("files", []):
+        name = entry.get("name", "")
+        listed.add(name)
+        where = os.path.normpath(os.path.join(folder, name))
+        try:
+            with open(where, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            yield "files: %s: cannot read: %s" % (name, e)
+            continue
+        if len(data) != entry.get("bytes"):
+            yield "files: %s has %d bytes, result.json says %r" % (name, len(data), entry.get("bytes"))
+        if hashlib.sha256(data).hexdigest() != entry.get("sha256"):
+            yield "files: %s: its SHA-256 is not the one listed" % name
+    # Files beside result.json from before it (later tools may add their own).
+    written = os.path.getmtime(path)
+    for name in sorted(os.listdir(folder)):
+        full = os.path.join(folder, name)
+        if (name == "result.json" or name.startswith(".") or name.endswith(".tmp")
+                or not os.path.isfile(full) or os.path.getmtime(full) > written):
+            continue
+        if name not in listed:
+            yield "files: %s is beside result.json but not listed" % name
 
 
 def problems(doc, schema, solver):
@@ -60,7 +93,7 @@ def main():
             print("%s: cannot read: %s" % (name, e))
             bad += 1
             continue
-        found = list(problems(doc, schema, args.solver))
+        found = list(problems(doc, schema, args.solver)) + list(file_problems(doc, name))
         for msg in found:
             print("%s: %s" % (name, msg))
         bad += bool(found)

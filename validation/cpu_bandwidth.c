@@ -9,8 +9,16 @@
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int main(int argc, char **argv) {
+  if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+    printf("usage: op2-cpu-bandwidth [MiB per array >= 1, default 512] [repetitions >= 1, "
+           "default 10]\n"
+           "  A STREAM-like copy b[i] = a[i] with OpenMP threads, best of the repetitions;\n"
+           "  16 bytes counted per element. Set OMP_NUM_THREADS for the threads.\n");
+    return 0;
+  }
   long mib = argc > 1 ? atol(argv[1]) : 512;
   int reps = argc > 2 ? atoi(argv[2]) : 10;
   if (mib < 1 || reps < 1) {

@@ -23,3 +23,11 @@ if(OP2_HAVE_MPI)
   # docs/mpi.md runs mpirun: Open MPI refuses to run as root (CI) without these.
   set_tests_properties(docs.commands PROPERTIES ENVIRONMENT "${OP2_MPI_TEST_ENV}")
 endif()
+
+# Every script and program answers --help with its usage (exit 0, nothing on
+# stderr), without building, installing or running anything; the solvers and
+# op2-gen answer --version (validation/help_check.py).
+add_test(NAME docs.help
+         COMMAND ${OP2_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/help_check.py ${PROJECT_SOURCE_DIR}
+                 ${CMAKE_BINARY_DIR})
+set_tests_properties(docs.help PROPERTIES LABELS unit TIMEOUT 600)

@@ -8,6 +8,7 @@
 #   --no-match   the output must not match ERE
 #   --lines N    stdout must have exactly N lines
 # Exits 0 when every check holds, 1 otherwise (printing why), 2 on bad usage.
+. "$(dirname "$0")/../scripts/lib/help.sh"
 
 set -u
 me=expect_exit.sh

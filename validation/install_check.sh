@@ -1,11 +1,16 @@
 #!/bin/sh
-# install_check.sh BUILD_DIR WORK_DIR SOURCE_DIR
+# usage: install_check.sh BUILD_DIR WORK_DIR SOURCE_DIR
 # Installs the build into WORK_DIR/prefix (cmake --install), then builds the
 # tutorial application docs/examples/jacobi against it twice, as an outside
 # project would: with CMake (find_package(OP2), op2_application: seq, OpenMP,
 # CUDA where nvcc is found, offload where the package has it) and with
-# pkg-config (op2-gen run by hand), and runs the seq, OpenMP and offload (on
-# the host) executables, which exit 0 only when they reach the known solution. Exit 0 when all of that works, 1 otherwise.
+# pkg-config (op2-gen run by hand, from the prefix moved elsewhere: nothing in
+# the .pc files may name this machine's paths), and runs the seq, OpenMP and
+# offload (on the host) executables, which exit 0 only when they reach the
+# known solution. Also checks that the man pages (from each program's --help)
+# and result.json's schema are installed. Exit 0 when all of that works, 1
+# otherwise.
+. "$(dirname "$0")/../scripts/lib/help.sh"
 set -eu
 build=$1 work=$2 src=$3
 rm -rf "$work"
@@ -19,9 +24,15 @@ step "cmake --install $build --prefix $prefix"
 cmake --install "$build" --prefix "$prefix" >"$work/install.log" 2>&1 || { cat "$work/install.log"; fail "cmake --install"; }
 for f in bin/op2-gen include/op2/op2.h lib/libop2_core.a lib/libop2_seq.a lib/libop2_openmp.a \
          lib/libop2_io.a lib/libop2_text.a lib/cmake/OP2/OP2Config.cmake lib/pkgconfig/op2-seq.pc \
-         bin/heat_seq share/op2suite/inputs/heat.in; do
+         bin/heat_seq share/op2suite/inputs/heat.in share/op2suite/result.schema.json \
+         share/man/man1/op2-gen.1 share/man/man1/heat_seq.1 share/man/man1/airfoil_openmp.1; do
   [ -e "$prefix/$f" ] || fail "$prefix/$f was not installed"
 done
+# A man page is its program's --help.
+"$prefix/bin/heat_seq" --help > "$work/heat_help.txt" || fail "heat_seq --help"
+grep -q '^\.TH "heat_seq" "1"' "$prefix/share/man/man1/heat_seq.1" || fail "heat_seq.1: no .TH line"
+grep -qF "$(grep -m1 '^usage' "$work/heat_help.txt")" "$prefix/share/man/man1/heat_seq.1" ||
+  fail "heat_seq.1 does not hold heat_seq --help's usage line"
 
 step "CMake: find_package(OP2) and op2_application in $example"
 cmake -S "$example" -B "$work/cmake" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >"$work/configure.log" 2>&1 ||
@@ -41,11 +52,26 @@ if [ -f "$prefix/lib/libop2_offload.a" ]; then
     fail "jacobi_example_offload"
 fi
 
-step "pkg-config: op2-gen by hand, cc with op2-seq.pc and op2-openmp.pc"
+step "pkg-config from the prefix moved elsewhere: op2-gen by hand, cc with op2-seq.pc and op2-openmp.pc"
 if ! command -v pkg-config >/dev/null 2>&1; then
   fail "pkg-config not found (scripts/install-deps.sh installs it)"
 fi
+mv "$prefix" "$work/moved"
+prefix=$work/moved
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+# What the .pc files give must not name this machine: the system's libraries
+# by their pkg-config names (Requires.private), no absolute path but the CUDA
+# toolkit's (which has no pkg-config module), no static system archive.
+for pc in "$prefix"/lib/pkgconfig/op2-*.pc; do
+  m=$(basename "$pc" .pc)
+  flags="$(pkg-config --cflags "$m") $(pkg-config --static --libs "$m" | tr ' ' '\n' |
+           grep -v -e "^-L$prefix/" -e "^-I$prefix/" | tr '\n' ' ')"
+  own=$(grep -E '^(Cflags|Libs|Libs.private):' "$pc" | tr ' ' '\n' | grep -E '^(-[IL])?/' |
+        grep -v -e '^-[IL]/usr/local/cuda' || true)
+  [ -z "$own" ] || fail "$pc names paths of this machine: $own"
+  ! grep -qE 'lib(pthread|dl)\.a' "$pc" || fail "$pc links a static system archive"
+  echo "$m: $flags"
+done
 gen=$work/pc/generated
 mkdir -p "$gen"
 "$(pkg-config --variable=op2gen op2-seq)" --app jacobi_example --out "$gen" --kernel-dir "$example" \
@@ -54,7 +80,7 @@ for b in seq openmp; do
   # shellcheck disable=SC2046
   cc -std=c17 -O2 -DOP2_GENERATED_LOOPS='"jacobi_example_loops.h"' $(pkg-config --cflags op2-$b) \
      -I"$example" -I"$gen" "$example/jacobi_example.c" "$gen/jacobi_example_$b.c" \
-     $(pkg-config --libs op2-$b) -o "$work/pc/jacobi_example_$b" || fail "compiling with op2-$b.pc"
+     $(pkg-config --static --libs op2-$b) -o "$work/pc/jacobi_example_$b" || fail "compiling with op2-$b.pc"
   "$work/pc/jacobi_example_$b" 50 || fail "jacobi_example_$b built with pkg-config"
 done
 # Offload through op2-offload.pc where the package has it (run on the host).
@@ -64,7 +90,7 @@ if [ -f "$prefix/lib/pkgconfig/op2-offload.pc" ]; then
   # shellcheck disable=SC2046
   cc -std=c17 -O2 -DOP2_GENERATED_LOOPS='"jacobi_example_loops.h"' $(pkg-config --cflags op2-offload) \
      -I"$example" -I"$gen" "$example/jacobi_example.c" "$gen/jacobi_example_offload.c" \
-     $(pkg-config --libs op2-offload) -o "$work/pc/jacobi_example_offload" || fail "compiling with op2-offload.pc"
+     $(pkg-config --static --libs op2-offload) -o "$work/pc/jacobi_example_offload" || fail "compiling with op2-offload.pc"
   OMP_TARGET_OFFLOAD=DISABLED "$work/pc/jacobi_example_offload" 50 ||
     fail "jacobi_example_offload built with pkg-config"
 fi
@@ -81,7 +107,7 @@ if [ -x "$nvcc" ] && [ -f "$prefix/lib/pkgconfig/op2-cuda.pc" ]; then
   cc -std=c17 -c -DOP2_GENERATED_LOOPS='"jacobi_example_loops.h"' $(pkg-config --cflags op2-cuda) \
     -I"$example" -I"$gen" "$example/jacobi_example.c" -o "$work/pc/main_cuda.o" || fail "cc with op2-cuda.pc"
   # shellcheck disable=SC2046
-  cc "$work/pc/main_cuda.o" "$work/pc/loops_cuda.o" $(pkg-config --libs op2-cuda) \
+  cc "$work/pc/main_cuda.o" "$work/pc/loops_cuda.o" $(pkg-config --static --libs op2-cuda) \
     -o "$work/pc/jacobi_example_cuda" || fail "linking with op2-cuda.pc"
   set +e
   "$work/pc/jacobi_example_cuda" 50

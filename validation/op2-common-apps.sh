@@ -281,7 +281,7 @@ cmake -S "$work/apps" -B "$abuild" -G Ninja -DCMAKE_BUILD_TYPE=Release "-DCMAKE_
   "-DCMAKE_C_FLAGS=$flags" "-DCMAKE_CXX_FLAGS=$flags" "${cuda_flags[@]}" >"$work/apps-configure.log" 2>&1 || {
   echo "op2-common-apps: configuring the applications failed; see $work/apps-configure.log" >&2; exit 2; }
 if ! cmake --build "$abuild" -j "$jobs" -- -k 0 >"$work/apps-build.log" 2>&1; then
-  grep -E "error|FAILED" "$work/apps-build.log" | head -20
+  grep -E "error|FAILED" "$work/apps-build.log" | sed -n 1,20p
   echo "op2-common-apps: building an application failed; see $work/apps-build.log" >&2
   exit 1
 fi
@@ -403,7 +403,7 @@ verdict() {
       cmp_ok=$([ -n "$rtol" ] && echo "agree to $rtol" || echo identical)
     else
       cmp_ok=DIFFER; status=1
-      sed 's/^/    /' "$dir/compare.txt" | head -12
+      sed -n '1,12s/^/    /p' "$dir/compare.txt"
     fi
   fi
   rows+=("$a|$v|$own_ok|$cmp_ok|${secs}s")

@@ -1,177 +1,162 @@
 #!/usr/bin/env bash
 # op2-common-bench.sh - the airfoil standard run of OP2-Common's best CPU
-# builds (its generated seq and generated OpenMP code) side by side with this
+# builds (its generated seq and generated OpenMP code, from its current
+# translator, the OpenMP run at its fastest part size) side by side with this
 # suite's airfoil_seq and airfoil_openmp, on the same new_grid.dat, in
-# interleaved rounds; writes a Markdown table.
+# interleaved rounds; writes a Markdown table that names the host.
 #
 #   validation/op2-common-bench.sh [options] OP2_COMMON_GIT
 #
 #   OP2_COMMON_GIT   OP2-Common's git repository: a checkout (with .git) or a
 #                    bare repository (default: $OP2_COMMON_DIR). History is
-#                    needed: see "which airfoil" below.
+#                    needed: see scripts/lib/op2_common.sh, "which airfoil".
 #   --work DIR       where everything goes (default: build/op2-common/bench)
 #   --build DIR      this suite's build (default: build/release)
 #   --rounds N       interleaved rounds (default: 3)
 #   --threads N      OpenMP threads of both OpenMP builds (default: 2)
+#   --translator T   auto (default: translator-v2 where it runs, else
+#                    translator/c), v2 or c
+#   --part-sizes L   OP_PART_SIZE values of OP2's OpenMP runs, comma-separated
+#                    (default: 256,512,1024,2048,4096); each runs once a round
+#                    and the fastest median stands for OP2's OpenMP
+#   --iterations N   iterations of every run, a multiple of 100 (default:
+#                    1000, the standard run; OP2's airfoil has them fixed in
+#                    its source, so its exported copy is changed to N before
+#                    it is compiled)
 #   --no-renumber    leave out this suite's runs with renumber=yes
 #   --out FILE       the table (default: WORK/table.md)
 #   --note TEXT      a line the table carries (the state of the machine)
-#   --update-docs    also write it into docs/performance.md between its
-#                    op2-common-bench.sh markers
+#   --update-docs    also put the table into docs/performance.md between its
+#                    op2-common-bench.sh markers: it replaces this host's
+#                    earlier table of the same translator (hosts differ by
+#                    lscpu's model name, family, model and CPU count) or
+#                    joins the others, and the summary of every host's ratios
+#                    above them is redone
 #
 # Nothing of OP2-Common enters this tree: its sources are exported from the
-# repository into WORK, its translator (translator/c/op2.py, its own code
-# generator) writes the generated code there, and it is compiled there with
-# g++ -O3 -march=native (OP2-Common's own flags for GNU compilers) against
-# its op2/src core, sequential and OpenMP back ends.
-#
-# Which airfoil: OP2-Common's airfoil_plain/dp as of the commit before its
-# update kernel took op_arg_idx and op_arg_info (which translator/c cannot
-# translate): the classic airfoil that OP2's papers time, the same loops as
-# solvers/airfoil. It reads new_grid.dat in its working directory and runs
-# 1000 iterations (fixed in its source); this suite's runs read the same file
+# repository into WORK, its translator writes the generated code there, and
+# it is compiled there with g++ -O3 -march=native (OP2-Common's own flags for
+# GNU compilers) against its op2/src core, sequential and OpenMP back ends
+# (scripts/lib/op2_common.sh). This suite's runs read the same mesh
 # (inputs/airfoil.in, write_solution=no, image=none).
 #
 # Each round runs, in this order: OP2 generated seq, suite seq [, suite seq
-# renumbered], OP2 generated OpenMP, suite OpenMP [, suite OpenMP
-# renumbered]. Times are each program's own timer around the 1000 iterations
-# ("Max total runtime" and "N iterations in X s"); the table gives the
-# median over the rounds and OP2's median over ours. The printed rms history
-# of the first round is compared (op2_common_compare.py rms): a faster run
-# that computes something else is no comparison.
+# renumbered], OP2 generated OpenMP at each part size, suite OpenMP [, suite
+# OpenMP renumbered]. Times are each program's own timer around the
+# iterations ("Max total runtime" and "N iterations in X s"); the table gives
+# every round, the median and range over the rounds and OP2's median over
+# ours (validation/op2_common_bench_report.py). The printed rms history of
+# every run of the first round is compared with OP2's seq run
+# (op2_common_compare.py rms): a faster run that computes something else is
+# no comparison.
 #
 # Exit 0 when every run succeeded and the histories agree, 1 when not, 2 on a
 # usage or build error, 77 without a repository.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 root=$PWD
-
-usage() { sed -n '2,/^set -uo/p' "$0" | sed 's/^# \{0,1\}//; /^set -uo/d'; }
+. scripts/lib/runs.sh
+. scripts/lib/op2_common.sh
+# runs.sh's Ctrl-C handling is for runs started through run_logged, which
+# this script does not use: a signal ends it, as it would without.
+trap - INT TERM
 
 src=${OP2_COMMON_DIR:-}
 work=$root/build/op2-common/bench
 bdir=$root/build/release
 rounds=3
 threads=2
+translator=auto
+part_sizes=256,512,1024,2048,4096
+iterations=1000
 renumber=1
 out=
 update_docs=0
 note=
+cmd_args=()  # the command as the table gives it: the repository as path/to/OP2-Common
 while [ $# -gt 0 ]; do
   case $1 in
-    --work) work=$(realpath -m "$2"); shift ;;
-    --build) bdir=$(realpath -m "$2"); shift ;;
-    --rounds) rounds=$2; shift ;;
-    --threads) threads=$2; shift ;;
+    --note) cmd_args+=("$1" "\"${2:-}\"") ;;
+    --*) cmd_args+=("$1") ;;
+  esac
+  case $1 in
+    --work) need_value "$@"; work=$(realpath -m "$2"); cmd_args+=("$2"); shift ;;
+    --build) need_value "$@"; bdir=$(realpath -m "$2"); cmd_args+=("$2"); shift ;;
+    --rounds) need_value "$@"; whole_number "$1" "$2"; rounds=$2; cmd_args+=("$2"); shift ;;
+    --threads) need_value "$@"; whole_number "$1" "$2"; threads=$2; cmd_args+=("$2"); shift ;;
+    --translator) need_value "$@"; translator=$2; cmd_args+=("$2"); shift ;;
+    --part-sizes) need_value "$@"; part_sizes=$2; cmd_args+=("$2"); shift ;;
+    --iterations) need_value "$@"; whole_number "$1" "$2"; iterations=$2; cmd_args+=("$2"); shift ;;
     --no-renumber) renumber=0 ;;
-    --out) out=$(realpath -m "$2"); shift ;;
+    --out) need_value "$@"; out=$(realpath -m "$2"); cmd_args+=("$2"); shift ;;
     --update-docs) update_docs=1 ;;
-    --note) note=$2; shift ;;
+    --note) need_value "$@"; note=$2; shift ;;
     -h|--help) usage; exit 0 ;;
-    -*) echo "op2-common-bench: unknown option $1" >&2; usage >&2; exit 2 ;;
-    *) src=$1 ;;
+    -*) die "unknown option $1 (--help lists the options)" ;;
+    *) src=$1; cmd_args+=(path/to/OP2-Common) ;;
   esac
   shift
 done
-case $rounds in ''|*[!0-9]*|0) echo "op2-common-bench: --rounds wants a positive integer, not '$rounds'" >&2; exit 2 ;; esac
-case $threads in ''|*[!0-9]*|0) echo "op2-common-bench: --threads wants a positive integer, not '$threads'" >&2; exit 2 ;; esac
+case $translator in auto | v2 | c) ;; *) die "--translator '$translator': expected auto, v2 or c" ;; esac
+# Both airfoils print their rms every 100 iterations (this suite's also at
+# the last): the histories compare when the iterations are hundreds.
+[ $((iterations % 100)) = 0 ] || die "--iterations $iterations: a multiple of 100 (the rms history is printed every 100)"
+for p in ${part_sizes//,/ }; do whole_number --part-sizes "$p"; done
+[ -n "${part_sizes//,/}" ] || die "--part-sizes: at least one part size"
 [ -n "$out" ] || out=$work/table.md
 if [ -z "$src" ]; then
   echo "op2-common-bench: no OP2-Common repository given (argument or OP2_COMMON_DIR); skipped" >&2
   exit 77
 fi
-if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
-  git=(git -C "$src")
-else
-  echo "op2-common-bench: $src is not a git repository of OP2-Common" >&2; exit 2
-fi
 for e in solvers/airfoil/airfoil_seq solvers/airfoil/airfoil_openmp meshes/naca_cmesh; do
-  [ -x "$bdir/$e" ] || { echo "op2-common-bench: $bdir/$e is missing: build the release preset first" >&2; exit 2; }
+  [ -x "$bdir/$e" ] || die "$bdir/$e is missing: build the release preset first"
 done
+py=$(run_python) || die "python3 is needed"
 
-mkdir -p "$work" || { echo "op2-common-bench: cannot create $work" >&2; exit 2; }
+# ---- 1. OP2-Common's sources, exported into WORK and translated (scripts/lib/op2_common.sh) --
+op2c_sources "$src" "$work" "$translator" || exit 2
 
-# ---- 1. OP2-Common's sources, exported into WORK ------------------------------------------
-app=apps/c/airfoil/airfoil_plain/dp
-head=$("${git[@]}" rev-parse --verify -q HEAD) || { echo "op2-common-bench: $src has no HEAD" >&2; exit 2; }
-# The commit that brought op_arg_idx into the airfoil; the app is taken from its parent.
-idx_commit=$("${git[@]}" log -1 --format=%H -S op_arg_idx "$head" -- "$app/airfoil.cpp" 2>>"$work/git.log") || {
-  echo "op2-common-bench: cannot search $src's history for the airfoil's op_arg_idx; see $work/git.log" >&2; exit 2; }
-app_commit=$head
-[ -z "$idx_commit" ] || app_commit=$("${git[@]}" rev-parse "$idx_commit^")
-op2=$work/OP2-Common
-gen=$work/generated
-stamp="$head $app_commit"
-if [ "$(cat "$work/source.txt" 2>/dev/null)" != "$stamp" ]; then
-  echo "== exporting OP2-Common ${head:0:12} (airfoil as of ${app_commit:0:12}) into $work"
-  rm -rf "$op2" "$gen" "$work/obj" && mkdir -p "$op2" "$gen" "$work/obj"
-  "${git[@]}" archive "$head" op2/include op2/src translator/c | tar x -C "$op2" &&
-    "${git[@]}" archive "$app_commit" "$app" | tar x --strip-components=5 -C "$gen" || {
-      echo "op2-common-bench: cannot export OP2-Common's sources from $src" >&2; exit 2; }
-  rm -f "$gen/airfoil_mpi.cpp" "$gen/Makefile"
-  echo "$stamp" >"$work/source.txt"
-fi
-
-# ---- 2. its translator and its build ------------------------------------------------------
+# ---- 2. its build -------------------------------------------------------------------------
 log=$work/build.log
 : >"$log"
-if [ ! -f "$gen/seq/airfoil_seqkernels.cpp" ] || [ ! -f "$gen/openmp/airfoil_kernels.cpp" ]; then
-  echo "== translating airfoil.cpp with OP2-Common's translator/c/op2.py"
-  # op2.py writes every target it knows; some (openmp4) fail on this app after
-  # seq and openmp are written, so its status is not the verdict: the files are.
-  (cd "$gen" && python3 "$op2/translator/c/op2.py" airfoil.cpp) >>"$log" 2>&1
-  for f in airfoil_op.cpp seq/airfoil_seqkernels.cpp openmp/airfoil_kernels.cpp; do
-    [ -f "$gen/$f" ] || { echo "op2-common-bench: op2.py did not write $f; see $log" >&2; exit 2; }
-  done
-fi
-echo "== building OP2-Common's generated seq and OpenMP airfoil (g++ -O3 -march=native)"
-cxx=(g++ -O3 -march=native -std=c++17 -fopenmp -I"$op2/op2/include")
-core=()
-for f in core/op_lib_core core/op_rt_support core/SafeLong core/op_dummy_singlenode \
-         externlib/op_profile sequential/op_seq openmp/op_openmp_decl; do
-  o=$work/obj/$(basename "$f").o
-  [ -f "$o" ] || "${cxx[@]}" -c "$op2/op2/src/$f.cpp" -o "$o" >>"$log" 2>&1 || {
-    echo "op2-common-bench: OP2-Common's $f.cpp does not build; see $log" >&2; exit 2; }
-  case $f in sequential/*|openmp/*) ;; *) core+=("$o") ;; esac
+bin=$work/bin/${OP2C_TRANSLATOR//\//-}-$iterations
+mkdir -p "$bin" || die "cannot create $bin"
+echo "== building OP2-Common's generated seq and OpenMP airfoil ($OP2C_TRANSLATOR, g++ -O3 -march=native)"
+for kind in seq openmp; do
+  [ -x "$bin/op2_$kind" ] || op2c_build_cpu "$work" "$kind" "$bin/op2_$kind" "$iterations" || exit 2
 done
-[ -x "$work/op2_genseq" ] ||
-  "${cxx[@]}" -I"$gen" "$gen/airfoil_op.cpp" "$gen/seq/airfoil_seqkernels.cpp" "${core[@]}" \
-    "$work/obj/op_seq.o" -o "$work/op2_genseq" >>"$log" 2>&1 || {
-    echo "op2-common-bench: OP2-Common's generated seq airfoil does not build; see $log" >&2; exit 2; }
-[ -x "$work/op2_openmp" ] ||
-  "${cxx[@]}" -I"$gen" "$gen/airfoil_op.cpp" "$gen/openmp/airfoil_kernels.cpp" "${core[@]}" \
-    "$work/obj/op_openmp_decl.o" -o "$work/op2_openmp" >>"$log" 2>&1 || {
-    echo "op2-common-bench: OP2-Common's generated OpenMP airfoil does not build; see $log" >&2; exit 2; }
 
 # ---- 3. the mesh: naca_cmesh's standard C-mesh, read by every run ---------------------------
 mesh=$work/new_grid.dat
-[ -f "$mesh" ] || "$bdir/meshes/naca_cmesh" -o "$mesh" >>"$log" 2>&1 || {
-  echo "op2-common-bench: naca_cmesh failed; see $log" >&2; exit 2; }
+[ -f "$mesh" ] || "$bdir/meshes/naca_cmesh" -o "$mesh" >>"$log" 2>&1 || die "naca_cmesh failed; see $log"
 
 # ---- 4. interleaved rounds ----------------------------------------------------------------
 # variant NAME: the command of one run (in its own directory, new_grid.dat linked there).
 variant() {
-  local deck=(inputs/airfoil.in "mesh=$mesh" write_solution=no image=none)
+  local deck=(inputs/airfoil.in "mesh=$mesh" write_solution=no image=none "iterations=$iterations")
   case $1 in
-    op2-seq) echo "$work/op2_genseq" ;;
-    op2-openmp) echo "env OMP_NUM_THREADS=$threads $work/op2_openmp" ;;
+    op2-seq) echo "$bin/op2_seq" ;;
+    op2-openmp-*) echo "env OMP_NUM_THREADS=$threads $bin/op2_openmp OP_PART_SIZE=${1#op2-openmp-}" ;;
     seq) echo "$bdir/solvers/airfoil/airfoil_seq ${deck[*]}" ;;
     seq-renumber) echo "$bdir/solvers/airfoil/airfoil_seq ${deck[*]} renumber=yes" ;;
     openmp) echo "env OMP_NUM_THREADS=$threads $bdir/solvers/airfoil/airfoil_openmp ${deck[*]}" ;;
     openmp-renumber) echo "env OMP_NUM_THREADS=$threads $bdir/solvers/airfoil/airfoil_openmp ${deck[*]} renumber=yes" ;;
   esac
 }
-# solve_time FILE: the program's own time of the 1000 iterations.
+# solve_time FILE: the program's own time of the iterations.
 solve_time() {
-  sed -n 's/^Max total runtime = \([0-9.]*\).*/\1/p; s/^airfoil: [0-9]* iterations in \([0-9.]*\) s.*/\1/p' "$1" | tail -1
+  sed -n 's/^Max total runtime = \([0-9.]*\).*/\1/p; s/^airfoil: [0-9]* iterations in \([0-9.]*\) s.*/\1/p' "$1" | tail -n 1
 }
 order=(op2-seq seq)
 [ $renumber = 0 ] || order+=(seq-renumber)
-order+=(op2-openmp openmp)
+for p in ${part_sizes//,/ }; do order+=("op2-openmp-$p"); done
+order+=(openmp)
 [ $renumber = 0 ] || order+=(openmp-renumber)
 
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+loads=()
 status=0
-declare -A times
+: >"$work/times.tsv"
 for r in $(seq 1 "$rounds"); do
   for v in "${order[@]}"; do
     dir=$work/runs/$r/$v
@@ -182,63 +167,57 @@ for r in $(seq 1 "$rounds"); do
                *) (cd "$root" && $cmd output_dir="$dir/out" >"$dir/out.txt" 2>&1); rc=$? ;;
     esac
     t=$(solve_time "$dir/out.txt")
-    [ -z "$t" ] || t=$(printf '%.2f' "$t")
     if [ $rc != 0 ] || [ -z "$t" ]; then
       echo "op2-common-bench: round $r, $v failed (exit $rc); see $dir/out.txt" >&2
       status=1; t=nan
     fi
-    times[$v]+="$t "
-    printf '  round %d  %-16s %8s s\n' "$r" "$v" "$t"
+    printf '%s\t%s\t%s\n' "$v" "$r" "$t" >>"$work/times.tsv"
+    load=$(cut -d' ' -f1 /proc/loadavg)
+    loads+=("$load")
+    printf '  round %d  %-22s %8s s   (load %s)\n' "$r" "$v" "$t" "$load"
   done
 done
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # The printed rms history of every run of round 1 against OP2's seq.
-agree=()
+: >"$work/agree.txt"
 for v in "${order[@]}"; do
   [ "$v" = op2-seq ] && continue
-  if python3 validation/op2_common_compare.py rms "$work/runs/1/op2-seq" "$work/runs/1/$v" \
+  if "$py" validation/op2_common_compare.py rms "$work/runs/1/op2-seq" "$work/runs/1/$v" \
       >"$work/runs/1/$v/compare.txt" 2>&1; then
-    agree+=("$v: the rms history agrees with OP2's")
+    echo "$v: the rms history agrees with OP2's seq run" >>"$work/agree.txt"
   else
-    agree+=("$v: the rms history DIFFERS from OP2's (see $work/runs/1/$v/compare.txt)")
+    echo "$v: the rms history DIFFERS from OP2's seq run (see $work/runs/1/$v/compare.txt)" >>"$work/agree.txt"
     status=1
   fi
 done
 
 # ---- 5. the table -------------------------------------------------------------------------
-median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {if (NR == 0) print "nan"; else if (NR % 2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 {
-  echo "Airfoil standard run (new_grid.dat from naca_cmesh, 720000 cells, 1000 iterations): time of the iterations; rounds: $rounds, interleaved; the median of the rounds."
-  echo
-  echo "- $(date -u '+%Y-%m-%d %H:%M UTC'); command \`validation/op2-common-bench.sh --rounds $rounds --threads $threads\`; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
-  [ -z "$note" ] || echo "- $note"
-  echo "- OP2-Common ${head:0:12} (airfoil as of ${app_commit:0:12}), generated by its translator/c/op2.py, g++ -O3 -march=native; this suite: ${bdir#"$root"/} (commit $(git rev-parse --short=12 HEAD))"
-  for a in "${agree[@]}"; do echo "- $a"; done
-  echo
-  echo "| build | rounds (s) | median (s) | OP2-Common's median over this |"
-  echo "|---|---|---:|---:|"
-  for v in "${order[@]}"; do
-    m=$(echo "${times[$v]}" | median)
-    case $v in
-      op2-seq) base=$m; ratio= ; name="OP2-Common generated seq" ;;
-      op2-openmp) base=$m; ratio= ; name="OP2-Common generated OpenMP, $threads threads" ;;
-      seq) name="airfoil_seq" ;;
-      seq-renumber) name="airfoil_seq renumber=yes" ;;
-      openmp) name="airfoil_openmp, $threads threads" ;;
-      openmp-renumber) name="airfoil_openmp renumber=yes, $threads threads" ;;
-    esac
-    case $v in op2-*) ;; *) ratio=$(awk -v b="$base" -v m="$m" 'BEGIN {printf "%.2fx", b / m}') ;; esac
-    echo "| $name | ${times[$v]% } | $m | $ratio |"
-  done
-} >"$out.tmp" && mv "$out.tmp" "$out"
-cat "$out"
-if [ $update_docs = 1 ]; then
-  python3 - "$out" <<'PY' || status=2
-import sys
-sys.path.insert(0, "validation")
-from result_files import replace_between_markers
-replace_between_markers("docs/performance.md", "<!-- validation/op2-common-bench.sh: begin -->",
-                        "<!-- validation/op2-common-bench.sh: end -->", open(sys.argv[1]).read())
-PY
+  # A translator/c table stands beside the host's translator-v2 one, not for it.
+  echo "host_key=$(host_key)$([ "$OP2C_TRANSLATOR" = translator-v2 ] || echo -translator-c)"
+  echo "host=$(host_describe)"
+  echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "command=validation/op2-common-bench.sh ${cmd_args[*]}"
+  echo "suite_commit=$(source_describe "$root")"
+  echo "build=${bdir#"$root"/}"
+  echo "op2_commit=${OP2C_HEAD:0:12}"
+  echo "app_commit=${OP2C_APP_COMMIT:0:12}"
+  echo "tree_commit=${OP2C_TREE_COMMIT:0:12}"
+  echo "translator=$OP2C_TRANSLATOR"
+  [ "$translator" = c ] || echo "translator_why=$OP2C_WHY"
+  echo "threads=$threads"
+  echo "iterations=$iterations"
+  echo "rounds=$rounds"
+  echo "load_before=$load_before"
+  echo "load_after=$load_after"
+  echo "load_runs=$(printf '%s\n' "${loads[@]}" | sort -g | sed -n '1p;$p' | paste -sd-)"
+  [ -z "$note" ] || echo "note=$note"
+} >"$work/meta.txt"
+docs=()
+[ $update_docs = 0 ] || docs=(--docs docs/performance.md)
+"$py" validation/op2_common_bench_report.py "$work" "${docs[@]}" || exit 2
+if [ "$out" != "$work/table.md" ]; then
+  cp "$work/table.md" "$out.tmp" && mv "$out.tmp" "$out" || die "cannot write $out"
 fi
 exit $status

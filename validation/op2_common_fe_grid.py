@@ -2,7 +2,7 @@
 """Writes the finite-element grid OP2's aero application reads (FE_grid.dat)
 from a C-mesh in new_grid.dat format (meshes/naca_cmesh):
 
-    op2_common_fe_grid.py NEW_GRID FE_GRID
+usage: op2_common_fe_grid.py NEW_GRID FE_GRID
 
 FE_grid.dat: "nnode ncell nbnode", then nnode lines "x y", ncell lines of
 four node indices, and nbnode lines of one node index each: the nodes where
@@ -22,6 +22,9 @@ import sys
 
 
 def main(argv):
+    if argv[1:2] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        return 0
     if len(argv) != 3:
         sys.stderr.write(__doc__)
         return 2

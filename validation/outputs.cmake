@@ -79,6 +79,15 @@ add_test(NAME plots.runs
                  ${OP2_OUTPUTS_DIR}/heat=history ${OP2_OUTPUTS_DIR}/jacobi=history)
 set_tests_properties(plots.runs PROPERTIES LABELS validation SKIP_RETURN_CODE 77
   FIXTURES_REQUIRED "outputs_airfoil;outputs_euler_sod;outputs_euler_2d;outputs_heat;outputs_jacobi")
+set_tests_properties(plots.runs PROPERTIES FIXTURES_SETUP plots_drawn)
+# The histories' keys lie below the plots, where they cover no curve (euler's
+# dt curve ran under a key in the top right corner).
+add_test(NAME plots.key_outside
+         COMMAND ${OP2_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/check_pictures.py key-outside
+                 ${OP2_OUTPUTS_DIR}/euler_sod/history.png ${OP2_OUTPUTS_DIR}/euler_2d/history.png
+                 ${OP2_OUTPUTS_DIR}/heat/history.png ${OP2_OUTPUTS_DIR}/airfoil/history.png
+                 ${OP2_OUTPUTS_DIR}/jacobi/history.png)
+set_tests_properties(plots.key_outside PROPERTIES LABELS validation FIXTURES_REQUIRED plots_drawn)
 add_test(NAME plots.heat_convergence
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check_plots.sh ${OP2_PYTHON3}
                  ${OP2_TEST_OUTPUT}/heat/convergence=convergence)

@@ -1,17 +1,21 @@
 # op2_xbackend_test(NAME name REF cmd... TEST cmd... FILE file
-#                   [COMPARE_ARGS "..."] [LINES ere] [SAME file...] [LABELS ...]
+#                   [COMPARE_ARGS "..."] [LINES ere] [PARTS ere] [SAME file...] [LABELS ...]
 #                   [ENV ...] [TIMEOUT s])
 # Runs REF and TEST (each gets output_dir=... appended) and compares FILE of
 # the two runs with op2-compare: bitwise unless COMPARE_ARGS gives tolerances;
-# LINES: the printed lines matching ere must be the same; SAME: those files
+# LINES: the printed lines matching ere must be the same; PARTS: the parts of
+# the printed lines matching ere (what follows may differ: times); SAME: those files
 # must be the same bytes. A TEST that exits 77 (no GPU) makes the test skipped.
 function(op2_xbackend_test)
-  cmake_parse_arguments(X "" "NAME;FILE;COMPARE_ARGS;TIMEOUT;LINES" "REF;TEST;LABELS;ENV;SAME"
+  cmake_parse_arguments(X "" "NAME;FILE;COMPARE_ARGS;TIMEOUT;LINES;PARTS" "REF;TEST;LABELS;ENV;SAME"
                         ${ARGN})
   set(dir ${OP2_TEST_OUTPUT}/${X_NAME})
   set(opts "")
   if(X_LINES)
     list(APPEND opts --lines "${X_LINES}")
+  endif()
+  if(X_PARTS)
+    list(APPEND opts --parts "${X_PARTS}")
   endif()
   foreach(f ${X_SAME})
     list(APPEND opts --same ${f})

@@ -3,25 +3,31 @@
 # output_dir=<dir>/<ref|test> appended, then compares one result file of the
 # two runs with op2-compare.
 #
-#   xbackend.sh [--lines ERE] [--same FILE]... COMPARE DIR FILE "COMPARE_ARGS"
+# usage: xbackend.sh [--lines ERE] [--parts ERE] [--same FILE]... COMPARE DIR FILE "COMPARE_ARGS"
 #               REF_CMD... -- TEST_CMD...
 #
 # COMPARE_ARGS is "" for a bitwise comparison, or e.g. "--rtol 1e-12 --atol 0".
 # --lines ERE: the lines of the two printouts that match ERE must be the same
-# (e.g. a residual history as printed); --same FILE: FILE of the two runs must
-# be the same bytes (pictures, XDMF).
+# (e.g. a residual history as printed); --parts ERE: the parts of the lines
+# that match ERE must be the same (lines that go on with a run's own times,
+# as airfoil's residual lines with their progress); --same FILE: FILE of the
+# two runs must be the same bytes (pictures, XDMF, HDF5: when an HDF5 file
+# must be, the test run starts at least a second after the reference ended,
+# so that a time written into the file would differ).
 # Exit: 0 equal, 1 different or a run failed, 2 usage error.
+. "$(dirname "$0")/../scripts/lib/help.sh"
 set -u
-lines="" same=()
+lines="" parts="" same=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --lines) lines=$2; shift 2 ;;
+    --parts) parts=$2; shift 2 ;;
     --same) same+=("$2"); shift 2 ;;
     *) break ;;
   esac
 done
 if [ $# -lt 6 ]; then
-  echo "usage: xbackend.sh [--lines ERE] [--same FILE]... COMPARE DIR FILE COMPARE_ARGS REF_CMD... -- TEST_CMD..." >&2
+  echo "usage: xbackend.sh [--lines ERE] [--parts ERE] [--same FILE]... COMPARE DIR FILE COMPARE_ARGS REF_CMD... -- TEST_CMD..." >&2
   exit 2
 fi
 compare=$1 dir=$2 file=$3 cargs=$4
@@ -42,6 +48,9 @@ rc=$?
 if [ $rc -ne 0 ]; then
   echo "the reference run failed (exit $rc); its log:"; tail -30 "$dir/ref.log"; exit 1
 fi
+for f in "${same[@]}"; do
+  case $f in *.h5) sleep 1.1; break ;; esac
+done
 echo "test: ${test[*]}"
 "${test[@]}" "output_dir=$dir/test" > "$dir/test.log" 2>&1
 rc=$?
@@ -61,6 +70,17 @@ if [ -n "$lines" ]; then
     echo "the printed lines matching '$lines' differ (above: < reference, > test)"; status=1
   else
     echo "printed lines matching '$lines': the same ($(wc -l < "$dir/ref.lines") lines)"
+  fi
+fi
+if [ -n "$parts" ]; then
+  grep -oE -- "$parts" "$dir/ref.log" > "$dir/ref.parts"
+  grep -oE -- "$parts" "$dir/test.log" > "$dir/test.parts"
+  if [ ! -s "$dir/ref.parts" ]; then
+    echo "no line of the reference printout matches '$parts'"; status=1
+  elif ! diff "$dir/ref.parts" "$dir/test.parts"; then
+    echo "the printed parts matching '$parts' differ (above: < reference, > test)"; status=1
+  else
+    echo "printed parts matching '$parts': the same ($(wc -l < "$dir/ref.parts") lines)"
   fi
 fi
 for f in "${same[@]}"; do

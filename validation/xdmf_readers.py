@@ -2,9 +2,9 @@
 with the legacy XDMF reader, and checks what each one reads against the HDF5
 files it names.
 
-    pvpython validation/xdmf_readers.py FILE.xmf --cells N
+usage: pvpython validation/xdmf_readers.py FILE.xmf --cells N
         [--cell-arrays a,b,...] [--point-arrays c,...] [--steps K]
-        [--bounds X0 X1 Y0 Y1 | --bounds geometry]
+        [--bounds X0 X1 Y0 Y1 | --bounds geometry] [--cell-type quad|triangle]
 
 For every reader, and at every time value of a series:
   - the reader OpenDataFile picks is ParaView's default for .xmf (Xdmf3ReaderS);
@@ -12,6 +12,9 @@ For every reader, and at every time value of a series:
   - one grid with N cells, lying in the X-Y plane: its X and Y bounds are the
     given ones (or the coordinates' own range), and its Z extent is no more
     than a layer centred on z = 0;
+  - with --cell-type, every cell is of that 2D type (VTK_QUAD, VTK_TRIANGLE)
+    and the grid is flat, z = 0 (what ParaView shows as a coloured surface:
+    a layer of 3D cells opens as an outline);
   - exactly the named cell and point arrays, each equal, element by element, to
     the HDF5 dataset of the same name (or "<name>_<k>" per component), and
     its range the dataset's range.
@@ -21,6 +24,28 @@ import argparse
 import os
 import sys
 import xml.etree.ElementTree as ET
+
+
+# VTK's cell type numbers (vtkCellType.h).
+CELL_TYPES = {"triangle": 5, "quad": 9}
+
+
+def parse_args():
+    """Before ParaView and h5py are imported, so that --help answers anywhere."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                usage="pvpython validation/xdmf_readers.py FILE.xmf --cells N [options]")
+    p.add_argument("xmf")
+    p.add_argument("--cells", type=int, required=True)
+    p.add_argument("--cell-arrays", default="")
+    p.add_argument("--point-arrays", default="")
+    p.add_argument("--steps", type=int, default=0, help="a time series of this many steps")
+    p.add_argument("--bounds", nargs="+", required=True)
+    p.add_argument("--cell-type", choices=sorted(CELL_TYPES),
+                   help="every cell of this 2D type, in the plane z = 0")
+    return p.parse_args()
+
+
+ARGS = parse_args()
 
 try:
     import h5py
@@ -140,6 +165,13 @@ def check_grid(tag, ds, args, bounds, h5):
     zspan = b[5] - b[4]
     if zspan > 0.5 * min(b[1] - b[0], b[3] - b[2]) or abs(b[4] + b[5]) > 1e-9 * span:
         fail("%s: not a layer in the X-Y plane: z from %r to %r" % (tag, b[4], b[5]))
+    if args.cell_type:
+        want = CELL_TYPES[args.cell_type]
+        types = {ds.GetCellType(i) for i in range(ds.GetNumberOfCells())}
+        if types != {want}:
+            fail("%s: cell types %s, expected only %d (%s)" % (tag, sorted(types), want, args.cell_type))
+        if b[4] != 0.0 or b[5] != 0.0:
+            fail("%s: not flat in the X-Y plane: z from %r to %r" % (tag, b[4], b[5]))
     cells = check_arrays(tag + " cell data", ds.GetCellData(), args.cell_arrays, h5)
     points = check_arrays(tag + " point data", ds.GetPointData(), args.point_arrays, h5)
     print("%s: %d cells, %d points, bounds %s, cell arrays %s, point arrays %s"
@@ -147,14 +179,7 @@ def check_grid(tag, ds, args, bounds, h5):
 
 
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("xmf")
-    p.add_argument("--cells", type=int, required=True)
-    p.add_argument("--cell-arrays", default="")
-    p.add_argument("--point-arrays", default="")
-    p.add_argument("--steps", type=int, default=0, help="a time series of this many steps")
-    p.add_argument("--bounds", nargs="+", required=True)
-    args = p.parse_args()
+    args = ARGS
     args.cell_arrays = [a for a in args.cell_arrays.split(",") if a]
     args.point_arrays = [a for a in args.point_arrays.split(",") if a]
     bounds = geometry_bounds(args.xmf) if args.bounds == ["geometry"] else [float(v) for v in args.bounds]

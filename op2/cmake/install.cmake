@@ -40,19 +40,61 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/OP2Config.cmake
 
 # pkg-config: one file per backend, for builds without CMake (op2-gen is run
 # by hand: docs/developing.md). The prefix is found from the file's own place
-# (${pcfiledir}), so that cmake --install --prefix anywhere works.
-set(_pc_hdf5_cflags "")
-foreach(d ${HDF5_C_INCLUDE_DIRS})
-  string(APPEND _pc_hdf5_cflags " -I${d}")
-endforeach()
-set(_pc_hdf5_libs "")
-foreach(l ${HDF5_C_LIBRARIES})
-  if(l MATCHES "^/")
-    string(APPEND _pc_hdf5_libs " ${l}")
-  else()
-    string(APPEND _pc_hdf5_libs " -l${l}")
+# (${pcfiledir}), so that cmake --install --prefix anywhere works. The
+# libraries are static archives, so what they need from the system goes in
+# Requires.private and Libs.private, by the system's own pkg-config names
+# (pkg-config --static --libs adds them), never as this machine's paths:
+# HDF5 by the module whose library op2_io links (Debian: hdf5-serial),
+# libpng, netpbm; the math library by name.
+find_package(PkgConfig QUIET)
+set(OP2_PC_REQUIRES "")
+set(OP2_PC_LIBS_PRIVATE "")
+# op2_pc_module(FLAG LIBFILE candidates...): the first module pkg-config
+# knows (whose library directory holds LIBFILE, the library we link, when
+# given: HDF5's serial and parallel builds share a name) goes into
+# Requires.private; with none, FLAG (-lname) into Libs.private.
+function(op2_pc_module lib_flag libfile)
+  set(found "")
+  if(PKG_CONFIG_FOUND)
+    foreach(m ${ARGN})
+      execute_process(COMMAND ${PKG_CONFIG_EXECUTABLE} --libs-only-L ${m}
+                      OUTPUT_VARIABLE flags RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE)
+      if(NOT rc EQUAL 0)
+        continue()
+      endif()
+      if(NOT libfile)
+        set(found ${m})
+        break()
+      endif()
+      separate_arguments(flags UNIX_COMMAND "${flags}")
+      foreach(f ${flags})
+        string(REGEX REPLACE "^-L" "" dir "${f}")
+        if(EXISTS "${dir}/${libfile}")
+          set(found ${m})
+        endif()
+      endforeach()
+      if(found)
+        break()
+      endif()
+    endforeach()
   endif()
-endforeach()
+  if(found)
+    set(OP2_PC_REQUIRES "${OP2_PC_REQUIRES} ${found}" PARENT_SCOPE)
+  else()
+    message(STATUS "OP2 pkg-config files: no pkg-config module for ${lib_flag} (${ARGN}); "
+                   "Libs.private names it")
+    set(OP2_PC_LIBS_PRIVATE "${OP2_PC_LIBS_PRIVATE} ${lib_flag}" PARENT_SCOPE)
+  endif()
+endfunction()
+set(_hdf5_file "")
+if(HDF5_C_LIBRARY_hdf5)
+  get_filename_component(_hdf5_file ${HDF5_C_LIBRARY_hdf5} NAME)
+endif()
+op2_pc_module(-lhdf5 "${_hdf5_file}" hdf5-serial hdf5)
+op2_pc_module(-lpng "" libpng)
+op2_pc_module(-lnetpbm "" netpbm)
+string(STRIP "${OP2_PC_REQUIRES}" OP2_PC_REQUIRES)
+string(APPEND OP2_PC_LIBS_PRIVATE " -lm")
 file(RELATIVE_PATH OP2_PC_PREFIX_FROM_PCDIR /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
 string(REGEX REPLACE "/$" "" OP2_PC_PREFIX_FROM_PCDIR "${OP2_PC_PREFIX_FROM_PCDIR}")
 set(_pc_backends seq openmp)
@@ -63,8 +105,8 @@ if(OP2_PACKAGE_HAS_OFFLOAD)
   list(APPEND _pc_backends offload)
 endif()
 foreach(OP2_PC_BACKEND ${_pc_backends})
-  set(OP2_PC_EXTRA_CFLAGS "${_pc_hdf5_cflags}")
-  set(OP2_PC_EXTRA_LIBS "${_pc_hdf5_libs} ${NETPBM_LIBRARY} -lpng -lm")
+  set(OP2_PC_EXTRA_CFLAGS "")
+  set(OP2_PC_EXTRA_LIBS "")
   if(OP2_PC_BACKEND STREQUAL "openmp")
     string(PREPEND OP2_PC_EXTRA_CFLAGS " ${OpenMP_C_FLAGS}")
     string(APPEND OP2_PC_EXTRA_LIBS " ${OpenMP_C_FLAGS}")
@@ -80,6 +122,8 @@ foreach(OP2_PC_BACKEND ${_pc_backends})
     find_package(CUDAToolkit REQUIRED) # its variables, set in backends/cuda's scope
     string(APPEND OP2_PC_EXTRA_CFLAGS " -I${CUDAToolkit_INCLUDE_DIRS}")
     string(APPEND OP2_PC_EXTRA_LIBS " -L${CUDAToolkit_LIBRARY_DIR} -lcudart_static -ldl -lrt -lpthread -lstdc++")
+    # The backend's host work (plans) runs over OpenMP threads.
+    string(APPEND OP2_PC_EXTRA_LIBS " ${OpenMP_C_FLAGS}")
   endif()
   configure_file(${CMAKE_CURRENT_LIST_DIR}/op2.pc.in
                  ${CMAKE_CURRENT_BINARY_DIR}/op2-${OP2_PC_BACKEND}.pc @ONLY)

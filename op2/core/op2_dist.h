@@ -48,6 +48,9 @@ typedef struct op_dist_ops {
   void (*partition)(const char *lib, const char *routine, op_set set, op_map map, op_dat coords);
   /* op_halo_create: distributes the mesh as declared when not yet distributed. */
   void (*halo_create)(void);
+  void (*partition_geometry)(const char *lib, const char *routine, op_set set, op_map map,
+                             const op_mesh_geometry *geo);
+  int (*needs_coords)(const char *lib, const char *routine);
   /* Called by op_arg_dat: a loop is coming, so the mesh must be distributed
    * now, before the argument takes the dat's data pointer. */
   void (*before_loop)(op_set set);
@@ -77,6 +80,8 @@ typedef struct op_dist_ops {
   void (*reduce_times)(int n, const double *mine, double *largest, double *mean);
   /* Halo traffic so far, summed over the processes. */
   void (*halo_traffic)(long long *messages, long long *bytes);
+  /* The same per set, printed by the root (collective). */
+  void (*print_halo_sets)(void);
 } op_dist_ops;
 
 /* NULL: one process, no layer. */

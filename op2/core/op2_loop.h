@@ -73,6 +73,7 @@ typedef struct {
   int size;               /* elements run: set->size, plus the execute halo on many
                              processes when the loop writes through a map */
   int halo_waited;        /* op_loop_wait done (many processes) */
+  double t_halo;          /* seconds in the MPI layer's exchanges (started, waited for) */
 } op_loop_ctx;
 
 void op_loop_begin(op_loop_ctx *L, const char *name, op_set set, int nargs, const op_arg *args,
@@ -92,6 +93,13 @@ void op_loop_wait(op_loop_ctx *L);
  * argument otherwise read or written: then the increments may be atomic,
  * elements in any order (the CUDA and offload backends' atomic strategies). */
 int op_args_increments_only(int nargs, const op_arg *args);
+/* 1 when no two of elements [0, rows) touch one element of a dat the loop
+ * writes through a map: every such dat is reached only through one map
+ * column, one-to-one over those rows (a structured grid's loop writing its
+ * own cell). Then the elements need no colouring and may run in any order.
+ * With atomic_increments, a dat only incremented (as op_args_increments_only
+ * asks) may be touched by many elements: the increments are atomic. */
+int op_args_conflict_free(int nargs, const op_arg *args, int rows, int atomic_increments);
 
 /* Scratch space for per-block reduction partials of argument `arg`, valid
  * until the next call for the same argument number. */
@@ -119,6 +127,10 @@ void op_reduce_blocks_info_int(op_access acc, int *gbl, const int *part, int nbl
 /* ---- timing table (op_timing.c) ---- */
 int op_timer_find(const char *name);
 void op_timer_add(int timer, double seconds, double bytes);
+/* Of a call's seconds (op_timer_add), those in the MPI layer: its halo
+ * exchanges (started and waited for) and the combination of its reductions
+ * over the processes (the timing table's columns on many processes). */
+void op_timer_add_mpi(int timer, double halo, double reduce);
 
 /* OpenMP backend only (its generated loops call it): the chunk of a static
  * schedule over `count` blocks that deals op_thread_spread() pieces to each

@@ -26,13 +26,19 @@ void op_parallel_for(long n, op_range_fn fn, void *ctx);
 void op_set_parallel_for(op_parallel_impl impl);
 
 /* Memory for dats and maps: 64-byte aligned; from 4 MiB on, aligned to 2 MiB
- * and advised to be backed by huge pages (fewer page faults at first touch,
- * fewer TLB misses in loops that stream it). Not initialised: fill it with
- * op_parallel_copy / op_parallel_zero, so that each thread first touches the
- * part it will work on (NUMA-aware first touch). Freed with free(). */
+ * and, with op_set_huge_pages(1), advised to be backed by huge pages (fewer
+ * TLB misses in loops that stream it; first touch may cost more). Not
+ * initialised: fill it with op_parallel_copy / op_parallel_zero, so that
+ * each thread first touches the part it will work on (NUMA-aware first
+ * touch). Freed with free(). */
 void *op_alloc_big(size_t bytes);
+/* The same, zeroed, and left untouched (calloc: a big block is fresh pages,
+ * which take no memory until written), huge pages advised from its first
+ * 2 MiB boundary: a zero array that may never be written in full (the MPI
+ * layer's slices of temporary dats). Freed with free(). */
+void *op_alloc_big_zero(size_t bytes);
 /* Whether op_alloc_big asks for huge pages (--op-huge-pages, OP_HUGE_PAGES;
- * default on): where the kernel compacts memory on demand to find them,
+ * default off): where the kernel compacts memory on demand to find them,
  * first touch may cost more than the pages save. */
 void op_set_huge_pages(int on);
 /* dst[0 .. bytes) = src (or zero when src is NULL), in pieces over the threads. */

@@ -7,6 +7,8 @@
 
 typedef struct {
   int initialised;
+  int started; /* the backend (and MPI) started: at op_init, or at the first
+                * declaration when the program was asked for its help */
   int diags;
   int part_size;
   int thread_spread;        /* op_set_thread_spread's value (default 1) */
@@ -31,6 +33,9 @@ extern op_state op_g;
  * make every colour stream the whole mesh; blocks of 16384 elements keep each
  * pass to its own part of the data (airfoil res_calc: 29 ms -> 16 ms a call). */
 #define OP_CPU_PART_SIZE 16384
+
+/* Starts the backend (and MPI) if op_init left that to the first use. */
+void op_start(void);
 
 void op_registry_free(void);
 void op_timing_free(void);

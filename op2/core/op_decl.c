@@ -104,6 +104,7 @@ static const char *canonical_type_name(op_type t) {
 
 static void require_init(const char *what) {
   OP_CHECK(op_g.initialised, "%s called before op_init", what);
+  op_start();
 }
 
 /* ---- sets, maps, dats -------------------------------------------------------- */

@@ -23,6 +23,21 @@ void op_halo_create(void) {
   if (op_dist) op_dist->halo_create();
 }
 
+void op_partition_geometry(const char *lib, const char *routine, op_set prime_set,
+                           op_map prime_map, const op_mesh_geometry *geo) {
+  OP_CHECK(geo && geo->set, "op_partition_geometry: no geometry (or no set) given");
+  OP_CHECK(!geo->coords || (geo->cdim >= 1 && geo->cdim <= 3),
+           "op_partition_geometry: set '%s': cdim %d, not 1 to 3", geo->set->name, geo->cdim);
+  OP_CHECK(!geo->adjacent || geo->max_adjacent >= 1,
+           "op_partition_geometry: set '%s': max_adjacent %d, not positive", geo->set->name,
+           geo->max_adjacent);
+  if (op_dist) op_dist->partition_geometry(lib, routine, prime_set, prime_map, geo);
+}
+
+int op_partition_needs_coords(const char *lib, const char *routine) {
+  return op_dist ? op_dist->needs_coords(lib, routine) : 0;
+}
+
 int op_num_procs(void) { return op_dist ? op_dist->nprocs : 1; }
 int op_rank(void) { return op_dist ? op_dist->rank : 0; }
 

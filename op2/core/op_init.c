@@ -26,7 +26,8 @@ static const char *usage =
     "                      default: the backend's, 16384 on the CPU backends; OP2's\n"
     "                      spelling OP_PART_SIZE=N is accepted too)\n"
     "  --op-huge-pages=N   1: big dats and maps in transparent huge pages where the system\n"
-    "                      allows them, 0: normal pages (env OP_HUGE_PAGES; default 1)\n"
+    "                      allows them, 0: normal pages (env OP_HUGE_PAGES; default 0:\n"
+    "                      first touch costs less, loops may run a few % slower)\n"
     "  --op-thread-spread=N  OpenMP: each thread's share of a loop's blocks in N pieces\n"
     "                      spread over the set, 1 to 64 (default: the application's, 1)\n"
     "  --op-affine-runs=N  CPU backends: 1 run the affine and interleaved runs of a mesh\n"
@@ -82,13 +83,40 @@ static int take_option(const char *a) {
   return 1;
 }
 
-/* argc_io is NULL for op_init (argv read only), else updated as argv is. */
+/* 1 when one of the application's arguments asks for its help or version
+ * (-h, --help, --help-markdown, --version). */
+static int asks_for_help(int argc, char **argv) {
+  for (int i = 1; i < argc && argv[i]; i++)
+    if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help") ||
+        !strcmp(argv[i], "--help-markdown") || !strcmp(argv[i], "--version"))
+      return 1;
+  return 0;
+}
+
+void op_start(void) {
+  if (op_g.started) return;
+  op_g.started = 1;
+  if (op_dist) op_dist->init();
+  op_backend_init();
+}
+
+/* argc_io is NULL for op_init (argv read only), else updated as argv is. A
+ * program that strips the options and was asked for its help or version
+ * answers without starting its backend or MPI (a CUDA build on a machine
+ * without a GPU, an MPI one outside mpirun, prints its usage and nothing
+ * else); should it declare something after all, the first declaration
+ * starts them (op_start). */
 static void init(int argc, char **argv, int *argc_io, int diags) {
   OP_CHECK(!op_g.initialised, "op_init called twice");
-  /* Many processes: MPI starts first, so that every message can name its rank. */
-  if (op_dist) op_dist->init();
   OP_CHECK(argc >= 0 && (argc == 0 || argv), "op_init: argc is %d but argv is %s", argc,
            argv ? "given" : "NULL");
+  const int defer = argc_io && asks_for_help(argc, argv);
+  /* Many processes: MPI starts first, so that every message can name its rank. */
+  op_g.started = 0;
+  if (op_dist && !defer) {
+    op_dist->init();
+    op_g.started = 1;
+  }
   op_g.initialised = 1;
   op_g.diags = diags;
   op_g.part_size = op_backend_default_part_size();
@@ -116,7 +144,10 @@ static void init(int argc, char **argv, int *argc_io, int diags) {
     argv[out] = NULL;
     *argc_io = out;
   }
-  op_backend_init();
+  if (!defer) {
+    op_g.started = 1;
+    op_backend_init();
+  }
 }
 
 void op_init(int argc, char **argv, int diags) { init(argc, argv, NULL, diags); }
@@ -133,7 +164,7 @@ void op_init_strip_options(int *argc, char **argv, int diags) {
 
 void op_exit(void) {
   if (!op_g.initialised) return;
-  op_backend_exit();
+  if (op_g.started) op_backend_exit();
   op_plan_cache_clear();
   op_renumber_free();
   op_timing_free();
@@ -141,7 +172,8 @@ void op_exit(void) {
   op_registry_free();
   op_g.initialised = 0;
   op_g.auto_soa = 0;
-  if (op_dist) op_dist->exit();
+  if (op_dist && op_g.started) op_dist->exit();
+  op_g.started = 0;
 }
 
 int op_diags_level(void) { return op_g.diags; }

@@ -147,9 +147,15 @@ void op_loop_begin_part(op_loop_ctx *L, const char *name, op_set set, int nargs,
   L->timer = op_timer_find(L->name);
   L->t0 = op_wtime();
   L->halo_waited = 0;
+  L->t_halo = 0.0;
   /* Many processes: partitioned by now, the halo exchanges this loop needs
    * in flight while the core blocks run. */
-  L->size = op_dist ? op_dist->loop_begin(L) : set->size;
+  if (op_dist) {
+    L->size = op_dist->loop_begin(L);
+    L->t_halo = op_wtime() - L->t0;
+  } else {
+    L->size = set->size;
+  }
   L->plan = op_plan_get(L->name, set, part_size, nargs, args, plan_parts);
   if (L->plan->set_size != L->size)
     op_fatal("loop \"%s\" (%s): its plan covers %d elements but the loop runs %d", L->name,
@@ -164,7 +170,11 @@ void op_loop_begin(op_loop_ctx *L, const char *name, op_set set, int nargs, cons
 }
 
 void op_loop_wait(op_loop_ctx *L) {
-  if (op_dist && !L->halo_waited) op_dist->loop_wait(L);
+  if (op_dist && !L->halo_waited) {
+    const double t = op_wtime();
+    op_dist->loop_wait(L);
+    L->t_halo += op_wtime() - t;
+  }
   L->halo_waited = 1;
 }
 
@@ -182,7 +192,14 @@ int op_args_increments_only(int nargs, const op_arg *args) {
 }
 
 void op_loop_end(op_loop_ctx *L) {
-  if (op_dist) op_dist->loop_end(L);
+  if (op_dist) {
+    /* The halos first (if the loop did not wait), then what the layer does
+     * after a loop: dirty bits and, above all, the reductions' combination. */
+    op_loop_wait(L);
+    const double t = op_wtime();
+    op_dist->loop_end(L);
+    op_timer_add_mpi(L->timer, L->t_halo, op_wtime() - t);
+  }
   op_timer_add(L->timer, op_wtime() - L->t0, L->plan ? L->plan->bytes_moved : 0.0);
 }
 

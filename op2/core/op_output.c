@@ -12,6 +12,7 @@
 #include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_renumber.h"
+#include "op_tmpname.h"
 
 void op_printf(const char *format, ...) {
   if (!op_is_root()) return;
@@ -70,9 +71,9 @@ static void write_dat_file(op_dat dat, const char *file, const char *what, const
     op_dat_to_user_order(dat, user);
     data = user;
   }
-  size_t n = strlen(file) + 5;
+  size_t n = strlen(file) + 128;
   char *tmp = op_malloc(n);
-  snprintf(tmp, n, "%s.tmp", file);
+  if (!op_tmp_name(file, tmp, n)) op_fatal("%s(\"%s\"): file name too long", what, dat->name);
   FILE *f = fopen(tmp, mode);
   if (!f) op_fatal("%s(\"%s\"): cannot create %s", what, dat->name, tmp);
   int bad = writer(f, dat, rows, data) != 0;

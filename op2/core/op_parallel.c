@@ -27,7 +27,12 @@ void op_parallel_for(long n, op_range_fn fn, void *ctx) {
 #define HUGE_PAGE ((size_t)2 << 20)
 #define BIG_ARRAY ((size_t)4 << 20)
 
-static int huge_pages = 1;
+/* Off by default: with the kernel's THP defrag set to "madvise" (Debian's and
+ * this suite's test guests'), advised memory is compacted on demand at first
+ * touch, which cost 1.9-2.5 s of system time a GB there against 0.4 s for
+ * normal pages (docs/performance.md, "Set-up and plans"), for loops 1-3%
+ * faster. Long runs over big meshes may turn it on. */
+static int huge_pages = 0;
 
 void op_set_huge_pages(int on) { huge_pages = on; }
 
@@ -41,6 +46,17 @@ void *op_alloc_big(size_t bytes) {
 #ifdef MADV_HUGEPAGE
   /* Advice only: where transparent huge pages are off, nothing changes. */
   if (align == HUGE_PAGE && huge_pages) (void)madvise(p, rounded, MADV_HUGEPAGE);
+#endif
+  return p;
+}
+
+void *op_alloc_big_zero(size_t bytes) {
+  char *p = calloc(bytes ? bytes : 1, 1);
+  if (!p) op_fatal("out of memory allocating %zu bytes", bytes);
+#ifdef MADV_HUGEPAGE
+  const uintptr_t lo = ((uintptr_t)p + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+  const uintptr_t hi = ((uintptr_t)p + bytes) / HUGE_PAGE * HUGE_PAGE;
+  if (bytes >= BIG_ARRAY && huge_pages && hi > lo) (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
 #endif
   return p;
 }

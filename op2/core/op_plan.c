@@ -19,11 +19,6 @@
 /* Index of the lowest zero bit of a 32-bit colour mask (mask != all ones). */
 static inline int find_first_zero(uint32_t mask) { return __builtin_ctz(~mask); }
 
-static int cmp_int(const void *a, const void *b) {
-  int x = *(const int *)a, y = *(const int *)b;
-  return (x > y) - (x < y);
-}
-
 /* Global index of the indirect element argument i touches for element n. */
 static inline int target(const op_arg *a, int n) { return a->map->map[n * a->map->dim + a->idx]; }
 
@@ -101,6 +96,41 @@ static void clear_masks(uint32_t **work, const op_plan *p, const op_arg *args, i
   }
 }
 
+/* The colours already taken by what block b touches (bit == 0), or marks
+ * them taken by colour bit. With the local renumbering, each distinct
+ * element once; else element by element. */
+static uint32_t block_mask(const op_plan *p, const op_arg *args, int nargs, uint32_t **work,
+                           int b, uint32_t bit) {
+  uint32_t mask = 0;
+  const int start = p->offset[b], end = start + p->nelems[b];
+  if (p->ind_maps) {
+    for (int k = 0; k < p->ninds; k++) {
+      if (!work[k]) continue;
+      const size_t at = (size_t)k * (size_t)p->nblocks + (size_t)b;
+      const int *list = p->ind_maps[k] + p->ind_offs[at];
+      uint32_t *w = work[k];
+      for (int j = 0; j < p->ind_sizes[at]; j++) {
+        if (bit)
+          w[list[j]] |= bit;
+        else
+          mask |= w[list[j]];
+      }
+    }
+    return mask;
+  }
+  for (int i = 0; i < nargs; i++) {
+    if (!conflicting(p, i)) continue;
+    uint32_t *w = work[p->inds[i]];
+    for (int n = start; n < end; n++) {
+      if (bit)
+        w[target(&args[i], n)] |= bit;
+      else
+        mask |= w[target(&args[i], n)];
+    }
+  }
+  return mask;
+}
+
 /* Colours blocks [b0, b1) with colours from `first` on, in passes of 32;
  * returns the colours used (first + the number). Masks are left clear;
  * without a conflict (any_conflict 0) there are none and one colour does. */
@@ -114,23 +144,13 @@ static int colour_block_range(op_plan *p, const op_arg *args, int nargs, int any
   while (remaining > 0) {
     for (int b = b0; b < b1; b++) {
       if (colour[b] >= 0) continue;
-      int start = p->offset[b], end = start + p->nelems[b];
-      uint32_t mask = 0;
-      for (int i = 0; i < nargs; i++) {
-        if (!conflicting(p, i)) continue;
-        const uint32_t *w = work[p->inds[i]];
-        for (int n = start; n < end; n++) mask |= w[target(&args[i], n)];
-      }
+      const uint32_t mask = block_mask(p, args, nargs, work, b, 0);
       if (mask == 0xffffffffu) continue; /* no free colour in this pass */
       int c = find_first_zero(mask);
       colour[b] = base + c;
       if (base + c + 1 > ncolors) ncolors = base + c + 1;
       remaining--;
-      for (int i = 0; i < nargs; i++) {
-        if (!conflicting(p, i)) continue;
-        uint32_t *w = work[p->inds[i]];
-        for (int n = start; n < end; n++) w[target(&args[i], n)] |= 1u << c;
-      }
+      block_mask(p, args, nargs, work, b, 1u << c);
     }
     base += 32;
     clear_masks(work, p, args, nargs);
@@ -149,7 +169,8 @@ static void colour_blocks(op_plan *p, const op_arg *args, int nargs) {
   for (int i = 0; i < nargs; i++) any_conflict |= conflicting(p, i);
   /* Blocks that share no written element need no colours: one pass of
    * ranges where the plan has affine runs, instead of a mask per element. */
-  if (any_conflict && op_plan_blocks_disjoint(p, args, nargs)) any_conflict = 0;
+  if (any_conflict && (p->conflict_free || op_plan_blocks_disjoint(p, args, nargs)))
+    any_conflict = 0;
   uint32_t **work = any_conflict ? alloc_masks(p, args, nargs) : NULL;
   p->ncolors_core = colour_block_range(p, args, nargs, any_conflict, work, colour, 0, nb_core, 0);
   int ncolors =
@@ -172,137 +193,17 @@ static void colour_blocks(op_plan *p, const op_arg *args, int nargs) {
   free(colour);
 }
 
-/* Local renumbering: for each block and indirect dat, the sorted distinct
- * global elements it touches; for each indirect argument, every element's
- * local index into its block's list. */
-static void renumber(op_plan *p, const op_arg *args, int nargs) {
-  int nb = p->nblocks, ni = p->ninds;
-  p->ind_offs = op_calloc((size_t)ni * (size_t)nb + 1, sizeof(int));
-  p->ind_sizes = op_calloc((size_t)ni * (size_t)nb + 1, sizeof(int));
-  p->ind_maps = op_calloc((size_t)(ni ? ni : 1), sizeof(int *));
-  p->loc_maps = op_calloc((size_t)(nargs ? nargs : 1), sizeof(int *));
-  for (int i = 0; i < nargs; i++)
-    if (p->inds[i] >= 0) p->loc_maps[i] = op_malloc(sizeof(int) * (size_t)(p->set_size + 1));
-
-  /* One block's targets of one indirect dat: its arguments through maps
-   * times the block's elements (at most the partition size, and never more
-   * than the set). */
-  size_t maxlist = 0, block_max = 0;
-  for (int b = 0; b < nb; b++)
-    if ((size_t)p->nelems[b] > block_max) block_max = (size_t)p->nelems[b];
-  for (int k = 0; k < ni; k++) {
-    size_t args_k = 0;
-    for (int i = 0; i < nargs; i++) args_k += p->inds[i] == k;
-    if (args_k * block_max > maxlist) maxlist = args_k * block_max;
-  }
-  int *list = op_malloc(sizeof(int) * (maxlist + 1));
-  for (int k = 0; k < ni; k++) {
-    op_dat d = op_g.dats[p->ind_dat[k]];
-    int *local = op_malloc(sizeof(int) * (size_t)(op_set_held(d->set) + 1)); /* global -> local */
-    size_t cap = 1024, total = 0;
-    int *all = op_malloc(sizeof(int) * cap);
-    for (int b = 0; b < nb; b++) {
-      int start = p->offset[b], end = start + p->nelems[b], nl = 0;
-      for (int i = 0; i < nargs; i++)
-        if (p->inds[i] == k)
-          for (int n = start; n < end; n++) list[nl++] = target(&args[i], n);
-      qsort(list, (size_t)nl, sizeof(int), cmp_int);
-      int nu = 0;
-      for (int j = 0; j < nl; j++)
-        if (nu == 0 || list[j] != list[nu - 1]) list[nu++] = list[j];
-      if (total + (size_t)nu > (size_t)INT_MAX)
-        op_fatal("plan for loop \"%s\": the blocks' lists of indirect elements exceed %d "
-                 "entries (a smaller partition size, or fewer arguments per loop)",
-                 p->loop_name, INT_MAX);
-      if (total + (size_t)nu > cap) {
-        while (total + (size_t)nu > cap) cap *= 2;
-        all = op_realloc(all, sizeof(int) * cap);
-      }
-      p->ind_offs[k * nb + b] = (int)total;
-      p->ind_sizes[k * nb + b] = nu;
-      for (int j = 0; j < nu; j++) {
-        all[total + (size_t)j] = list[j];
-        local[list[j]] = j;
-      }
-      total += (size_t)nu;
-      for (int i = 0; i < nargs; i++)
-        if (p->inds[i] == k)
-          for (int n = start; n < end; n++) p->loc_maps[i][n] = local[target(&args[i], n)];
-    }
-    p->ind_maps[k] = all;
-    free(local);
-  }
-  free(list);
-
-  /* Shared memory to stage one block's indirect data, each dat's segment
-   * aligned to 8 bytes. */
-  size_t maxshared = 0;
-  for (int b = 0; b < nb; b++) {
-    size_t bytes = 0;
-    for (int k = 0; k < ni; k++) {
-      size_t seg = (size_t)p->ind_sizes[k * nb + b] * (size_t)op_g.dats[p->ind_dat[k]]->size;
-      bytes += (seg + 7) & ~(size_t)7;
-    }
-    if (bytes > maxshared) maxshared = bytes;
-  }
-  p->nshared = maxshared;
-}
-
-/* Element colours within each block, 32 at a time (thread colouring). */
-static void colour_elements(op_plan *p, const op_arg *args, int nargs) {
-  int nb = p->nblocks;
-  p->thrcol = op_malloc(sizeof(int) * (size_t)(p->set_size + 1));
-  p->nthrcol = op_calloc((size_t)(nb ? nb : 1), sizeof(int));
-  uint32_t **work = alloc_masks(p, args, nargs);
-  p->max_thrcol = 0;
-  for (int b = 0; b < nb; b++) {
-    int start = p->offset[b], end = start + p->nelems[b];
-    for (int n = start; n < end; n++) p->thrcol[n] = -1;
-    int remaining = end - start, base = 0, ncol = 0;
-    int any = 0;
-    for (int i = 0; i < nargs; i++) any |= conflicting(p, i);
-    if (!any) {
-      for (int n = start; n < end; n++) p->thrcol[n] = 0;
-      ncol = remaining > 0;
-      remaining = 0;
-    }
-    while (remaining > 0) {
-      for (int n = start; n < end; n++) {
-        if (p->thrcol[n] >= 0) continue;
-        uint32_t mask = 0;
-        for (int i = 0; i < nargs; i++)
-          if (conflicting(p, i)) mask |= work[p->inds[i]][target(&args[i], n)];
-        if (mask == 0xffffffffu) continue;
-        int c = find_first_zero(mask);
-        p->thrcol[n] = base + c;
-        if (base + c + 1 > ncol) ncol = base + c + 1;
-        remaining--;
-        for (int i = 0; i < nargs; i++)
-          if (conflicting(p, i)) work[p->inds[i]][target(&args[i], n)] |= 1u << c;
-      }
-      /* Reset only what this block touched. */
-      for (int i = 0; i < nargs; i++)
-        if (conflicting(p, i))
-          for (int n = start; n < end; n++) work[p->inds[i]][target(&args[i], n)] = 0;
-      base += 32;
-    }
-    p->nthrcol[b] = ncol;
-    if (ncol > p->max_thrcol) p->max_thrcol = ncol;
-  }
-  free_masks(work, p->ninds);
-}
-
 /* One-level colouring of all elements: elements of one colour touch disjoint
  * indirectly written data, so a whole colour can run at once without staging. */
 static void colour_globally(op_plan *p, const op_arg *args, int nargs) {
   int size = p->set_size;
   int *colour = op_malloc(sizeof(int) * (size_t)(size + 1));
   for (int n = 0; n < size; n++) colour[n] = -1;
-  uint32_t **work = alloc_masks(p, args, nargs);
   int any = 0;
   for (int i = 0; i < nargs; i++) any |= conflicting(p, i);
+  uint32_t **work = any && !p->conflict_free ? alloc_masks(p, args, nargs) : NULL;
   int ncol = 0, remaining = size, base = 0;
-  if (!any) {
+  if (!any || p->conflict_free) {
     for (int n = 0; n < size; n++) colour[n] = 0;
     ncol = size > 0;
     remaining = 0;
@@ -324,7 +225,7 @@ static void colour_globally(op_plan *p, const op_arg *args, int nargs) {
     clear_masks(work, p, args, nargs);
     base += 32;
   }
-  free_masks(work, p->ninds);
+  if (work) free_masks(work, p->ninds);
   p->gcolors = ncol;
   p->gcol_offset = op_calloc((size_t)ncol + 2, sizeof(int));
   p->gcol_elems = op_malloc(sizeof(int) * (size_t)(size + 1));
@@ -369,6 +270,38 @@ static void count_bytes(op_plan *p, const op_arg *args, int nargs) {
   p->bytes_moved = bytes;
 }
 
+/* The bytes of a plan without blocks, counted over blocks and affine runs
+ * made for the purpose and dropped after: a structured map's footprint is
+ * then a few ranges a row (one pass over its map, remembered per map),
+ * where element by element it would take a pass per column. */
+static void count_bytes_unblocked(op_plan *p, const op_arg *args, int nargs) {
+  op_plan t = *p; /* shares the argument tables, owns what is made below */
+  t.part_size = OP_CPU_PART_SIZE;
+  t.what = OP_PLAN_AFFINE_RUNS;
+  make_blocks(&t);
+  op_plan_find_affine_runs(&t, args, nargs);
+  count_bytes(&t, args, nargs);
+  p->bytes_moved = t.bytes_moved;
+  free(t.offset);
+  free(t.nelems);
+  free(t.blk_seg);
+  free(t.seg_start);
+  free(t.seg_end);
+  free(t.seg_affine);
+  free(t.seg_off);
+  free(t.seg_step);
+  free(t.seg_period);
+}
+
+static op_plan *plan_built(op_plan *p, double t0, int big) {
+  p->build_seconds = op_wtime() - t0;
+  if (big) {
+    printf("OP2: plan of loop \"%s\" built in %.1f s\n", p->loop_name, p->build_seconds);
+    fflush(stdout);
+  }
+  return p;
+}
+
 op_plan *op_plan_build(const char *loop_name, op_set set, int part_size, int nargs,
                        const op_arg *args, unsigned what) {
   OP_CHECK(part_size > 0, "plan for loop \"%s\": partition size must be positive, got %d",
@@ -403,24 +336,30 @@ op_plan *op_plan_build(const char *loop_name, op_set set, int part_size, int nar
     p->arg_acc[i] = (int)args[i].acc;
   }
   find_indirect_dats(p, nargs, args);
+  if (what & OP_PLAN_SIZE_ONLY) {
+    /* One thread per element: no blocks, no colours; only what is counted. */
+    count_bytes_unblocked(p, args, nargs);
+    return plan_built(p, t0, big);
+  }
+  /* Colours come cheap where nothing needs them: a loop whose written dats
+   * are each reached through one one-to-one map column. One pass over the
+   * column, remembered per map; the CPU backends' affine runs tell the same
+   * by ranges (op_plan_blocks_disjoint). */
+  if (what & (OP_PLAN_STAGED | OP_PLAN_GLOBAL_COLOURS))
+    p->conflict_free = op_args_conflict_free(nargs, args, p->set_size, 0);
   make_blocks(p);
   /* First: the affine runs let the footprints below be counted by ranges. */
   if (what & OP_PLAN_AFFINE_RUNS) op_plan_find_affine_runs(p, args, nargs);
+  /* The local renumbering before the block colours: a block's distinct
+   * elements are then marked once each, not once per reference. */
+  if (what & OP_PLAN_STAGED) op_plan_renumber(p, args, nargs);
   colour_blocks(p, args, nargs);
-  if (what & OP_PLAN_STAGED) {
-    renumber(p, args, nargs);
-    colour_elements(p, args, nargs);
-  }
+  if (what & OP_PLAN_STAGED) op_plan_colour_elements(p, args, nargs);
   if (what & OP_PLAN_GLOBAL_COLOURS) colour_globally(p, args, nargs);
   /* Only the CPU backends' general segments run in chunks. */
   if (what & OP_PLAN_AFFINE_RUNS) p->chunk_safe = op_plan_segments_chunk_safe(p, args, nargs);
   count_bytes(p, args, nargs);
-  p->build_seconds = op_wtime() - t0;
-  if (big) {
-    printf("OP2: plan of loop \"%s\" built in %.1f s\n", loop_name, p->build_seconds);
-    fflush(stdout);
-  }
-  return p;
+  return plan_built(p, t0, big);
 }
 
 void op_plan_free(op_plan *p) {
@@ -471,7 +410,12 @@ static int matches(const op_plan *p, const char *loop_name, op_set set, int part
   if (p->set != set || p->set_size != op_loop_set_size(set, nargs, args) ||
       p->core_size != (set->core_size < p->set_size ? set->core_size : p->set_size) ||
       p->part_size != part_size ||
-      p->nargs != nargs || (p->what & what) != what || strcmp(p->loop_name, loop_name) != 0)
+      p->nargs != nargs || strcmp(p->loop_name, loop_name) != 0)
+    return 0;
+  /* Any plan serves a loop that needs only the size; a size-only plan serves
+   * no other. */
+  if (!(what & OP_PLAN_SIZE_ONLY) &&
+      ((p->what & OP_PLAN_SIZE_ONLY) || (p->what & what) != what))
     return 0;
   for (int i = 0; i < nargs; i++) {
     const int is_dat = args[i].kind == OP_ARG_DAT && args[i].dat;
@@ -486,12 +430,19 @@ static int matches(const op_plan *p, const char *loop_name, op_set set, int part
 }
 
 static void print_plan_stats(const op_plan *p) {
+  if (p->what & OP_PLAN_SIZE_ONLY) {
+    printf("OP2 plan for loop \"%s\" over %s (%d elements): one thread per element, no "
+           "blocks, built in %.3f s\n",
+           p->loop_name, p->set->name, p->set_size, p->build_seconds);
+    return;
+  }
   printf("OP2 plan for loop \"%s\" over %s (%d elements): part size %d, %d blocks, %d block "
          "colours",
          p->loop_name, p->set->name, p->set_size, p->part_size, p->nblocks, p->ncolors);
   if (p->what & OP_PLAN_STAGED)
     printf(", up to %d element colours, %zu bytes staged", p->max_thrcol, p->nshared);
   if (p->what & OP_PLAN_GLOBAL_COLOURS) printf(", %d global colours", p->gcolors);
+  if (p->conflict_free) printf(", conflict-free");
   if (p->what & OP_PLAN_AFFINE_RUNS) {
     long affine = 0, interleaved = 0;
     for (int g = 0; g < p->nsegs; g++) {
@@ -528,6 +479,7 @@ const op_plan *op_plan_get(const char *loop_name, op_set set, int part_size, int
 
 void op_plan_cache_clear(void) {
   op_plan_affine_forget_maps();
+  op_plan_columns_forget();
   op_plan_interleaved_forget_maps();
   for (int c = 0; c < ncache; c++) op_plan_free(cache[c]);
   free(cache);

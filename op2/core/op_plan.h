@@ -45,6 +45,10 @@ typedef struct op_plan {
   int *ind_dat;   /* per indirect dat: the dat index */
   int *ind_writes;/* per indirect dat: 1 when some argument writes or increments it */
   unsigned what;  /* OP_PLAN_* parts that were built */
+  /* 1 when no two elements touch one element of a dat the loop writes through
+   * a map (op_args_conflict_free; looked at for staged and global-colour
+   * plans): every colour is then 0. */
+  int conflict_free;
 
   /* ---- blocks ---- */
   int nblocks;
@@ -127,7 +131,11 @@ typedef struct op_plan {
 enum {
   OP_PLAN_STAGED = 1,        /* local renumbering, element colours, shared-memory size */
   OP_PLAN_GLOBAL_COLOURS = 2, /* one-level colouring of all elements */
-  OP_PLAN_AFFINE_RUNS = 4     /* segments of blocks whose maps are affine (CPU backends) */
+  OP_PLAN_AFFINE_RUNS = 4,    /* segments of blocks whose maps are affine (CPU backends) */
+  /* Not a part: no blocks and no colours at all, only the set size and the
+   * bytes counted (one thread per element: the CUDA backend's plain,
+   * coalesced and atomic kernels). Any plan of the loop serves such a call. */
+  OP_PLAN_SIZE_ONLY = 8
 };
 
 /* Shortest affine run worth a segment of its own: shorter ones stay in the

@@ -200,6 +200,13 @@ static const map_breaks *breaks_of(op_map m) {
   return b;
 }
 
+const int *op_plan_map_breaks(op_map m, int *nbreaks) {
+  const map_breaks *b = breaks_of(m);
+  *nbreaks = b->scattered ? 0 : b->nbreaks;
+  /* No breaks at all: one run, and an empty list that is not NULL. */
+  return b->scattered ? NULL : b->breaks ? b->breaks : (const int *)&b->nbreaks;
+}
+
 /* ---- the segments of a plan ---------------------------------------------------- */
 
 static inline int is_mapped(const op_arg *a) {

@@ -306,8 +306,46 @@ static int check_segments(const op_plan *p, const op_arg *args, int nargs, char 
   return 0;
 }
 
+/* A size-only plan runs one thread per element in any order: no two
+ * elements may touch one element of a dat written through a map, but for a
+ * dat only incremented (atomically). */
+static int check_one_thread_per_element(const op_plan *p, const op_arg *args, int nargs,
+                                        char *msg, size_t len) {
+  if (p->nblocks != 0) return fail(msg, len, "a size-only plan with %d blocks", p->nblocks);
+  int **owner, **group, rc = 0;
+  alloc_owners(p, &owner, &group);
+  for (int k = 0; k < p->ninds && !rc; k++) {
+    if (!p->ind_writes[k]) continue;
+    int increments_only = 1;
+    for (int i = 0; i < nargs; i++)
+      if (args[i].kind == OP_ARG_DAT && args[i].dat == op_g.dats[p->ind_dat[k]] &&
+          (!args[i].map || args[i].acc != OP_INC))
+        increments_only = 0;
+    if (increments_only) continue;
+    for (int n = 0; n < p->set_size && !rc; n++)
+      for (int i = 0; i < nargs && !rc; i++) {
+        if (p->inds[i] != k) continue;
+        const int g = target(&args[i], n);
+        if (group[k][g] == 0 && owner[k][g] != n)
+          rc = fail(msg, len,
+                    "one thread per element, but elements %d and %d both touch element %d of "
+                    "dat \"%s\", which the loop writes",
+                    owner[k][g], n, g, op_g.dats[p->ind_dat[k]]->name);
+        group[k][g] = 0;
+        owner[k][g] = n;
+      }
+  }
+  free_owners(p, owner, group);
+  return rc;
+}
+
 int op_plan_check(const op_plan *p, int nargs, const op_arg *args, char *msg, size_t len) {
   if (nargs != p->nargs) return fail(msg, len, "plan has %d arguments, given %d", p->nargs, nargs);
+  if (p->what & OP_PLAN_SIZE_ONLY) {
+    if (check_one_thread_per_element(p, args, nargs, msg, len)) return 1;
+    if (len) msg[0] = '\0';
+    return 0;
+  }
   if (check_blocks(p, msg, len) || check_blkmap(p, msg, len) ||
       check_block_colours(p, args, nargs, msg, len))
     return 1;

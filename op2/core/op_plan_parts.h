@@ -24,6 +24,10 @@ static inline long op_plan_row_pieces(long rows) {
 /* ---- op_plan_affine.c ---- */
 /* Fills p->nsegs, blk_seg, seg_start, seg_end, seg_affine and seg_off. */
 void op_plan_find_affine_runs(op_plan *p, const op_arg *args, int nargs);
+/* The rows (ascending, from 1) where map m's affine runs begin, each run
+ * stepping every entry by 0 or 1 a row; NULL when its runs are too short to
+ * be worth having. Found on first use, as the plans find them. */
+const int *op_plan_map_breaks(op_map m, int *nbreaks);
 /* Forgets what was learnt about the maps (the rows where their affine
  * pattern breaks): after their entries change, and at op_exit. */
 void op_plan_affine_forget_maps(void);
@@ -46,6 +50,13 @@ const op_interleave_breaks *op_plan_interleave_breaks(op_map m, int period);
 /* Forgets them, as op_plan_affine_forget_maps does. */
 void op_plan_interleaved_forget_maps(void);
 
+/* ---- op_plan_staged.c: what a staged plan adds (OP_PLAN_STAGED) ---- */
+/* The local renumbering: ind_offs, ind_sizes, ind_maps, loc_maps, nshared. */
+void op_plan_renumber(op_plan *p, const op_arg *args, int nargs);
+/* The element colours within each block: thrcol, nthrcol, max_thrcol
+ * (after op_plan_renumber, whose local numbers it uses). */
+void op_plan_colour_elements(op_plan *p, const op_arg *args, int nargs);
+
 /* ---- op_plan_footprint.c: what the elements touch, as ranges where the
  * plan has affine runs (a structured mesh costs a few range operations per
  * row instead of one per element) ---- */
@@ -58,5 +69,19 @@ int op_plan_blocks_disjoint(const op_plan *p, const op_arg *args, int nargs);
 int op_plan_segments_chunk_safe(const op_plan *p, const op_arg *args, int nargs);
 /* How many distinct elements of dat the loop's mapped arguments touch. */
 long op_plan_touched(const op_plan *p, const op_arg *args, int nargs, op_dat dat);
+
+/* ---- op_plan_columns.c: map columns over a loop's rows, in one parallel pass ---- */
+typedef struct {
+  long distinct; /* distinct targets */
+  int repeated;  /* some target is reached twice (by two rows, or two columns of a row) */
+} op_plan_footprint;
+/* Columns idx[c] of maps[c] over rows [0, rows), into a set of to_size elements. */
+op_plan_footprint op_plan_columns_footprint(int ncols, const op_map *maps, const int *idx,
+                                            long rows, long to_size);
+/* 1 when column idx of map m gives a different element for each of rows
+ * [0, rows); remembered per map until op_plan_columns_forget. */
+int op_plan_column_one_to_one(op_map m, int idx, int rows);
+/* Forgets what was learnt of the maps' columns, as op_plan_affine_forget_maps. */
+void op_plan_columns_forget(void);
 
 #endif

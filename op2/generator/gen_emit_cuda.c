@@ -93,7 +93,10 @@ static void analyse(const gen_loop *lp, loop_info *L) {
   if (L->indirect) {
     L->has_coalesced = 0;
     L->has_staged = inc_literal;
-    L->has_atomic = inc_literal && !L->serial;
+    /* For a loop that writes through a map other than by increments, the
+     * atomic kernel writes in place: the backend runs it only where no two
+     * elements write one datum (op_args_conflict_free). */
+    L->has_atomic = inc_literal;
   }
 }
 

@@ -35,7 +35,8 @@ static void usage(FILE *f) {
           "                     (default seq,openmp,cuda)\n"
           "  --language L       c or c++: the language of the CPU loop code, which includes\n"
           "                     the kernel headers (default: c++ when the first source ends\n"
-          "                     in .cpp, .cc, .cxx or .C, else c)\n");
+          "                     in .cpp, .cc, .cxx or .C, else c)\n"
+          "  --help, --version  this text; the suite's version\n");
 }
 
 /* Writes text to path unless the file already holds exactly that text. */
@@ -164,6 +165,9 @@ int main(int argc, char **argv) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       usage(stdout);
+      return 0;
+    } else if (!strcmp(a, "--version")) {
+      printf("op2-gen (op2suite %s)\n", OP2_GEN_VERSION);
       return 0;
     } else if (!strcmp(a, "--app") && i + 1 < argc) {
       app = argv[++i];

@@ -59,8 +59,8 @@ typedef struct op_map_core {
   int dim;          /* entries per element of `from` */
   int *map;         /* from->size * dim entries, row major (the library's copy) */
   char *name;
-  int user_owned;   /* 1 when `map` is the application's own array (never, since
-                       op_decl_map copies as OP2 does; kept for readers of the field) */
+  int user_owned;   /* 1 when `map` is not the core's to free: on many processes
+                       the MPI layer's rows (op_decl_map itself copies, as OP2 does) */
 } *op_map;
 
 /* Where the up-to-date copy of a dat lives, for backends with device memory. */
@@ -77,8 +77,9 @@ typedef struct op_dat_core {
   char *data_d;     /* device copy, or NULL */
   char *name;
   char *type_name;  /* "double", "float" or "int" */
-  int user_owned;   /* 1 when `data` is the application's own array (never, since
-                       op_decl_dat copies as OP2 does; kept for readers of the field) */
+  int user_owned;   /* 1 when `data` is not the core's to free: the application's
+                       own array (OP2's OP_NO_REALLOC) or, on many processes, the
+                       MPI layer's rows */
   int where;        /* OP_DAT_HOST_CURRENT | OP_DAT_DEVICE_CURRENT */
   int soa;          /* declared with OP2's layout suffix ("double:soa"): a backend
                        with a structure-of-arrays layout holds it so (offload) */
@@ -138,6 +139,36 @@ void op_partition(const char *lib, const char *routine, op_set prime_set, op_map
  * (each process keeps its slices, as OP2 keeps them) and builds the halos,
  * when op_partition has not done so; nothing once it has, or on one process. */
 void op_halo_create(void);
+/* This suite's: a mesh whose geometry follows from an element's number (a
+ * structured grid) describes it by functions instead of a dat of coordinates
+ * and a map for the graph, so that neither has to exist. The functions are
+ * called only for the elements of this process's slice of geo->set (global
+ * numbers), and only when the partitioner needs them:
+ *   coords(first, count, xyz, ctx)  cdim doubles (1 to 3) for each element of
+ *                                   [first, first + count): what RCB splits
+ *   adjacent(g, out, ctx)           the elements adjacent to g (at most
+ *                                   max_adjacent, g itself excluded; h adjacent
+ *                                   to g exactly when g is to h), returning how
+ *                                   many: PT-Scotch's graph
+ * A NULL function is a property the mesh does not have: RCB without coords is
+ * refused, naming the set; PT-Scotch without adjacent uses prime_map's graph
+ * as op_partition does. BLOCK splits prime_set. A no-op on one process
+ * without MPI. */
+typedef struct {
+  op_set set;
+  int cdim;
+  void (*coords)(int first, int count, double *xyz, void *ctx);
+  int max_adjacent;
+  int (*adjacent)(int g, int *out, void *ctx);
+  void *ctx;
+} op_mesh_geometry;
+void op_partition_geometry(const char *lib, const char *routine, op_set prime_set,
+                           op_map prime_map, const op_mesh_geometry *geo);
+/* Whether op_partition(lib, routine, ...) would need coordinates here: the
+ * partitioner it runs (--op-partition=NAME replaces the program's choice)
+ * splits by them. 0 without MPI. For a program that has none to refuse early,
+ * with its own reason. */
+int op_partition_needs_coords(const char *lib, const char *routine);
 /* The processes of the run (1 without MPI), and this one's number (0 ...). */
 int op_num_procs(void);
 int op_rank(void);

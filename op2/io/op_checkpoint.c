@@ -8,6 +8,7 @@
 #include "op_checkpoint.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #define CKPT_SCALARS "checkpoint/scalars"
 #define CKPT_FORMAT "op2-checkpoint"
 #define CKPT_VERSION 1
+#define CKPT_MESH "mesh" /* attribute of /checkpoint: the fingerprint of the mesh */
 
 static int check_args(const op_io_ctx *c, const op_dat *dats, int ndats,
                       const char *const *names, const void *scalars, int nscalars) {
@@ -60,10 +62,23 @@ static int close_group(const op_io_ctx *c, hid_t g, int rc) {
   return rc;
 }
 
+/* A group with no times in its header (the same checkpoint, the same bytes). */
+static hid_t create_group(hid_t f, const char *name) {
+  hid_t gcpl = op_h5_untimed(H5P_GROUP_CREATE);
+  if (gcpl < 0) return -1;
+  hid_t g = H5Gcreate2(f, name, H5P_DEFAULT, gcpl, H5P_DEFAULT);
+  if (H5Pclose(gcpl) < 0 && g >= 0) {
+    H5Gclose(g);
+    return -1;
+  }
+  return g;
+}
+
 /* data[i]: every row of dats[i] in the user's numbering (the root's gathering
  * on many processes). */
-static int write_body(const op_io_ctx *c, hid_t f, const op_dat *dats, const void *const *data,
-                      int ndats, const char *const *names, const double *scalars, int nscalars) {
+static int write_body(const op_io_ctx *c, hid_t f, const char *mesh, const op_dat *dats,
+                      const void *const *data, int ndats, const char *const *names,
+                      const double *scalars, int nscalars) {
   int rc = OP_IO_OK;
   for (int i = 0; rc == OP_IO_OK && i < ndats; ++i)
     rc = op_h5_write_dat(c, f, dats[i], data[i], 0);
@@ -85,7 +100,7 @@ static int write_body(const op_io_ctx *c, hid_t f, const op_dat *dats, const voi
   op_io_ctx cg = *c;
   cg.what = "group";
   cg.object = "/" CKPT_GROUP;
-  hid_t g = H5Gcreate2(f, CKPT_GROUP, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  hid_t g = create_group(f, CKPT_GROUP);
   if (g < 0)
     return OP_IO_ERR(&cg, OP_IO_EIO, "cannot create the group (a dat named '%s'?)", CKPT_GROUP);
   rc = op_h5_set_attr_str(c, g, "/" CKPT_GROUP, "format", CKPT_FORMAT);
@@ -93,11 +108,13 @@ static int write_body(const op_io_ctx *c, hid_t f, const op_dat *dats, const voi
     rc = op_h5_set_attr_int(c, g, "/" CKPT_GROUP, "version", CKPT_VERSION);
   if (rc == OP_IO_OK)
     rc = op_h5_set_attr_int(c, g, "/" CKPT_GROUP, "ndats", ndats);
+  if (rc == OP_IO_OK && mesh)
+    rc = op_h5_set_attr_str(c, g, "/" CKPT_GROUP, CKPT_MESH, mesh);
   rc = close_group(&cg, g, rc);
   if (rc != OP_IO_OK)
     return rc;
   cg.object = "/" CKPT_SCALARS;
-  g = H5Gcreate2(f, CKPT_SCALARS, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  g = create_group(f, CKPT_SCALARS);
   if (g < 0)
     return OP_IO_ERR(&cg, OP_IO_EIO, "cannot create the group");
   for (int i = 0; rc == OP_IO_OK && i < nscalars; ++i) {
@@ -109,7 +126,7 @@ static int write_body(const op_io_ctx *c, hid_t f, const op_dat *dats, const voi
   return close_group(&cg, g, rc);
 }
 
-static int write_file(const op_io_ctx *c, const char *file, const op_dat *dats,
+static int write_file(const op_io_ctx *c, const char *file, const char *mesh, const op_dat *dats,
                       const void *const *data, int ndats, const char *const *scalar_names,
                       const double *scalars, int nscalars) {
   char *tmp = op_io_tmpname(file);
@@ -121,7 +138,7 @@ static int write_file(const op_io_ctx *c, const char *file, const op_dat *dats,
     free(tmp);
     return rc;
   }
-  rc = write_body(c, f, dats, data, ndats, scalar_names, scalars, nscalars);
+  rc = write_body(c, f, mesh, dats, data, ndats, scalar_names, scalars, nscalars);
   int rc2 = op_h5_close(c, f);
   rc = rc != OP_IO_OK ? rc : rc2;
   if (rc == OP_IO_OK)
@@ -138,6 +155,13 @@ static int write_file(const op_io_ctx *c, const char *file, const op_dat *dats,
 int op_checkpoint_write(const char *file, const op_dat *dats, int ndats,
                         const char *const *scalar_names, const double *scalars, int nscalars,
                         char *err, size_t errlen) {
+  return op_checkpoint_write_for_mesh(file, NULL, dats, ndats, scalar_names, scalars, nscalars,
+                                      err, errlen);
+}
+
+int op_checkpoint_write_for_mesh(const char *file, const char *mesh, const op_dat *dats,
+                                 int ndats, const char *const *scalar_names,
+                                 const double *scalars, int nscalars, char *err, size_t errlen) {
   op_io_ctx c = op_h5_ctx(err, errlen, file);
   if (!file || !file[0])
     return OP_IO_ERR(&c, OP_IO_EARG, "no file name given");
@@ -150,14 +174,14 @@ int op_checkpoint_write(const char *file, const op_dat *dats, int ndats,
   for (int i = 0; data && i < ndats; ++i)
     data[i] = op_fetch_data_global(dats[i]); /* collective */
   if (rc == OP_IO_OK && op_io_writer())
-    rc = write_file(&c, file, dats, data, ndats, scalar_names, scalars, nscalars);
+    rc = write_file(&c, file, mesh, dats, data, ndats, scalar_names, scalars, nscalars);
   free(data);
   return op_io_shared(rc, err);
 }
 
 /* ---- reading ---------------------------------------------------------------------------- */
 
-static int check_format(const op_io_ctx *c, hid_t f, int ndats) {
+static int check_format(const op_io_ctx *c, hid_t f, int ndats, const char *mesh) {
   op_io_ctx cg = *c;
   cg.what = "group";
   cg.object = "/" CKPT_GROUP;
@@ -192,6 +216,24 @@ static int check_format(const op_io_ctx *c, hid_t f, int ndats) {
     if (rc == OP_IO_OK && stored != (double)ndats)
       rc = OP_IO_ERR(&ca, OP_IO_EFORMAT, "the checkpoint holds %g dat(s), this run restores %d",
                      stored, ndats);
+  }
+  /* The mesh it was written on must be this run's: a state restored onto
+   * other numbers or coordinates runs on, wrong, without a word. */
+  if (rc == OP_IO_OK && mesh) {
+    char stored[OP_MESH_FINGERPRINT_LEN];
+    int has = 0;
+    rc = op_h5_get_attr_str(c, g, "/" CKPT_GROUP, CKPT_MESH, stored, sizeof stored, &has);
+    if (rc == OP_IO_OK && !has)
+      rc = OP_IO_ERR(&cg, OP_IO_EFORMAT,
+                     "the checkpoint does not name the mesh it was written on (a checkpoint "
+                     "from before meshes were recorded?), so it cannot be restored onto this "
+                     "run's mesh '%s'",
+                     mesh);
+    else if (rc == OP_IO_OK && strcmp(stored, mesh) != 0)
+      rc = OP_IO_ERR(&cg, OP_IO_EFORMAT,
+                     "the checkpoint was written on another mesh: its mesh is '%s', this run's "
+                     "is '%s' (restart on the mesh it was written on)",
+                     stored, mesh);
   }
   return close_group(&cg, g, rc);
 }
@@ -257,6 +299,13 @@ static int read_scalars(const op_io_ctx *c, hid_t f, const char *const *names, d
 int op_checkpoint_read(const char *file, op_dat *dats, int ndats,
                        const char *const *scalar_names, double *scalars, int nscalars,
                        char *err, size_t errlen) {
+  return op_checkpoint_read_for_mesh(file, NULL, dats, ndats, scalar_names, scalars, nscalars,
+                                     err, errlen);
+}
+
+int op_checkpoint_read_for_mesh(const char *file, const char *mesh, op_dat *dats, int ndats,
+                                const char *const *scalar_names, double *scalars, int nscalars,
+                                char *err, size_t errlen) {
   op_io_ctx c = op_h5_ctx(err, errlen, file);
   int rc = check_args(&c, (const op_dat *)dats, ndats, scalar_names, scalars, nscalars);
   if (rc != OP_IO_OK)
@@ -270,7 +319,7 @@ int op_checkpoint_read(const char *file, op_dat *dats, int ndats,
   if (!bufs || !vals)
     rc = OP_IO_ERR(&c, OP_IO_ENOMEM, "out of memory");
   if (rc == OP_IO_OK)
-    rc = check_format(&c, f, ndats);
+    rc = check_format(&c, f, ndats, mesh);
   /* Everything checked first (every process checks the file itself), */
   for (int i = 0; rc == OP_IO_OK && i < ndats; ++i) {
     rc = op_h5_check_dat(&c, f, dats[i], dats[i]->name);
@@ -321,7 +370,7 @@ int op_checkpoint_exists(const char *file) {
   hid_t f;
   if (op_h5_open_read(&c, &f) != OP_IO_OK)
     return 0;
-  int ok = check_format(&c, f, -1) == OP_IO_OK;
+  int ok = check_format(&c, f, -1, NULL) == OP_IO_OK;
   if (op_h5_close(&c, f) != OP_IO_OK)
     ok = 0;
   return ok;
@@ -338,4 +387,117 @@ int op_checkpoint_int(const char *file, const char *name, double value, long lon
                      lo, hi);
   *out = (long long)value;
   return OP_IO_OK;
+}
+
+/* ---- the mesh's fingerprint -------------------------------------------------------------- */
+
+#define FNV_OFFSET 0xcbf29ce484222325ull
+#define FNV_PRIME 0x100000001b3ull
+
+/* The nbytes low bytes of v, least significant first (the same hash on
+ * machines of either byte order). */
+static uint64_t hash_le(uint64_t h, uint64_t v, int nbytes) {
+  for (int b = 0; b < nbytes; ++b) {
+    h ^= (v >> (8 * b)) & 0xffu;
+    h *= FNV_PRIME;
+  }
+  return h;
+}
+
+static uint64_t hash_values(uint64_t h, const void *data, size_t n, op_type t) {
+  for (size_t i = 0; i < n; ++i) {
+    if (t == OP_TYPE_DOUBLE) {
+      uint64_t v;
+      memcpy(&v, (const double *)data + i, sizeof v);
+      h = hash_le(h, v, 8);
+    } else {
+      uint32_t v;
+      memcpy(&v, (const char *)data + 4 * i, sizeof v); /* int and float: 4 bytes */
+      h = hash_le(h, v, 4);
+    }
+  }
+  return h;
+}
+
+/* Appends "name size" for a set not yet named. */
+static void name_set(char *text, size_t len, op_set *seen, int *nseen, op_set s) {
+  for (int i = 0; i < *nseen; ++i)
+    if (seen[i] == s)
+      return;
+  seen[(*nseen)++] = s;
+  size_t used = strlen(text);
+  snprintf(text + used, len - used, "%s%s %d", used ? ", " : "", s->name ? s->name : "?",
+           op_get_size(s));
+}
+
+int op_mesh_fingerprint(const op_map *maps, int nmaps, const op_dat *dats, int ndats, char *fp,
+                        size_t fplen, char *err, size_t errlen) {
+  op_io_ctx c = {err, errlen, "mesh fingerprint", "(of the maps and dats given)", NULL, NULL};
+  if (nmaps < 0 || ndats < 0 || (nmaps && !maps) || (ndats && !dats) || !fp ||
+      fplen < OP_MESH_FINGERPRINT_LEN)
+    return OP_IO_ERR(&c, OP_IO_EARG, "invalid map or dat lists, or too small a buffer");
+  for (int i = 0; i < nmaps; ++i)
+    if (!maps[i] || !maps[i]->from || !maps[i]->to)
+      return OP_IO_ERR(&c, OP_IO_EARG, "map #%d is NULL or has no sets", i);
+  for (int i = 0; i < ndats; ++i)
+    if (!dats[i] || !dats[i]->set)
+      return OP_IO_ERR(&c, OP_IO_EARG, "dat #%d is NULL or has no set", i);
+  char text[OP_MESH_FINGERPRINT_LEN] = "";
+  op_set *seen = calloc((size_t)(2 * nmaps + ndats) + 1, sizeof *seen);
+  if (!seen)
+    return OP_IO_ERR(&c, OP_IO_ENOMEM, "out of memory");
+  int nseen = 0;
+  for (int i = 0; i < nmaps; ++i) {
+    name_set(text, sizeof text - 32, seen, &nseen, maps[i]->from);
+    name_set(text, sizeof text - 32, seen, &nseen, maps[i]->to);
+  }
+  for (int i = 0; i < ndats; ++i)
+    name_set(text, sizeof text - 32, seen, &nseen, dats[i]->set);
+  free(seen);
+  /* Every process gathers (collective); the root hashes what it holds: rows
+   * in the user's order, entries in the user's numbers. On one process after
+   * op_renumber the storage is in the library's order: put back first. */
+  uint64_t h = FNV_OFFSET;
+  int rc = OP_IO_OK;
+  for (int i = 0; i < nmaps; ++i) {
+    op_map m = maps[i];
+    const int *rows = op_fetch_map_global(m); /* collective: every process, every map */
+    if (!rows || rc != OP_IO_OK)
+      continue; /* not the root */
+    int *user = NULL;
+    if (op_num_procs() == 1 && (op_set_storage_ids(m->from) || op_set_user_ids(m->to))) {
+      user = malloc(sizeof(int) * (size_t)m->from->size * (size_t)m->dim + 1);
+      if (!user) {
+        rc = OP_IO_ERR(&c, OP_IO_ENOMEM, "out of memory for map '%s'", m->name);
+        continue;
+      }
+      op_map_to_user_order(m, user);
+      rows = user;
+    }
+    h = hash_le(h, (uint64_t)m->dim, 4);
+    h = hash_values(h, rows, (size_t)op_get_size(m->from) * (size_t)m->dim, OP_TYPE_INT);
+    free(user);
+  }
+  for (int i = 0; i < ndats; ++i) {
+    op_dat d = dats[i];
+    const void *rows = op_fetch_data_global(d);
+    if (!rows || rc != OP_IO_OK)
+      continue;
+    void *user = NULL;
+    if (op_num_procs() == 1 && op_set_storage_ids(d->set)) {
+      rows = op_h5_user_rows(d, &user);
+      if (!rows) {
+        rc = OP_IO_ERR(&c, OP_IO_ENOMEM, "out of memory for dat '%s'", d->name);
+        continue;
+      }
+    }
+    h = hash_le(h, (uint64_t)d->dim, 4);
+    h = hash_values(h, rows, (size_t)op_get_size(d->set) * (size_t)d->dim, d->type);
+    free(user);
+  }
+  size_t used = strlen(text);
+  snprintf(text + used, sizeof text - used, "; hash %016llx", (unsigned long long)h);
+  op_broadcast(text, sizeof text); /* the root's hash everywhere */
+  snprintf(fp, fplen, "%s", text);
+  return op_io_shared(rc, err); /* the root's status everywhere */
 }

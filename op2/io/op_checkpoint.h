@@ -8,11 +8,16 @@
  * and "version" = 1 whose subgroup /checkpoint/scalars carries one double
  * attribute per named scalar ("iteration", "time", ...).
  *
- * Crash safety: the checkpoint is written to "<file>.tmp", flushed to disk
- * (fsync), then renamed over <file> (rename(2) replaces atomically on POSIX)
- * and the directory is synced. A crash at any point leaves either the previous
- * checkpoint or the new one, never a mixture; a stale .tmp is ignored by
- * op_checkpoint_read and overwritten by the next op_checkpoint_write.
+ * A checkpoint may name the mesh it was written on (op_checkpoint_write_for_mesh: the
+ * attribute "mesh" of /checkpoint holds op_mesh_fingerprint's text); read with
+ * op_checkpoint_read_for_mesh, it restores only onto a mesh of the same fingerprint.
+ *
+ * Crash safety: the checkpoint is written to "<file>.<host>-<pid>.tmp" (the
+ * writing process's own, op_tmpname.h), flushed to disk (fsync), then renamed
+ * over <file> (rename(2) replaces atomically on POSIX) and the directory is
+ * synced. A crash at any point leaves either the previous checkpoint or the
+ * new one, never a mixture; a stale temporary is ignored by
+ * op_checkpoint_read (and removed by op_tmp_sweep).
  */
 #ifndef OP_CHECKPOINT_H
 #define OP_CHECKPOINT_H
@@ -43,6 +48,37 @@ int op_checkpoint_write(const char *file, const op_dat *dats, int ndats,
 int op_checkpoint_read(const char *file, op_dat *dats, int ndats,
                        const char *const *scalar_names, double *scalars, int nscalars,
                        char *err, size_t errlen);
+
+/* The room op_mesh_fingerprint's text needs (with its NUL). */
+#define OP_MESH_FINGERPRINT_LEN 256
+
+/* A fingerprint of a mesh: the size of every set the maps and dats are
+ * declared on or map into (in order of first appearance, by name), and a
+ * 64-bit hash (FNV-1a) of the maps' entries and the dats' values in the
+ * user's numbering, in the order a file holds them, as little-endian bytes:
+ * the same on any number of processes and with or without op_renumber. Two
+ * meshes of the same counts whose elements are numbered otherwise, or whose
+ * coordinates differ, have different fingerprints. Text of the form
+ * "nodes 793, cells 720, edges 1388, bedges 104; hash 9f2c04d1a3b5e677",
+ * written into fp (OP_MESH_FINGERPRINT_LEN bytes at least) on every process.
+ * Collective: the root hashes the gathered maps and dats. Returns OP_IO_OK,
+ * or an error code with the message in err. */
+int op_mesh_fingerprint(const op_map *maps, int nmaps, const op_dat *dats, int ndats, char *fp,
+                        size_t fplen, char *err, size_t errlen);
+
+/* op_checkpoint_write, and the fingerprint of the mesh (op_mesh_fingerprint)
+ * stored beside the state. */
+int op_checkpoint_write_for_mesh(const char *file, const char *mesh, const op_dat *dats,
+                                 int ndats, const char *const *scalar_names,
+                                 const double *scalars, int nscalars, char *err, size_t errlen);
+
+/* op_checkpoint_read onto the mesh of fingerprint `mesh`: a checkpoint
+ * written on another mesh ("the checkpoint was written on another mesh: its
+ * mesh is '...', this run's is '...'") or naming none is refused
+ * (OP_IO_EFORMAT), and nothing is changed. */
+int op_checkpoint_read_for_mesh(const char *file, const char *mesh, op_dat *dats, int ndats,
+                                const char *const *scalar_names, double *scalars, int nscalars,
+                                char *err, size_t errlen);
 
 /* Checks a scalar read back from a checkpoint: an integer in [lo, hi]
  * (NaN, infinities, fractions and values outside are refused). Returns

@@ -26,6 +26,10 @@ int op_h5_open_write(const op_io_ctx *c, hid_t *f);
 int op_h5_create(const op_io_ctx *c, const char *path, hid_t *f);
 /* Flushes and closes; returns OP_IO_OK or an error code. */
 int op_h5_close(const op_io_ctx *c, hid_t f);
+/* A creation property list of class cls (H5P_DATASET_CREATE,
+ * H5P_GROUP_CREATE) that records no times in the object's header, so that
+ * the same data written twice gives the same bytes; negative on failure. */
+hid_t op_h5_untimed(hid_t cls);
 
 /* Checks an object name: non-empty, no empty components, no trailing '/'. */
 int op_h5_check_name(const op_io_ctx *c, const char *name);

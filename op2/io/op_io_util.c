@@ -7,6 +7,7 @@
 #endif
 
 #include "op_io_util.h"
+#include "op_tmpname.h"
 #include "op2_dist.h"
 
 #include "op2_error.h"
@@ -204,12 +205,12 @@ void op_io_buf_free(op_io_buf *b) {
 /* ---- files --------------------------------------------------------------------- */
 
 char *op_io_tmpname(const char *file) {
-  size_t n = strlen(file);
-  char *t = malloc(n + 5);
-  if (!t)
-    return NULL;
-  memcpy(t, file, n);
-  memcpy(t + n, ".tmp", 5);
+  size_t n = strlen(file) + 128;
+  char *t = malloc(n);
+  if (t && !op_tmp_name(file, t, n)) {
+    free(t);
+    t = NULL;
+  }
   return t;
 }
 

@@ -71,7 +71,8 @@ void op_io_buf_free(op_io_buf *b);
 
 /* ---- files --------------------------------------------------------------------- */
 
-/* malloc'd "<file>.tmp", or NULL when out of memory. */
+/* malloc'd "<file>.<host>-<pid>.tmp" (op_tmp_name: this process's alone), or
+ * NULL when out of memory. */
 char *op_io_tmpname(const char *file);
 /* malloc'd copy of the directory part of path ("." when none). */
 char *op_io_dirname(const char *path);

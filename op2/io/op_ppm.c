@@ -183,8 +183,68 @@ static void tick_label(char *buf, size_t len, double v, double lo, double hi) {
   snprintf(buf, len, "%.*g", digits, v);
 }
 
+/* Round coordinates between lo and hi for the axes: a step of 1, 2 or 5
+ * times a power of ten giving about five of them; their count (at most
+ * max), the values in v[] and the decimals they need. */
+static int axis_ticks(double lo, double hi, double *v, int max, int *decimals) {
+  const double span = hi - lo;
+  if (!(span > 0.0) || !isfinite(span))
+    return 0;
+  const double raw = span / 5.0, mag = pow(10.0, floor(log10(raw))), f = raw / mag;
+  const double step = (f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0) * mag;
+  const int d = (int)-floor(log10(step) + 1e-9);
+  *decimals = d > 0 ? d : 0;
+  int n = 0;
+  for (double k = ceil(lo / step - 1e-9); n < max && k * step <= hi + 1e-9 * span; k += 1.0) {
+    const double t = k * step;
+    v[n++] = fabs(t) < 1e-12 * span ? 0.0 : t; /* no "-0" */
+  }
+  return n;
+}
+
+/* The axes of an annotated picture around its plot box: ticks outside the
+ * frame and their numbers, x below and y to the left. */
+static void draw_axes(op_image *im, const plot_box *box, const double ext[4], int ts) {
+  double v[16];
+  int dec, th = op_image_text_height(ts);
+  char label[48];
+  int n = axis_ticks(ext[0], ext[1], v, 16, &dec);
+  for (int k = 0; k < n; ++k) {
+    const int x = box->x + (int)lround((v[k] - ext[0]) / (ext[1] - ext[0]) * (box->w - 1));
+    op_image_rect(im, x, box->y + box->h + 1, ts, 4 * ts, black);
+    snprintf(label, sizeof label, "%.*f", dec, v[k]);
+    op_image_text(im, x - op_image_text_width(label, ts) / 2, box->y + box->h + 6 * ts, label, ts,
+                  black);
+  }
+  n = axis_ticks(ext[2], ext[3], v, 16, &dec);
+  for (int k = 0; k < n; ++k) {
+    const int y = box->y + (int)lround((ext[3] - v[k]) / (ext[3] - ext[2]) * (box->h - 1));
+    op_image_rect(im, box->x - 1 - 4 * ts, y, 4 * ts, ts, black);
+    snprintf(label, sizeof label, "%.*f", dec, v[k]);
+    op_image_text(im, box->x - 6 * ts - op_image_text_width(label, ts), y - th / 2, label, ts,
+                  black);
+  }
+}
+
+/* The widest y number of the axes (0 without axes). */
+static int axes_label_width(const op_ppm_options *o, int ts) {
+  if (!o->axes)
+    return 0;
+  double v[16];
+  int dec, w = 0;
+  const int n = axis_ticks(o->extent[2], o->extent[3], v, 16, &dec);
+  for (int k = 0; k < n; ++k) {
+    char label[48];
+    snprintf(label, sizeof label, "%.*f", dec, v[k]);
+    const int lw = op_image_text_width(label, ts);
+    w = lw > w ? lw : w;
+  }
+  return w;
+}
+
 /* Allocates the picture for a plot_w x plot_h field: bare (the field alone)
- * or annotated (title line, frame, colour bar with five values). */
+ * or annotated (title line, frame, colour bar with five values, the axes'
+ * coordinates when asked). */
 static int layout(const op_io_ctx *c, op_image *im, int plot_w, int plot_h,
                   const op_ppm_options *o, const colouring *col, plot_box *box) {
   const int annotated = o->title || o->colorbar;
@@ -208,14 +268,18 @@ static int layout(const op_io_ctx *c, op_image *im, int plot_w, int plot_h,
     lw = w > lw ? w : lw;
   }
   const int bar_h = plot_h > 160 * ts ? plot_h : 160 * ts;
-  box->x = m;
+  /* The axes: their y numbers left of the field, the x numbers below it. */
+  const int ax_w = o->axes ? axes_label_width(o, ts) + 6 * ts : 0;
+  const int ax_h = o->axes ? 6 * ts + th : 0;
+  box->x = m + ax_w;
   box->y = m + th + m;
   box->w = plot_w;
   box->h = plot_h;
-  int width = m + plot_w + 2 * m + (o->colorbar ? bw + 6 * ts + lw + m : 0);
+  int width = box->x + plot_w + 2 * m + (o->colorbar ? bw + 6 * ts + lw + m : 0);
   const int tw = m + op_image_text_width(title, ts) + m;
   width = tw > width ? tw : width;
-  const int height = box->y + (o->colorbar && bar_h > plot_h ? bar_h : plot_h) + th / 2 + m;
+  const int below = plot_h + ax_h, tallest = o->colorbar && bar_h > below ? bar_h : below;
+  const int height = box->y + tallest + th / 2 + m;
   int rc = op_image_alloc(im, width, height, c->file, c->err, c->errlen);
   if (rc != OP_IO_OK)
     return rc;
@@ -225,6 +289,8 @@ static int layout(const op_io_ctx *c, op_image *im, int plot_w, int plot_h,
   op_image_rect(im, box->x - 1, box->y + plot_h, plot_w + 2, 1, black);
   op_image_rect(im, box->x - 1, box->y - 1, 1, plot_h + 2, black);
   op_image_rect(im, box->x + plot_w, box->y - 1, 1, plot_h + 2, black);
+  if (o->axes)
+    draw_axes(im, box, o->extent, ts);
   if (!o->colorbar)
     return OP_IO_OK;
   const int bx = box->x + plot_w + 2 * m, by = box->y;
@@ -276,6 +342,10 @@ static int write_field(const char *file, const double *field, int nx, int ny,
     o.stride = 1;
   if (o.scale < 1 || o.scale > 1024)
     return OP_IO_ERR(&c, OP_IO_EARG, "invalid scale factor %d (1..1024)", o.scale);
+  if (o.axes && !(o.extent[1] > o.extent[0] && o.extent[3] > o.extent[2] &&
+                  isfinite(o.extent[1] - o.extent[0]) && isfinite(o.extent[3] - o.extent[2])))
+    return OP_IO_ERR(&c, OP_IO_EARG, "axes asked for, but the extent %g %g %g %g is not x0 < x1, "
+                     "y0 < y1", o.extent[0], o.extent[1], o.extent[2], o.extent[3]);
   if ((o.title || o.colorbar) && o.min_size >= 0) { /* annotated: big enough to read */
     const int want = o.min_size ? o.min_size : 240, side = nx > ny ? nx : ny;
     while ((long long)side * o.scale < want && o.scale < 1024)
@@ -354,6 +424,7 @@ static int write_cells(const char *file, op_map cell_nodes, op_dat coords, const
   if (!(hh >= 1.0 && hh <= 16384.0))
     return OP_IO_ERR(&c, OP_IO_EARG, "the window's height would be %g pixels (1..16384)", hh);
   const int height = (int)lround(hh);
+  memcpy(o.extent, window, sizeof o.extent); /* the axes are the window's */
   colouring col;
   int rc = prepare(&c, &o, &col);
   if (rc != OP_IO_OK)

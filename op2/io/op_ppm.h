@@ -42,6 +42,12 @@ typedef struct {
   int png;              /* 1: also write <file without .ppm>.png */
   const double *lines;  /* op_ppm_write_cells: nlines segments x0 y0 x1 y1 (mesh */
   int nlines;           /* coordinates) drawn in black over the cells */
+  /* Annotated: coordinates along the bottom and the left of the field, at
+   * round values (steps of 1, 2 or 5 times a power of ten, three to eight of
+   * them), each a tick and its number. The field spans extent = x0 x1 y0 y1
+   * (op_ppm_write_cells: its window, whatever extent says). */
+  int axes;
+  double extent[4];
 } op_ppm_options;
 
 /* Defaults: viridis, automatic range, scale 1, stride 1, NaN magenta, no

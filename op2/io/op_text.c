@@ -8,10 +8,12 @@
 #include "op_text.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- display ---------------------------------------------------------------- */
 
@@ -186,19 +188,71 @@ static int setup(op_text_reader *r, FILE *f, int own, const char *name, const ch
   return 0;
 }
 
-int op_text_open(op_text_reader *r, const char *path, const char *what, size_t max_line,
-                 unsigned long long max_bytes, char *err, size_t errlen) {
+const char *op_text_file_kind(unsigned mode) {
+  if (S_ISREG(mode)) return NULL;
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a named pipe (FIFO)";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+/* The refusal of a file of another kind (kind from op_text_file_kind). */
+static int refuse_kind(const char *shown, const char *kind, const char *what, char *err,
+                       size_t errlen) {
+  if (!strcmp(kind, "a directory"))
+    return op_text_fail(err, errlen, "%s: is a directory, not a %s", shown, what);
+  return op_text_fail(err, errlen, "%s: is %s, not a regular file: give the %s as a file", shown,
+                      kind, what);
+}
+
+FILE *op_text_fopen_regular(const char *path, const char *what, char *err, size_t errlen) {
   char shown[OP_TEXT_SHOWN];
   op_text_shown(shown, sizeof shown, path ? path : "");
-  memset(r, 0, sizeof *r);
-  if (!path || !path[0]) return op_text_fail(err, errlen, "no file name given for the %s", what);
-  FILE *f = fopen(path, "rb");
-  if (!f) return op_text_fail(err, errlen, "%s: cannot open the %s: %s", shown, what, strerror(errno));
-  struct stat st;
-  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-    fclose(f);
-    return op_text_fail(err, errlen, "%s: is a directory, not a %s", shown, what);
+  if (!path || !path[0]) {
+    op_text_fail(err, errlen, "no file name given for the %s", what);
+    return NULL;
   }
+  /* O_NONBLOCK: open(2) of a named pipe returns at once instead of waiting
+   * for a writer; the kind is then known from the descriptor itself. */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    op_text_fail(err, errlen, "%s: cannot open the %s: %s", shown, what, strerror(errno));
+    return NULL;
+  }
+  struct stat st;
+  const char *kind = NULL;
+  if (fstat(fd, &st) != 0 || (kind = op_text_file_kind(st.st_mode)) != NULL) {
+    if (kind)
+      refuse_kind(shown, kind, what, err, errlen);
+    else
+      op_text_fail(err, errlen, "%s: cannot examine the %s: %s", shown, what, strerror(errno));
+    close(fd);
+    return NULL;
+  }
+  int flags = fcntl(fd, F_GETFL);
+  FILE *f = NULL;
+  if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 || !(f = fdopen(fd, "rb"))) {
+    op_text_fail(err, errlen, "%s: cannot open the %s: %s", shown, what, strerror(errno));
+    close(fd);
+  }
+  return f;
+}
+
+int op_text_check_regular(const char *path, const char *what, char *err, size_t errlen) {
+  struct stat st;
+  const char *kind;
+  if (!path || stat(path, &st) != 0 || (kind = op_text_file_kind(st.st_mode)) == NULL) return 0;
+  char shown[OP_TEXT_SHOWN];
+  return refuse_kind(op_text_shown(shown, sizeof shown, path), kind, what, err, errlen);
+}
+
+int op_text_open(op_text_reader *r, const char *path, const char *what, size_t max_line,
+                 unsigned long long max_bytes, char *err, size_t errlen) {
+  memset(r, 0, sizeof *r);
+  FILE *f = op_text_fopen_regular(path, what, err, errlen);
+  if (!f) return -1;
   return setup(r, f, 1, path, what, max_line, max_bytes, err, errlen);
 }
 

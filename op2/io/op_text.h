@@ -53,9 +53,27 @@ typedef struct {
   int eof;
 } op_text_reader;
 
-/* Opens path for reading. A directory, a missing or unreadable file are
- * errors naming the file and what it was meant to be. Returns 0, or -1 with
- * the message in err. */
+/* What a file that is not a regular file is, for a message ("a directory",
+ * "a named pipe (FIFO)", "a character device", ...), or NULL for a regular
+ * file. */
+const char *op_text_file_kind(unsigned mode);
+/* Opens path for reading when it is a regular file. Anything else is refused
+ * by name without waiting: opening a named pipe blocks until something writes
+ * into it, and a device or a pipe need not end. A directory gives "PATH: is a
+ * directory, not a WHAT", any other kind "PATH: is a named pipe (FIFO), not a
+ * regular file: give the WHAT as a file"; a missing or unreadable file "PATH:
+ * cannot open the WHAT: <reason>". Returns the stream, or NULL with the
+ * message in err. */
+FILE *op_text_fopen_regular(const char *path, const char *what, char *err, size_t errlen);
+/* The same check for a path another library opens (HDF5): 0 when path is a
+ * regular file or does not exist (the caller reports that as it does), -1
+ * with the message above when it is something else. */
+int op_text_check_regular(const char *path, const char *what, char *err, size_t errlen);
+
+/* Opens path for reading (op_text_fopen_regular: a regular file only). A
+ * directory, a named pipe, a device, a missing or unreadable file are errors
+ * naming the file and what it was meant to be. Returns 0, or -1 with the
+ * message in err. */
 int op_text_open(op_text_reader *r, const char *path, const char *what, size_t max_line,
                  unsigned long long max_bytes, char *err, size_t errlen);
 /* Reads from an open stream (not closed by op_text_close); name is for

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "op2_renumber.h"
 #include "op_hdf5_impl.h"
@@ -153,6 +154,8 @@ static int desc_from_grid(const op_io_ctx *c, const op_xdmf_grid *g, xdesc *d) {
   if (g->ncell_dats < 0 || (g->ncell_dats && !g->cell_dats))
     return OP_IO_ERR(c, OP_IO_EARG, "invalid dat list");
   d->structured = 1;
+  if (g->mesh_file && !(d->mesh_file = dupstr(g->mesh_file)))
+    return OP_IO_ERR(c, OP_IO_ENOMEM, "out of memory");
   d->nx = g->nx;
   d->ny = g->ny;
   d->x0 = g->x0;
@@ -160,8 +163,10 @@ static int desc_from_grid(const op_io_ctx *c, const op_xdmf_grid *g, xdesc *d) {
   d->dx = g->dx;
   d->dy = g->dy;
   d->f = calloc((size_t)g->ncell_dats + 1, sizeof *d->f);
-  if (!d->f)
+  if (!d->f) {
+    desc_free(d);
     return OP_IO_ERR(c, OP_IO_ENOMEM, "out of memory");
+  }
   int rc = OP_IO_OK;
   for (int i = 0; rc == OP_IO_OK && i < g->ncell_dats; ++i)
     rc = add_field(c, d, g->cell_dats[i], NULL, "grid cells", g->nx * g->ny, 0);
@@ -198,11 +203,18 @@ static int check_mesh_file(const op_io_ctx *c0, const xdesc *d, const char *file
   int rc = op_h5_open_read(&c, &f);
   if (rc != OP_IO_OK)
     return rc;
-  rc = check_dataset(&c, f, d->map->name, op_get_size(d->map->from), d->map->dim, OP_TYPE_INT,
-                     xmf);
-  if (rc == OP_IO_OK)
-    rc = check_dataset(&c, f, d->coords->name, op_get_size(d->coords->set), d->coords->dim,
-                       d->coords->type, xmf);
+  if (d->structured) {
+    rc = check_dataset(&c, f, OP_XDMF_GRID_QUADS, (long long)d->nx * d->ny, 4, OP_TYPE_INT, xmf);
+    if (rc == OP_IO_OK)
+      rc = check_dataset(&c, f, OP_XDMF_GRID_NODES, (long long)(d->nx + 1) * (d->ny + 1), 2,
+                         OP_TYPE_DOUBLE, xmf);
+  } else {
+    rc = check_dataset(&c, f, d->map->name, op_get_size(d->map->from), d->map->dim, OP_TYPE_INT,
+                       xmf);
+    if (rc == OP_IO_OK)
+      rc = check_dataset(&c, f, d->coords->name, op_get_size(d->coords->set), d->coords->dim,
+                         d->coords->type, xmf);
+  }
   int rc2 = op_h5_close(&c, f);
   return rc != OP_IO_OK ? rc : rc2;
 }
@@ -235,7 +247,7 @@ static int check_data_file(const op_io_ctx *c0, const xdesc *d, const char *file
   }
   int rc2 = op_h5_close(&c, f);
   rc = rc != OP_IO_OK ? rc : rc2;
-  if (rc == OP_IO_OK && !d->structured && !d->mesh_file)
+  if (rc == OP_IO_OK && !d->mesh_file)
     rc = check_mesh_file(c0, d, file, xmf);
   return rc;
 }
@@ -260,17 +272,15 @@ static void hdf_item(op_io_buf *b, const char *ind, const char *dims, op_type t,
   op_io_buf_printf(b, "</DataItem>\n");
 }
 
-/* One <Attribute>. shape: the cells or nodes as the grid counts them ("N" or
- * "1 ny nx"); each DataItem's Dimensions is that shape plus the number of
- * components, except that a scalar on an unstructured mesh says "N 1", the
- * shape of its dataset. Why these shapes: ParaView's Xdmf3 readers take a
- * DataItem whose rank equals the dataset's as a selection of that size (so
- * "ny nx" on an [ny*nx, 1] dataset reads nothing), while the legacy reader
- * wants a structured grid's attributes shaped like the grid. Fields of more
- * than 3 components are one dataset per component ("<dat>_<k>"), since the
- * two readers accept no common way of selecting a column of a dataset. */
+/* One <Attribute>. shape: the cells or nodes as the grid counts them ("N");
+ * each DataItem's Dimensions is that shape plus the number of components
+ * ("N 1" for a scalar), the shape of its dataset: ParaView's Xdmf3 readers
+ * take a DataItem whose rank equals the dataset's as a selection of that
+ * size. Fields of more than 3 components are one dataset per component
+ * ("<dat>_<k>"), since the two readers accept no common way of selecting a
+ * column of a dataset. */
 static int emit_field(op_io_buf *b, const char *ind, const xfield *f, const char *shape,
-                      int structured, const char *rel) {
+                      const char *rel) {
   const char *center = f->node ? "Node" : "Cell";
   char dims[128], in2[64];
   snprintf(in2, sizeof in2, "%.60s  ", ind);
@@ -283,7 +293,7 @@ static int emit_field(op_io_buf *b, const char *ind, const xfield *f, const char
     if (vector)
       snprintf(dims, sizeof dims, "%s %d", shape, f->dim);
     else
-      snprintf(dims, sizeof dims, "%s%s", shape, structured ? "" : " 1");
+      snprintf(dims, sizeof dims, "%s 1", shape);
     op_io_buf_printf(b, "%s<Attribute Name=\"", ind);
     op_io_buf_xml(b, path);
     op_io_buf_printf(b, "\" AttributeType=\"%s\" Center=\"%s\">\n", vector ? "Vector" : "Scalar",
@@ -310,24 +320,24 @@ static int emit_grid(op_io_buf *b, const char *ind, const xdesc *d, const char *
   char shape[64], dims[96];
   int rc = 0;
   if (d->structured) {
-    /* A 2D topology lands in ParaView's Y-Z plane (both readers), and a 3D
-     * one with a single layer of nodes has no cells for the legacy reader: so
-     * one layer of cells, of thickness h = min(dx, dy), centred on z = 0. A
-     * zero thickness would be flat but breaks probing (Plot Over Line). */
-    const double h = d->dx < d->dy ? d->dx : d->dy;
-    op_io_buf_printf(b, "%s<Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"2 %d %d\"/>\n", in1,
-                     d->ny + 1, d->nx + 1);
-    op_io_buf_printf(b, "%s<Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n", in1);
-    op_io_buf_printf(b,
-                     "%s<DataItem Name=\"Origin\" Dimensions=\"3\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">%.17g %.17g %.17g</DataItem>\n",
-                     in2, -0.5 * h, d->y0, d->x0);
-    op_io_buf_printf(b,
-                     "%s<DataItem Name=\"Spacing\" Dimensions=\"3\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">%.17g %.17g %.17g</DataItem>\n",
-                     in2, h, d->dy, d->dx);
+    /* Quadrilaterals in the X-Y plane, as an unstructured mesh: ParaView
+     * shows them as a surface (a grid of one layer of 3D cells opened as an
+     * outline), and both readers put them in the X-Y plane (a 2D structured
+     * topology lands in the Y-Z plane). The nodes and quadrilaterals are
+     * datasets of their own (op_xdmf_write_grid_mesh). */
+    const long long nc = (long long)d->nx * d->ny, nn = (long long)(d->nx + 1) * (d->ny + 1);
+    op_io_buf_printf(b, "%s<Topology TopologyType=\"Quadrilateral\" NumberOfElements=\"%lld\">\n",
+                     in1, nc);
+    snprintf(dims, sizeof dims, "%lld 4", nc);
+    hdf_item(b, in2, dims, OP_TYPE_INT, mesh_rel, OP_XDMF_GRID_QUADS);
+    op_io_buf_printf(b, "%s</Topology>\n", in1);
+    op_io_buf_printf(b, "%s<Geometry GeometryType=\"XY\">\n", in1);
+    snprintf(dims, sizeof dims, "%lld 2", nn);
+    hdf_item(b, in2, dims, OP_TYPE_DOUBLE, mesh_rel, OP_XDMF_GRID_NODES);
     op_io_buf_printf(b, "%s</Geometry>\n", in1);
-    snprintf(shape, sizeof shape, "1 %d %d", d->ny, d->nx);
+    snprintf(shape, sizeof shape, "%lld", nc);
     for (int i = 0; rc == 0 && i < d->nf; ++i)
-      rc = emit_field(b, in1, &d->f[i], shape, 1, rel);
+      rc = emit_field(b, in1, &d->f[i], shape, rel);
   } else {
     long long nc = op_get_size(d->map->from);
     op_io_buf_printf(b, "%s<Topology TopologyType=\"%s\" NumberOfElements=\"%lld\">\n", in1,
@@ -341,7 +351,7 @@ static int emit_grid(op_io_buf *b, const char *ind, const xdesc *d, const char *
     op_io_buf_printf(b, "%s</Geometry>\n", in1);
     for (int i = 0; rc == 0 && i < d->nf; ++i) {
       snprintf(shape, sizeof shape, "%lld", d->f[i].rows);
-      rc = emit_field(b, in1, &d->f[i], shape, 0, rel);
+      rc = emit_field(b, in1, &d->f[i], shape, rel);
     }
   }
   op_io_buf_printf(b, "%s</Grid>\n", ind);
@@ -447,6 +457,48 @@ static int save_components(const op_io_ctx *c, hid_t f, const xfield *x, const c
   return rc;
 }
 
+/* The nodes and quadrilaterals of a structured grid (OP_XDMF_GRID_NODES and
+ * OP_XDMF_GRID_QUADS) into file: node (i, j) at row j (nx + 1) + i, at
+ * (x0 + i dx, y0 + j dy); cell (i, j) at row j nx + i, its corners
+ * counter-clockwise from the lower left. */
+static int save_grid_mesh(const op_io_ctx *c0, const xdesc *d, const char *file) {
+  op_io_ctx c = op_h5_ctx(c0->err, c0->errlen, file);
+  const long long nc = (long long)d->nx * d->ny, nn = (long long)(d->nx + 1) * (d->ny + 1);
+  double *xy = malloc(sizeof *xy * 2 * (size_t)nn);
+  int *quad = malloc(sizeof *quad * 4 * (size_t)nc);
+  if (!xy || !quad) {
+    free(xy);
+    free(quad);
+    return OP_IO_ERR(&c, OP_IO_ENOMEM, "out of memory for the grid's %lld nodes", nn);
+  }
+  for (long long j = 0; j <= d->ny; ++j)
+    for (long long i = 0; i <= d->nx; ++i) {
+      const long long n = j * (d->nx + 1) + i;
+      xy[2 * n] = d->x0 + (double)i * d->dx;
+      xy[2 * n + 1] = d->y0 + (double)j * d->dy;
+    }
+  for (long long j = 0; j < d->ny; ++j)
+    for (long long i = 0; i < d->nx; ++i) {
+      const long long cell = j * d->nx + i, n0 = j * (d->nx + 1) + i;
+      quad[4 * cell] = (int)n0;
+      quad[4 * cell + 1] = (int)(n0 + 1);
+      quad[4 * cell + 2] = (int)(n0 + d->nx + 2);
+      quad[4 * cell + 3] = (int)(n0 + d->nx + 1);
+    }
+  hid_t f;
+  int rc = op_h5_open_write(&c, &f);
+  if (rc == OP_IO_OK) {
+    rc = op_h5_write(&c, f, OP_XDMF_GRID_NODES, OP_TYPE_DOUBLE, 2, nn, 2, xy, 0, 1);
+    if (rc == OP_IO_OK)
+      rc = op_h5_write(&c, f, OP_XDMF_GRID_QUADS, OP_TYPE_INT, 2, nc, 4, quad, 0, 1);
+    int rc2 = op_h5_close(&c, f);
+    rc = rc != OP_IO_OK ? rc : rc2;
+  }
+  free(xy);
+  free(quad);
+  return rc;
+}
+
 static int save_data(const op_io_ctx *c0, const xdesc *d, const xdata *g, const char *h5file) {
   op_io_ctx c = op_h5_ctx(c0->err, c0->errlen, h5file);
   hid_t f;
@@ -501,6 +553,8 @@ static int write_single_root(const char *h5file, const xdesc *d, const xdata *g,
     c.file = xmf;
     if (g)
       rc = save_data(&c, d, g, h5file);
+    if (rc == OP_IO_OK && d->structured && !d->mesh_file)
+      rc = save_grid_mesh(&c, d, h5file);
     if (rc == OP_IO_OK)
       rc = check_data_file(&c, d, h5file, xmf);
     if (rc == OP_IO_OK && d->mesh_file)
@@ -568,6 +622,34 @@ int op_xdmf_save_grid(const char *h5file, const op_xdmf_grid *grid, char *err, s
   return rc;
 }
 
+int op_xdmf_write_grid_mesh(const char *h5file, const op_xdmf_grid *grid, char *err,
+                            size_t errlen) {
+  op_io_ctx c = {err, errlen, "HDF5 file", h5file, NULL, NULL};
+  xdesc d;
+  int rc = desc_from_grid(&c, grid, &d);
+  if (rc != OP_IO_OK)
+    return rc;
+  if (!h5file || !h5file[0]) {
+    rc = OP_IO_ERR(&c, OP_IO_EARG, "no HDF5 file name given");
+  } else if (op_io_writer()) {
+    /* A new file, written beside and renamed into place. */
+    char *tmp = op_io_tmpname(h5file);
+    if (!tmp) {
+      rc = OP_IO_ERR(&c, OP_IO_ENOMEM, "out of memory");
+    } else {
+      (void)unlink(tmp); /* a killed run's half-written file */
+      rc = save_grid_mesh(&c, &d, tmp);
+      if (rc == OP_IO_OK)
+        rc = op_io_commit(&c, tmp, h5file);
+      else
+        (void)unlink(tmp);
+      free(tmp);
+    }
+  }
+  desc_free(&d);
+  return op_io_shared(rc, err);
+}
+
 /* ---- series ------------------------------------------------------------------------------ */
 
 static op_xdmf_series *series_new(const op_io_ctx *c, const char *xmf_file, xdesc *d) {
@@ -621,6 +703,8 @@ static int series_add_root(op_xdmf_series *s, double time, const char *h5file, c
   int rc = OP_IO_OK;
   if (g)
     rc = save_data(&c, &s->d, g, h5file);
+  if (rc == OP_IO_OK && s->d.structured && !s->d.mesh_file)
+    rc = save_grid_mesh(&c, &s->d, h5file);
   if (rc == OP_IO_OK)
     rc = check_data_file(&c, &s->d, h5file, s->xmf);
   if (rc == OP_IO_OK && s->d.mesh_file && s->n == 0)

@@ -10,9 +10,11 @@
  * Unstructured meshes: cells given by a map cells -> nodes with 4 entries
  * (Quadrilateral) or 3 (Triangle), node coordinates by a dat on the nodes of
  * dim 2 (Geometry XY) or 3 (XYZ). Structured grids: nx x ny cells of size
- * dx x dy starting at (x0, y0), shown as one layer of cells in the X-Y
- * plane (3DCoRectMesh), cell data as [ny*nx, dim] datasets, cell (i, j) at
- * row j*nx + i.
+ * dx x dy starting at (x0, y0), shown as quadrilaterals in the X-Y plane
+ * (so that ParaView opens them as a surface), their nodes and quadrilaterals
+ * in two datasets of their own (OP_XDMF_GRID_NODES, OP_XDMF_GRID_QUADS) in
+ * the data file or in a mesh file shared by several; cell data as
+ * [ny*nx, dim] datasets, cell (i, j) at row j*nx + i.
  *
  * Attributes: dim 1 -> Scalar, dim 2 or 3 -> Vector, any other dim -> one
  * Scalar attribute per component, "<name>_<k>", each its own [N, 1] dataset
@@ -48,13 +50,25 @@ typedef struct {
   double dx, dy;            /* cell size */
   const op_dat *cell_dats;  /* each on a set of nx*ny cells, cell (i, j) at j*nx + i */
   int ncell_dats;
+  const char *mesh_file;    /* HDF5 file holding the grid's nodes and quadrilaterals
+                             * (op_xdmf_write_grid_mesh); NULL: the data file, where
+                             * the writers below put them */
 } op_xdmf_grid;
+
+/* The datasets of a structured grid's nodes, [(nx+1)*(ny+1), 2] doubles (node
+ * (i, j) at row j*(nx+1) + i, at (x0 + i dx, y0 + j dy)), and of its
+ * quadrilaterals, [nx*ny, 4] ints (the corners of cell (i, j), counter-
+ * clockwise from the lower left). */
+#define OP_XDMF_GRID_NODES "xdmf_grid_nodes"
+#define OP_XDMF_GRID_QUADS "xdmf_grid_quads"
 
 /* "<h5file without .h5/.hdf5/.hdf>.xmf" into xmf; -1 when it does not fit. */
 int op_xdmf_name(const char *h5file, char *xmf, size_t len);
 
 /* Writes the .xmf for an HDF5 file that already holds the datasets (checked:
- * a missing dataset or a wrong shape/type is an error naming both files). */
+ * a missing dataset or a wrong shape/type is an error naming both files);
+ * for a grid without mesh_file, it first writes the grid's nodes and
+ * quadrilaterals into that file. */
 int op_xdmf_write(const char *h5file, const op_xdmf_mesh *mesh, char *err, size_t errlen);
 int op_xdmf_write_grid(const char *h5file, const op_xdmf_grid *grid, char *err, size_t errlen);
 
@@ -63,6 +77,12 @@ int op_xdmf_write_grid(const char *h5file, const op_xdmf_grid *grid, char *err, 
  * the .xmf. */
 int op_xdmf_save(const char *h5file, const op_xdmf_mesh *mesh, char *err, size_t errlen);
 int op_xdmf_save_grid(const char *h5file, const op_xdmf_grid *grid, char *err, size_t errlen);
+
+/* Writes a grid's nodes and quadrilaterals as a new h5file (h5file.tmp,
+ * renamed into place): the mesh_file that several grids' .xmf files share.
+ * The root writes, on many processes. */
+int op_xdmf_write_grid_mesh(const char *h5file, const op_xdmf_grid *grid, char *err,
+                            size_t errlen);
 
 /* ---- time series: one .xmf (temporal collection) over several .h5 files --------- */
 

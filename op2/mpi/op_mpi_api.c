@@ -14,6 +14,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* on_exit: the exit status, to end the job when a process fails */
 #endif
+#include <malloc.h> /* mallopt */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 #include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
+#include "op2_parallel.h" /* op_alloc_big_zero */
 #include "op2_registry.h"
 #include "op_mpi_check.h"
 #include "op_mpi_exchange.h"
@@ -30,6 +32,7 @@
 #include "op_mpi_hdf5.h"
 #include "op_mpi_mesh.h"
 #include "op_mpi_partition.h"
+#include "op_mpi_reduce.h"
 
 static op_mpi_mesh mesh;
 static int distributed;
@@ -125,6 +128,15 @@ static void init(void) {
   OP_MPI_CHECK(MPI_Initialized(&init));
   /* The OpenMP backend's threads never call MPI; PT-Scotch runs single-threaded. */
   if (!init) OP_MPI_CHECK(MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided));
+  /* Distributing a mesh frees big arrays (slices) and makes others (local
+   * arrays, op_alloc_big). glibc would raise its mmap threshold to the size
+   * of each big block freed and serve later ones from the heap, in pages
+   * already touched: no huge pages for the arrays the loops run over (on one
+   * process that cost airfoil 20%, as seq without huge pages), and freed
+   * memory kept. A fixed threshold gives every big array fresh pages and
+   * returns it to the system when freed. */
+  if (mallopt(M_MMAP_THRESHOLD, 1 << 20) != 1)
+    op_mpi_fatal("mallopt(M_MMAP_THRESHOLD) failed: cannot fix where big arrays are allocated");
   mesh = op_mpi_mesh_create(MPI_COMM_WORLD);
   ops.rank = mesh->rank;
   ops.nprocs = mesh->nprocs;
@@ -135,6 +147,7 @@ static void init(void) {
   OP_MPI_CHECK(MPI_Comm_free(&local));
   op_mpi_exchange_set_hooks(&device_hooks);
   if (on_exit(at_exit, NULL) != 0) op_mpi_fatal("cannot register the exit handler");
+  op_mpi_exit_ends_job();
   /* One printout: the root's. Other processes' errors still reach stderr. */
   if (mesh->rank != 0 && !freopen("/dev/null", "w", stdout))
     op_mpi_fatal("cannot send the standard output of rank %d to /dev/null", mesh->rank);
@@ -152,8 +165,8 @@ static int option(const char *arg) {
 
 static const char *usage(void) {
   return "  --op-partition=NAME on many processes: PTSCOTCH (k-way on the mesh's graph), RCB\n"
-         "                      (recursive coordinate bisection) or BLOCK, whatever the\n"
-         "                      program's op_partition asks (docs/mpi.md)\n";
+         "                      (recursive coordinate bisection: the mesh's coordinates) or\n"
+         "                      BLOCK, whatever the program's op_partition asks (docs/mpi.md)\n";
 }
 
 static void free_gathered(void);
@@ -199,12 +212,13 @@ static void set_declared(op_set s) {
   msets[s->index] = op_mpi_decl_set(mesh, s->size, s->name);
 }
 
-/* The core's map and dat keep no copy of their own: they show the layer's
- * slice now and its local rows after the partition. */
+/* One copy of every array: the layer takes the core's storage over (its
+ * huge-page memory, op_alloc_big) as its slice, and the core's map and dat
+ * show the layer's slice now and its local rows after the partition. */
 static void adopt_map(op_map m, op_mpi_map p) {
   GROW_TABLE(op_mpi_map, mmaps, cap_maps, m->index);
   mmaps[m->index] = p;
-  if (!m->user_owned) free(m->map);
+  if (m->map != p->slice && !m->user_owned) free(m->map);
   m->map = p->slice;
   m->user_owned = 1;
 }
@@ -214,7 +228,7 @@ static void adopt_dat(op_dat d, op_mpi_dat p, char *rows) {
   mdats[d->index] = p;
   GROW_TABLE(op_dat, core_dats, cap_core_dats, p->index);
   core_dats[p->index] = d;
-  if (!d->user_owned) free(d->data);
+  if (d->data != rows && !d->user_owned) free(d->data);
   d->data = rows;
   d->user_owned = 1;
   d->where = OP_DAT_HOST_CURRENT;
@@ -222,12 +236,16 @@ static void adopt_dat(op_dat d, op_mpi_dat p, char *rows) {
 
 static void map_declared(op_map m) {
   check_declaring("map", m->name);
-  adopt_map(m, op_mpi_decl_map(mesh, mset(m->from), mset(m->to), m->dim, m->map, m->name));
+  adopt_map(m, op_mpi_decl_map_take(mesh, mset(m->from), mset(m->to), m->dim, m->map, m->name));
 }
 
 static void dat_declared(op_dat d, int zero) {
   if (!distributed) {
-    op_mpi_dat p = op_mpi_decl_dat(mesh, mset(d->set), d->dim, d->type, d->data, d->name);
+    /* A zero dat's slice untouched (no memory until written), a given one's
+     * the core's copy. */
+    void *rows = d->data;
+    if (zero) rows = op_alloc_big_zero((size_t)d->set->size * (size_t)d->size);
+    op_mpi_dat p = op_mpi_decl_dat_take(mesh, mset(d->set), d->dim, d->type, rows, d->name);
     adopt_dat(d, p, p->slice);
     return;
   }
@@ -264,6 +282,8 @@ static op_map decl_map_hdf5(op_set from, op_set to, int dim, const char *file, c
   check_declaring("map", name);
   op_mpi_map p = op_mpi_decl_map_hdf5(mesh, mset(from), mset(to), dim, file, name);
   op_map m = op_decl_map_local(from, to, dim, p->slice, name, 0);
+  free(p->slice); /* the core's copy, in its memory, is the one kept */
+  p->slice = m->map;
   adopt_map(m, p);
   return m;
 }
@@ -273,6 +293,8 @@ static op_dat decl_dat_hdf5(op_set set, int dim, const char *type, const char *f
   check_declaring("dat", name);
   op_mpi_dat p = op_mpi_decl_dat_hdf5(mesh, mset(set), dim, type, file, name);
   op_dat d = op_decl_dat_local(set, dim, type, p->slice, name, 0);
+  free(p->slice); /* the core's copy, in its memory, is the one kept */
+  p->slice = d->data;
   adopt_dat(d, p, p->slice);
   return d;
 }
@@ -304,17 +326,15 @@ static void install(void) {
   op_plan_cache_clear();
 }
 
-/* Why this layer cannot partition as asked (NULL when it can): OP2 names
- * partitioners it may not have been built with (ParMETIS, KaHIP, ...) and
- * lets a call leave out what the partitioner needs. */
-static const char *cannot_partition(const char *lib, const char *routine, op_set set, op_map map,
-                                    op_dat coords) {
-  const op_mpi_partitioner *pt = op_mpi_partitioner_find(lib, routine);
-  if (!pt) return "no such partitioner here (PTSCOTCH KWAY, GEOM RCB, BLOCK BLOCK)";
-  if ((pt->needs & OP_MPI_NEEDS_GRAPH) && !map) return "no map given";
-  if ((pt->needs & OP_MPI_NEEDS_COORDS) && !coords) return "no coordinates given";
-  if (!(pt->needs & (OP_MPI_NEEDS_GRAPH | OP_MPI_NEEDS_COORDS)) && !set) return "no set given";
-  return NULL;
+/* The partitioner to run: --op-partition=NAME's, else the program's. */
+static void choose(const char **lib, const char **routine) {
+  if (forced_partitioner[0]) {
+    *lib = !strcmp(forced_partitioner, "RCB") ? "GEOM" : forced_partitioner;
+    *routine = !strcmp(forced_partitioner, "PTSCOTCH") ? "KWAY"
+               : !strcmp(forced_partitioner, "RCB")    ? "RCB"
+                                                       : "BLOCK";
+  }
+  if (!*lib || !(*lib)[0]) *lib = "BLOCK";
 }
 
 static void distribute_as_declared(FILE *summary) {
@@ -325,32 +345,24 @@ static void distribute_as_declared(FILE *summary) {
   install();
 }
 
-static void partition(const char *lib, const char *routine, op_set set, op_map map, op_dat coords) {
+static void distribute(const char *lib, const char *routine, const op_mpi_part_mesh *pm) {
   if (distributed)
     op_mpi_fatal("op_partition called twice (or after the first loop, which partitions in "
                  "blocks): call it once, after the declarations");
-  if (forced_partitioner[0]) {
-    lib = !strcmp(forced_partitioner, "RCB") ? "GEOM" : forced_partitioner;
-    routine = !strcmp(forced_partitioner, "PTSCOTCH") ? "KWAY"
-              : !strcmp(forced_partitioner, "RCB")    ? "RCB"
-                                                      : "BLOCK";
-  }
-  if (!lib || !lib[0]) lib = "BLOCK";
+  choose(&lib, &routine);
   /* The summary on many processes only: one process prints what seq prints. */
   FILE *summary = mesh->nprocs > 1 ? stdout : NULL;
-  const char *why = cannot_partition(lib, routine, set, map, coords);
-  if (why) {
-    /* OP2's answer to a partitioner it was not built with, or to a call
-     * without what the partitioner needs: the mesh stays as declared. */
+  char why[512];
+  if (!op_mpi_partition_prime(lib, routine, pm, why, sizeof why)) {
+    /* OP2's answer to a partitioner it was not built with (ParMETIS, KaHIP,
+     * ...), or to a call without what the partitioner needs: the mesh stays
+     * as declared. */
     if (is_root())
-      printf("OP2 MPI: op_partition(\"%s\", \"%s\"): %s; each process keeps the elements it "
-             "declared, as OP2 does\n",
-             lib, routine ? routine : "(null)", why);
+      printf("OP2 MPI: %s; each process keeps the elements it declared, as OP2 does\n", why);
     distribute_as_declared(summary);
     return;
   }
-  op_mpi_distribute(mesh, lib, routine, set ? mset(set) : NULL, map ? mmap_of(map) : NULL,
-                    coords ? mdat(coords) : NULL, summary);
+  op_mpi_distribute_mesh(mesh, lib, routine, pm, summary);
   distributed = 1;
   install();
 }
@@ -359,6 +371,36 @@ static void partition(const char *lib, const char *routine, op_set set, op_map m
  * has made them already. */
 static void halo_create(void) {
   if (!distributed) distribute_as_declared(mesh->nprocs > 1 ? stdout : NULL);
+}
+
+static void partition(const char *lib, const char *routine, op_set set, op_map map, op_dat coords) {
+  op_mpi_part_mesh pm;
+  memset(&pm, 0, sizeof pm);
+  pm.set = set ? mset(set) : NULL;
+  pm.map = map ? mmap_of(map) : NULL;
+  pm.coords = coords ? mdat(coords) : NULL;
+  distribute(lib, routine, &pm);
+}
+
+static void partition_geometry(const char *lib, const char *routine, op_set set, op_map map,
+                               const op_mesh_geometry *geo) {
+  op_mpi_part_mesh pm;
+  memset(&pm, 0, sizeof pm);
+  pm.set = set ? mset(set) : NULL;
+  pm.map = map ? mmap_of(map) : NULL;
+  pm.geo_set = mset(geo->set);
+  pm.cdim = geo->cdim;
+  pm.fill_coords = geo->coords;
+  pm.max_adjacent = geo->max_adjacent;
+  pm.adjacent = geo->adjacent;
+  pm.ctx = geo->ctx;
+  distribute(lib, routine, &pm);
+}
+
+static int needs_coords(const char *lib, const char *routine) {
+  choose(&lib, &routine);
+  const op_mpi_partitioner *pt = op_mpi_partitioner_find(lib, routine);
+  return pt && (pt->needs & OP_MPI_NEEDS_COORDS);
 }
 
 static int global_size(op_set s) { return mset(s)->global_size; }
@@ -404,77 +446,34 @@ static int is_reduction(const op_arg *a) {
 }
 
 /* Combines each process's value of every reduction of the loop (each already
- * the combination of its blocks) in rank order, on every process, with the
- * shared-memory combination: the root's value first, then rank 1's, ...
- * (op_arg_info values travel with MIN/MAX as between blocks: the first
- * strictly better wins). The same bits in every run for a given process
- * count, on every process; on one process the loop's own value. */
+ * the combination of its blocks) in rank order, on every process
+ * (op_mpi_reduce.h): the same bits in every run for a given process count;
+ * on one process the loop's own value. */
 static void combine_reductions(op_loop_ctx *L) {
   if (mesh->nprocs == 1) return;
-  /* Where each argument's value sits in a process's record: every value at a
-   * multiple of 8 bytes, so that a double after an int is read aligned. */
-  size_t *at = op_mpi_alloc(size_t, L->nargs), rec = 0;
-  for (int i = 0; i < L->nargs; i++)
-    if (is_reduction(&L->args[i]) || L->args[i].kind == OP_ARG_INFO) {
-      at[i] = rec;
-      rec += ((size_t)L->args[i].size + 7) / 8 * 8;
-    }
-  if (rec == 0) {
-    free(at);
-    return;
-  }
-  char *mine = op_mpi_zalloc(char, rec), *all = op_mpi_alloc(char, rec * (size_t)mesh->nprocs);
-  for (int i = 0; i < L->nargs; i++)
-    if (is_reduction(&L->args[i]) || L->args[i].kind == OP_ARG_INFO)
-      memcpy(mine + at[i], L->args[i].data, (size_t)L->args[i].size);
-  OP_MPI_CHECK(MPI_Allgather(mine, (int)rec, MPI_BYTE, all, (int)rec, MPI_BYTE, mesh->comm));
+  op_mpi_reduction red[8], *r = red;
+  int n = 0;
+  for (int i = 0; i < L->nargs; i++) n += is_reduction(&L->args[i]);
+  if (n == 0) return;
+  if (n > (int)(sizeof red / sizeof red[0])) r = op_mpi_alloc(op_mpi_reduction, n);
+  n = 0;
   for (int i = 0; i < L->nargs; i++) {
     const op_arg *a = &L->args[i];
     if (!is_reduction(a)) continue;
-    char *info[OP_MAX_GBL_DIM];
-    const char *info_part[OP_MAX_GBL_DIM];
-    int info_bytes[OP_MAX_GBL_DIM], ninfo = 0;
-    memcpy(a->data, all + at[i], (size_t)a->size); /* the root's */
+    op_mpi_reduction *x = &r[n++];
+    x->type = a->type;
+    x->acc = a->acc;
+    x->dim = a->dim;
+    x->value = a->data;
+    x->ninfo = 0;
     for (int j = 0; j < L->nargs; j++)
-      if (L->args[j].kind == OP_ARG_INFO && L->args[j].ref == i && ninfo < OP_MAX_GBL_DIM) {
-        memcpy(L->args[j].data, all + at[j], (size_t)L->args[j].size);
-        info[ninfo] = L->args[j].data;
-        info_bytes[ninfo++] = L->args[j].size / L->args[j].dim;
+      if (L->args[j].kind == OP_ARG_INFO && L->args[j].ref == i && x->ninfo < OP_MAX_GBL_DIM) {
+        x->info[x->ninfo] = L->args[j].data;
+        x->info_bytes[x->ninfo++] = L->args[j].size / L->args[j].dim;
       }
-    for (int r = 1; r < mesh->nprocs; r++) {
-      const char *rec_r = all + (size_t)r * rec;
-      for (int j = 0, k = 0; j < L->nargs; j++)
-        if (L->args[j].kind == OP_ARG_INFO && L->args[j].ref == i && k < OP_MAX_GBL_DIM)
-          info_part[k++] = rec_r + at[j];
-      const void *v = rec_r + at[i];
-      switch (a->type) {
-        case OP_TYPE_DOUBLE:
-          if (ninfo)
-            op_reduce_blocks_info_double(a->acc, (double *)a->data, v, 1, a->dim, ninfo, info,
-                                         info_part, info_bytes);
-          else
-            op_reduce_blocks_double(a->acc, (double *)a->data, v, 1, a->dim);
-          break;
-        case OP_TYPE_FLOAT:
-          if (ninfo)
-            op_reduce_blocks_info_float(a->acc, (float *)a->data, v, 1, a->dim, ninfo, info,
-                                        info_part, info_bytes);
-          else
-            op_reduce_blocks_float(a->acc, (float *)a->data, v, 1, a->dim);
-          break;
-        case OP_TYPE_INT:
-          if (ninfo)
-            op_reduce_blocks_info_int(a->acc, (int *)a->data, v, 1, a->dim, ninfo, info, info_part,
-                                      info_bytes);
-          else
-            op_reduce_blocks_int(a->acc, (int *)a->data, v, 1, a->dim);
-          break;
-      }
-    }
   }
-  free(at);
-  free(mine);
-  free(all);
+  op_mpi_reduce(mesh->comm, n, r);
+  if (r != red) free(r);
 }
 
 static void loop_end(op_loop_ctx *L) {
@@ -666,6 +665,11 @@ static void halo_traffic(long long *messages, long long *bytes) {
   *bytes = all[1];
 }
 
+static void print_halo_sets(void) {
+  fflush(stdout);
+  op_mpi_print_exchanges(mesh, stdout);
+}
+
 /* ---- attaching ---------------------------------------------------------------------------- */
 
 /* Named by op2_mpi's link option (--undefined) so that the linker takes this
@@ -686,6 +690,8 @@ __attribute__((constructor)) static void attach(void) {
   ops.decl_dat_hdf5 = decl_dat_hdf5;
   ops.partition = partition;
   ops.halo_create = halo_create;
+  ops.partition_geometry = partition_geometry;
+  ops.needs_coords = needs_coords;
   ops.before_loop = before_loop;
   ops.global_size = global_size;
   ops.loop_begin = loop_begin;
@@ -702,5 +708,6 @@ __attribute__((constructor)) static void attach(void) {
   ops.root_status = root_status;
   ops.reduce_times = reduce_times;
   ops.halo_traffic = halo_traffic;
+  ops.print_halo_sets = print_halo_sets;
   op_dist = &ops;
 }

@@ -7,8 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+static int exit_ends_job;
+
+void op_mpi_exit_ends_job(void) { exit_ends_job = 1; }
+
 /* Prints "OP2 error on rank R of P: <text>" and the place, then ends the job. */
-static OP_NORETURN void abort_job(const char *file, int line, const char *func, const char *text) {
+static OP_NORETURN void abort_job(int code, const char *file, int line, const char *func,
+                                  const char *text) {
   int init = 0, fin = 0, rank = -1, size = 0;
   MPI_Initialized(&init);
   MPI_Finalized(&fin);
@@ -23,17 +28,31 @@ static OP_NORETURN void abort_job(const char *file, int line, const char *func, 
   else
     fprintf(stderr, "OP2 error: %s\n  (detected in %s at %s:%d)\n", text, func, file, line);
   fflush(stderr);
-  if (init && !fin) MPI_Abort(MPI_COMM_WORLD, OP_MPI_ABORT_CODE);
-  exit(OP_MPI_ABORT_CODE);
+  /* Through exit(3) where its handler ends the job (op_mpi_exit_ends_job):
+   * the exit handlers the program registered run first (a solver removes its
+   * unfinished outputs), then the handler calls MPI_Abort with the code. */
+  if (exit_ends_job) exit(code);
+  if (init && !fin) MPI_Abort(MPI_COMM_WORLD, code);
+  exit(code);
+}
+
+static OP_NORETURN void vabort(int code, const char *file, int line, const char *func,
+                               const char *fmt, va_list ap) {
+  char text[2048];
+  vsnprintf(text, sizeof text, fmt, ap);
+  abort_job(code, file, line, func, text);
 }
 
 void op_mpi_fatal_at(const char *file, int line, const char *func, const char *fmt, ...) {
-  char text[2048];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(text, sizeof text, fmt, ap);
-  va_end(ap);
-  abort_job(file, line, func, text);
+  vabort(OP_MPI_ABORT_CODE, file, line, func, fmt, ap);
+}
+
+void op_mpi_bad_input_at(const char *file, int line, const char *func, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vabort(OP_EXIT_ERROR, file, line, func, fmt, ap);
 }
 
 void op_mpi_fail_mpi(int rc, const char *call, const char *file, int line, const char *func) {

@@ -10,7 +10,8 @@
  *
  *   OP_MPI_CHECK(MPI_Isend(...));               MPI: error string from MPI_Error_string
  *   OP_SCOTCH_CHECK(SCOTCH_dgraphPart(...));    PT-Scotch: non-zero return
- *   op_mpi_fatal("set '%s': ...", name);         bad input, internal inconsistency
+ *   op_mpi_fatal("set '%s': ...", name);         internal inconsistency, a failed call
+ *   op_mpi_bad_input("HDF5 file '%s': ...");     bad input (a file the user named)
  * HDF5 calls are checked in op_mpi_hdf5.c through the I/O library's message
  * builder (OP_IO_ERR), which adds HDF5's own description, then op_mpi_fatal.
  */
@@ -25,11 +26,19 @@
 extern "C" {
 #endif
 
-/* The exit code every process gets from MPI_Abort. */
+/* The exit code every process gets from MPI_Abort after a failed call or an
+ * internal inconsistency; bad input ends the job with OP_EXIT_ERROR (2), as
+ * it ends a run on one process (docs/errors.md). */
 enum { OP_MPI_ABORT_CODE = 3 };
 
 OP_NORETURN void op_mpi_fatal_at(const char *file, int line, const char *func, const char *fmt,
                                  ...) OP_PRINTF(4, 5);
+OP_NORETURN void op_mpi_bad_input_at(const char *file, int line, const char *func,
+                                     const char *fmt, ...) OP_PRINTF(4, 5);
+/* Says that a non-zero exit(3) ends the whole job (an exit handler calls
+ * MPI_Abort with the status: op_mpi_api.c's): errors then leave through
+ * exit, so that the program's own exit handlers run first. */
+void op_mpi_exit_ends_job(void);
 /* rc is an MPI error code, call the text of the call that returned it. */
 OP_NORETURN void op_mpi_fail_mpi(int rc, const char *call, const char *file, int line,
                                  const char *func);
@@ -48,6 +57,7 @@ void *op_mpi_realloc_at(void *p, size_t n, size_t size, const char *file, int li
 #endif
 
 #define op_mpi_fatal(...) op_mpi_fatal_at(__FILE__, __LINE__, __func__, __VA_ARGS__)
+#define op_mpi_bad_input(...) op_mpi_bad_input_at(__FILE__, __LINE__, __func__, __VA_ARGS__)
 
 #define OP_MPI_CHECK(call)                                                    \
   do {                                                                        \

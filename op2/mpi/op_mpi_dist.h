@@ -48,7 +48,7 @@ size_t op_mpi_sort_unique_pairs(int *pairs, size_t n);
  * process has more than a batch of rows in flight. op_mpi_batches is
  * collective: every process runs the largest number any process needs;
  * op_mpi_batch gives batch b's rows [r0, r1) (empty past the end). */
-enum { OP_MPI_BATCH_ROWS = 1 << 19 };
+enum { OP_MPI_BATCH_ROWS = 1 << 15 };
 int op_mpi_batches(MPI_Comm comm, int nrows);
 void op_mpi_batch(int b, int nrows, int *r0, int *r1);
 

@@ -161,7 +161,10 @@ void op_mpi_exchange_begin(op_mpi_dat d) {
                            m->comm, &x->req[x->nreq++]));
     sent_messages++;
     sent_bytes += (long long)n * (long long)d->size;
+    s->messages++;
+    s->bytes += (long long)n * (long long)d->size;
   }
+  s->exchanges++;
   x->in_flight = 1;
   d->dirty = 0;
 }
@@ -186,6 +189,24 @@ void op_mpi_exchange_finish(op_mpi_dat d) {
 void op_mpi_exchange_counts(long long *messages, long long *bytes) {
   *messages = sent_messages;
   *bytes = sent_bytes;
+}
+
+void op_mpi_print_exchanges(op_mpi_mesh m, FILE *out) {
+  long long *mine = op_mpi_alloc(long long, 3 * (size_t)m->nsets + 1);
+  long long *all = op_mpi_alloc(long long, 3 * (size_t)m->nsets + 1);
+  for (int i = 0; i < m->nsets; i++) {
+    mine[3 * i] = m->sets[i]->exchanges;
+    mine[3 * i + 1] = m->sets[i]->messages;
+    mine[3 * i + 2] = m->sets[i]->bytes;
+  }
+  OP_MPI_CHECK(MPI_Reduce(mine, all, 3 * m->nsets, MPI_LONG_LONG, MPI_SUM, 0, m->comm));
+  /* Every process starts the same exchanges (dirty bits are the same everywhere). */
+  for (int i = 0; m->rank == 0 && i < m->nsets; i++)
+    if (all[3 * i] > 0)
+      fprintf(out, "  halo exchanges of set %s: %lld of a dat, %lld messages, %.3f MB\n",
+              m->sets[i]->name, all[3 * i] / m->nprocs, all[3 * i + 1], (double)all[3 * i + 2] * 1e-6);
+  free(mine);
+  free(all);
 }
 
 /* ---- the loop protocol ------------------------------------------------------------ */

@@ -22,6 +22,8 @@
 #ifndef OP_MPI_EXCHANGE_H
 #define OP_MPI_EXCHANGE_H
 
+#include <stdio.h>
+
 #include "op_mpi_mesh.h"
 
 #ifdef __cplusplus
@@ -54,6 +56,9 @@ void op_mpi_exchange_set_hooks(const op_mpi_exchange_hooks *hooks);
 
 /* Messages and bytes this process has sent in exchanges so far. */
 void op_mpi_exchange_counts(long long *messages, long long *bytes);
+/* Rank 0 prints, per set with exchanges, how many dat exchanges there were
+ * and the messages and bytes they sent over all processes. Collective. */
+void op_mpi_print_exchanges(op_mpi_mesh m, FILE *out);
 
 /* The per-neighbour plan of a set's exchanges (op_mpi_halo_create builds it). */
 void op_mpi_exchange_plan_build(op_mpi_set s);

@@ -2,57 +2,49 @@
  * op_mpi_halo.c - migration to owners, OP2's execute and non-execute halos,
  * local renumbering (see op_mpi_halo.h).
  *
- * While this runs, map rows are kept in global numbers (rows[map index], one
- * row per owned element, then per execute-halo element) and owners of their
- * entries are looked up in the partition vectors, which stay in slices.
+ * Memory is what this file is written around: a process never holds more
+ * than one array of the mesh twice (its slice while the array it builds
+ * fills), and every exchange goes in batches of OP_MPI_BATCH_ROWS rows.
+ *
+ *  1. Runners. The process holding an element's slice finds who runs it: its
+ *     owner, and every process owning an entry of its rows (of any map from
+ *     its set), which holds it in its execute halo. Only the extra runners
+ *     are listed (boundary elements).
+ *  2. Arrivals. Each runner learns its elements' global numbers and whether
+ *     each is core (owned, run nowhere else), boundary (owned, run elsewhere
+ *     too) or execute halo (and whose): with that it lays out its local
+ *     numbering, core, boundary, execute halo grouped by owner, each group in
+ *     global order, before any row arrives. An importer tells each owner
+ *     which elements it imports (the export lists, element for element).
+ *  3. Map rows go from the slice to every runner, straight into their final
+ *     place (allocated once, at their final size, in huge-page memory).
+ *  4. Entries become local indices; entries held nowhere here make the
+ *     non-execute halo, their owners found in the partition vector.
+ *  5. Dat rows go to their owners, straight into their final place; the
+ *     halos are filled by a first exchange.
+ * On one part (and wherever no element moves and none is a boundary) the
+ * slices already are the local arrays: they are kept, not copied.
+ *
+ * Every segment of the local numbering (core, boundary, each neighbour's
+ * execute and non-execute rows) is in global order, so a global number is
+ * found by binary search in each (op_mpi_local_index), with no table.
  */
 #include "op_mpi_halo.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "op2_parallel.h" /* op_alloc_big: huge-page memory, as the core's arrays */
 #include "op_mpi_check.h"
 #include "op_mpi_dist.h"
 #include "op_mpi_exchange.h"
 #include "op_mpi_partition.h"
 
-/* ---- migration --------------------------------------------------------------- */
-
-/* Sends every slice element of s to its part: global numbers into s->gid,
- * rows of the maps from s into rows[], rows of the dats on s into data. */
-static void migrate_set(op_mpi_mesh m, op_mpi_set s, int **rows) {
-  int n = s->slice_size;
-  int *order = op_mpi_alloc(int, n), *counts = op_mpi_alloc(int, m->nprocs);
-  op_mpi_group_by_dest(n, s->part, m->nprocs, order, counts);
-
-  int *g = op_mpi_alloc(int, n);
-  for (int k = 0; k < n; k++) g[k] = s->slice_start + order[k];
-  s->size = op_mpi_alltoallv_rows(m->comm, g, counts, sizeof(int), (void **)&s->gid, NULL);
-  free(g);
-
-  for (int i = 0; i < m->nmaps; i++) {
-    op_mpi_map p = m->maps[i];
-    if (p->from != s) continue;
-    size_t rb = (size_t)p->dim * sizeof(int);
-    int *buf = op_mpi_alloc(int, (size_t)n * p->dim);
-    for (int k = 0; k < n; k++) memcpy(buf + (size_t)k * p->dim, p->slice + (size_t)order[k] * p->dim, rb);
-    op_mpi_alltoallv_rows(m->comm, buf, counts, rb, (void **)&rows[i], NULL);
-    free(buf);
-    free(p->slice);
-    p->slice = NULL;
-  }
-  for (int i = 0; i < m->ndats; i++) {
-    op_mpi_dat d = m->dats[i];
-    if (!d || d->set != s) continue; /* NULL: a freed temporary */
-    char *buf = op_mpi_alloc(char, (size_t)n * d->size);
-    for (int k = 0; k < n; k++) memcpy(buf + (size_t)k * d->size, d->slice + (size_t)order[k] * d->size, d->size);
-    op_mpi_alltoallv_rows(m->comm, buf, counts, d->size, (void **)&d->data, NULL);
-    free(buf);
-    free(d->slice);
-    d->slice = NULL;
-  }
-  free(order);
-  free(counts);
+/* An array of the mesh, in the memory the core gives its own (aborting the
+ * job when there is none). */
+static void *alloc_rows(size_t n, size_t row_bytes) {
+  return op_alloc_big(n * row_bytes > 0 ? n * row_bytes : 1);
 }
 
 /* ---- halo lists ------------------------------------------------------------------- */
@@ -80,212 +72,342 @@ static void list_from_pairs(op_mpi_halo_list *h, const int *pairs, int n) {
 static void list_from_counts(op_mpi_halo_list *h, const int *counts, int nprocs, int first) {
   int *pairs = NULL, n = 0;
   for (int r = 0; r < nprocs; r++) n += counts[r];
-  pairs = op_mpi_alloc(int, 2 * (size_t)n);
+  pairs = op_mpi_alloc(int, 2 * (size_t)n + 1);
   for (int r = 0, k = 0; r < nprocs; r++)
     for (int c = 0; c < counts[r]; c++, k++) pairs[2 * k] = r, pairs[2 * k + 1] = first + k;
   list_from_pairs(h, pairs, n);
   free(pairs);
 }
 
-/* Owners of the entries of rows [r0, r1) of map i. */
-static int *owners_of(op_mpi_mesh m, op_mpi_map p, const int *rows, int r0, int r1) {
-  int n = (r1 - r0) * p->dim;
-  int *own = op_mpi_alloc(int, n);
-  op_mpi_lookup(m->comm, p->to->slice_starts, p->to->part, n, rows + (size_t)r0 * p->dim, own);
-  return own;
-}
+/* ---- local numbers -------------------------------------------------------------------- */
 
-/* Reorders owned elements: new position k holds old element perm[k]. */
-static void permute_owned(op_mpi_mesh m, op_mpi_set s, const int *perm, int **rows) {
-  int n = s->size;
-  int *g = op_mpi_alloc(int, n);
-  for (int k = 0; k < n; k++) g[k] = s->gid[perm[k]];
-  memcpy(s->gid, g, (size_t)n * sizeof(int));
-  free(g);
-  for (int i = 0; i < m->nmaps; i++) {
-    op_mpi_map p = m->maps[i];
-    if (p->from != s) continue;
-    int *r = op_mpi_alloc(int, (size_t)n * p->dim);
-    for (int k = 0; k < n; k++)
-      memcpy(r + (size_t)k * p->dim, rows[i] + (size_t)perm[k] * p->dim, (size_t)p->dim * sizeof(int));
-    free(rows[i]);
-    rows[i] = r;
-  }
-  for (int i = 0; i < m->ndats; i++) {
-    op_mpi_dat d = m->dats[i];
-    if (!d || d->set != s) continue; /* NULL: a freed temporary */
-    char *r = op_mpi_alloc(char, (size_t)n * d->size);
-    for (int k = 0; k < n; k++) memcpy(r + (size_t)k * d->size, d->data + (size_t)perm[k] * d->size, d->size);
-    free(d->data);
-    d->data = r;
-  }
-}
-
-/* Export execute lists of s: owned elements with an entry owned by another
- * process go to that process. Owned elements are renumbered core first. */
-static void build_exec_exports(op_mpi_mesh m, op_mpi_set s, int **rows) {
-  int n = s->size, np = 0, cap = 0;
-  int *pairs = NULL;
-  for (int i = 0; i < m->nmaps; i++) {
-    op_mpi_map p = m->maps[i];
-    if (p->from != s) continue;
-    int *own = owners_of(m, p, rows[i], 0, n);
-    for (int e = 0; e < n; e++)
-      for (int j = 0; j < p->dim; j++) {
-        int r = own[(size_t)e * p->dim + j];
-        if (r == m->rank) continue;
-        if (np == cap) pairs = op_mpi_grow(int, pairs, 2 * (size_t)(cap = cap ? 2 * cap : 1024));
-        pairs[2 * np] = r;
-        pairs[2 * np++ + 1] = e;
-      }
-    free(own);
-  }
-  np = (int)op_mpi_sort_unique_pairs(pairs, (size_t)np);
-
-  /* Core (never exported) first, then the rest, each in global order. */
-  char *boundary = op_mpi_zalloc(char, n);
-  for (int q = 0; q < np; q++) boundary[pairs[2 * q + 1]] = 1;
-  int *perm = op_mpi_alloc(int, n), *renum = op_mpi_alloc(int, n), c = 0;
-  for (int e = 0; e < n; e++)
-    if (!boundary[e]) perm[c++] = e;
-  s->core_size = c;
-  for (int e = 0; e < n; e++)
-    if (boundary[e]) perm[c++] = e;
-  for (int q = 0; q < n; q++) renum[perm[q]] = q;
-  permute_owned(m, s, perm, rows);
-  /* Renumbering keeps the order of exported elements, so pairs stay sorted. */
-  for (int q = 0; q < np; q++) pairs[2 * q + 1] = renum[pairs[2 * q + 1]];
-  list_from_pairs(&s->exp_exec, pairs, np);
-  free(pairs);
-  free(boundary);
-  free(perm);
-  free(renum);
-}
-
-/* Sends every exported element, with its rows of every map from s, to the
- * process that runs it as execute halo; appends what arrives. */
-static void exchange_exec(op_mpi_mesh m, op_mpi_set s, int **rows) {
-  const op_mpi_halo_list *ex = &s->exp_exec;
-  int width = 1; /* global number, then the rows */
-  for (int i = 0; i < m->nmaps; i++)
-    if (m->maps[i]->from == s) width += m->maps[i]->dim;
-  int nsend = ex->offset[ex->nranks];
-  int *buf = op_mpi_alloc(int, (size_t)nsend * width);
-  int *counts = op_mpi_zalloc(int, m->nprocs);
-  for (int r = 0; r < ex->nranks; r++) counts[ex->ranks[r]] = ex->offset[r + 1] - ex->offset[r];
-  for (int k = 0; k < nsend; k++) {
-    int e = ex->list[k], *out = buf + (size_t)k * width;
-    *out++ = s->gid[e];
-    for (int i = 0; i < m->nmaps; i++) {
-      op_mpi_map p = m->maps[i];
-      if (p->from != s) continue;
-      memcpy(out, rows[i] + (size_t)e * p->dim, (size_t)p->dim * sizeof(int));
-      out += p->dim;
-    }
-  }
-  int *got = NULL, *got_counts = NULL;
-  int nexec = op_mpi_alltoallv_rows(m->comm, buf, counts, (size_t)width * sizeof(int), (void **)&got,
-                                    &got_counts);
-  s->exec_size = nexec;
-  s->gid = op_mpi_grow(int, s->gid, s->size + nexec);
-  for (int k = 0; k < nexec; k++) s->gid[s->size + k] = got[(size_t)k * width];
-  int col = 1;
-  for (int i = 0; i < m->nmaps; i++) {
-    op_mpi_map p = m->maps[i];
-    if (p->from != s) continue;
-    rows[i] = op_mpi_grow(int, rows[i], (size_t)(s->size + nexec) * p->dim);
-    for (int k = 0; k < nexec; k++)
-      memcpy(rows[i] + (size_t)(s->size + k) * p->dim, got + (size_t)k * width + col,
-             (size_t)p->dim * sizeof(int));
-    col += p->dim;
-  }
-  list_from_counts(&s->imp_exec, got_counts, m->nprocs, s->size);
-  free(buf);
-  free(counts);
-  free(got);
-  free(got_counts);
-}
-
-/* Non-execute halo of t: entries of the rows this process runs (owned and
- * execute halo, of every map into t) owned elsewhere and not in t's execute
- * halo, grouped by owner, in global order. */
-static void build_nonexec_imports(op_mpi_mesh m, op_mpi_set t, int **rows, int *nonexec_counts,
-                                  int **wanted) {
-  int np = 0, cap = 0, *pairs = NULL;
-  int nexec = t->exec_size;
-  int *exec_sorted = op_mpi_alloc(int, nexec);
-  memcpy(exec_sorted, t->gid + t->size, (size_t)nexec * sizeof(int));
-  op_mpi_qsort(exec_sorted, (size_t)nexec, sizeof(int), op_mpi_cmp_int);
-  for (int i = 0; i < m->nmaps; i++) {
-    op_mpi_map p = m->maps[i];
-    if (p->to != t) continue;
-    int nrows = p->from->size + p->from->exec_size;
-    int *own = owners_of(m, p, rows[i], 0, nrows);
-    for (size_t q = 0; q < (size_t)nrows * p->dim; q++) {
-      int g = rows[i][q];
-      if (own[q] == m->rank || op_mpi_bsearch(exec_sorted, nexec, g) >= 0) continue;
-      if (np == cap) pairs = op_mpi_grow(int, pairs, 2 * (size_t)(cap = cap ? 2 * cap : 1024));
-      pairs[2 * np] = own[q];
-      pairs[2 * np++ + 1] = g;
-    }
-    free(own);
-  }
-  np = (int)op_mpi_sort_unique_pairs(pairs, (size_t)np);
-  t->nonexec_size = np;
-  t->gid = op_mpi_grow(int, t->gid, t->size + nexec + np);
-  for (int r = 0; r < m->nprocs; r++) nonexec_counts[r] = 0;
-  *wanted = op_mpi_alloc(int, np);
-  for (int q = 0; q < np; q++) {
-    t->gid[t->size + nexec + q] = pairs[2 * q + 1];
-    (*wanted)[q] = pairs[2 * q + 1];
-    nonexec_counts[pairs[2 * q]]++;
-  }
-  list_from_counts(&t->imp_nonexec, nonexec_counts, m->nprocs, t->size + nexec);
-  free(pairs);
-  free(exec_sorted);
-}
-
-static void build_lookup(op_mpi_set s) {
-  int n = s->size + s->exec_size + s->nonexec_size;
-  free(s->lookup);
-  s->lookup = op_mpi_alloc(int, 2 * (size_t)n);
-  for (int e = 0; e < n; e++) s->lookup[2 * e] = s->gid[e], s->lookup[2 * e + 1] = e;
-  op_mpi_qsort(s->lookup, (size_t)n, 2 * sizeof(int), op_mpi_cmp_int2);
-  for (int e = 1; e < n; e++)
-    if (s->lookup[2 * e] == s->lookup[2 * e - 2])
-      op_mpi_fatal("internal error: element %d of set '%s' held twice on this process",
-                   s->lookup[2 * e], s->name);
-}
-
-int op_mpi_local_index(op_mpi_set s, int g) {
-  int lo = 0, hi = s->size + s->exec_size + s->nonexec_size - 1;
+/* Index of g in the ascending gid[lo, hi), or -1. */
+static int search(const int *gid, int lo, int hi, int g) {
+  hi--;
   while (lo <= hi) {
-    int mid = lo + (hi - lo) / 2, v = s->lookup[2 * mid];
-    if (v < g) lo = mid + 1;
-    else if (v > g) hi = mid - 1;
-    else return s->lookup[2 * mid + 1];
+    int mid = lo + (hi - lo) / 2;
+    if (gid[mid] < g) lo = mid + 1;
+    else if (gid[mid] > g) hi = mid - 1;
+    else return mid;
   }
   return -1;
 }
 
-/* The owners learn which of their elements each neighbour reads. */
-static void build_nonexec_exports(op_mpi_mesh m, op_mpi_set t, const int *counts, const int *wanted) {
+/* The local index of g among the elements held so far (owned, then the
+ * halos built), or -1. */
+static int held_index(const op_mpi_set s, int g) {
+  int l = search(s->gid, 0, s->core_size, g);
+  if (l < 0) l = search(s->gid, s->core_size, s->size, g);
+  const op_mpi_halo_list *h[2] = {&s->imp_exec, &s->imp_nonexec};
+  for (int k = 0; k < 2 && l < 0; k++)
+    for (int r = 0; r < h[k]->nranks && l < 0; r++) {
+      const int first = h[k]->list[h[k]->offset[r]], n = h[k]->offset[r + 1] - h[k]->offset[r];
+      l = search(s->gid, first, first + n, g);
+    }
+  return l;
+}
+
+int op_mpi_local_index(op_mpi_set s, int g) {
+  if (!s->gid) return -1;
+  return held_index(s, g);
+}
+
+/* Each importer tells the owners which of their elements it reads (wanted:
+ * counts[r] global numbers from rank r, in the importer's order); the owners'
+ * export lists hold them in that order. */
+static void build_exports(op_mpi_mesh m, op_mpi_set t, const int *counts, const int *wanted,
+                          op_mpi_halo_list *exports) {
   int *asked = NULL, *asked_counts = NULL;
   int n = op_mpi_alltoallv_rows(m->comm, wanted, counts, sizeof(int), (void **)&asked, &asked_counts);
-  int *pairs = op_mpi_alloc(int, 2 * (size_t)n);
+  int *pairs = op_mpi_alloc(int, 2 * (size_t)n + 1);
   for (int r = 0, k = 0; r < m->nprocs; r++)
     for (int c = 0; c < asked_counts[r]; c++, k++) {
-      int e = op_mpi_local_index(t, asked[k]);
-      if (e < 0 || e >= t->size)
+      int e = search(t->gid, 0, t->core_size, asked[k]);
+      if (e < 0) e = search(t->gid, t->core_size, t->size, asked[k]);
+      if (e < 0)
         op_mpi_fatal("internal error: rank %d asked for element %d of set '%s', not owned here", r,
                      asked[k], t->name);
       pairs[2 * k] = r;
       pairs[2 * k + 1] = e;
     }
-  list_from_pairs(&t->exp_nonexec, pairs, n);
+  list_from_pairs(exports, pairs, n);
   free(pairs);
   free(asked);
   free(asked_counts);
+}
+
+/* ---- 1. who runs each element ------------------------------------------------------------ */
+
+/* The processes besides its owner that run element i of a set's slice:
+ * rank[off[i] .. off[i + 1]) (off NULL: none, for any element). */
+typedef struct {
+  int *off, *rank;
+} runners;
+
+static void find_runners(op_mpi_mesh m, op_mpi_set s, runners *run) {
+  int *pairs = NULL, np = 0, cap = 0;
+  const int n = s->slice_size, nb = op_mpi_batches(m->comm, n);
+  int *own = NULL;
+  for (int i = 0; i < m->nmaps; i++) {
+    op_mpi_map p = m->maps[i];
+    if (p->from != s) continue;
+    own = op_mpi_grow(int, own, (size_t)(n < OP_MPI_BATCH_ROWS ? n : OP_MPI_BATCH_ROWS) * p->dim + 1);
+    for (int b = 0; b < nb; b++) {
+      int r0, r1;
+      op_mpi_batch(b, n, &r0, &r1);
+      op_mpi_lookup(m->comm, p->to->slice_starts, p->to->part, (r1 - r0) * p->dim,
+                    p->slice + (size_t)r0 * p->dim, own);
+      for (int e = r0; e < r1; e++)
+        for (int j = 0; j < p->dim; j++) {
+          const int q = own[(size_t)(e - r0) * p->dim + j];
+          if (q == s->part[e]) continue;
+          if (np == cap) pairs = op_mpi_grow(int, pairs, 2 * (size_t)(cap = cap ? 2 * cap : 1024));
+          pairs[2 * np] = e;
+          pairs[2 * np++ + 1] = q;
+        }
+    }
+  }
+  free(own);
+  run->off = NULL;
+  run->rank = NULL;
+  np = (int)op_mpi_sort_unique_pairs(pairs, (size_t)np);
+  if (np > 0) {
+    run->off = op_mpi_zalloc(int, (size_t)n + 1);
+    run->rank = op_mpi_alloc(int, np);
+    for (int k = 0; k < np; k++) run->off[pairs[2 * k] + 1]++, run->rank[k] = pairs[2 * k + 1];
+    for (int e = 0; e < n; e++) run->off[e + 1] += run->off[e];
+  }
+  free(pairs);
+}
+
+static int extra_runners(const runners *run, int e, const int **ranks) {
+  if (!run->off) return 0;
+  *ranks = run->rank + run->off[e];
+  return run->off[e + 1] - run->off[e];
+}
+
+/* ---- 2. arrivals: the local numbering of the owned and execute-halo elements ---- */
+
+/* What a runner learns of an element: its global number, and a code that
+ * sorts it into place: 0 core, 1 boundary, 2 + owner for the execute halo. */
+static int cmp_arrival(const void *a, const void *b) {
+  const int *x = a, *y = b;
+  if (x[1] != y[1]) return (x[1] > y[1]) - (x[1] < y[1]);
+  return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+static void arrive(op_mpi_mesh m, op_mpi_set s, const runners *run) {
+  const int n = s->slice_size, nb = op_mpi_batches(m->comm, n), P = m->nprocs;
+  int *arr = NULL;
+  size_t narr = 0;
+  for (int b = 0; b < nb; b++) {
+    int r0, r1, nrec = 0;
+    op_mpi_batch(b, n, &r0, &r1);
+    for (int e = r0; e < r1; e++) {
+      const int *q = NULL;
+      nrec += 1 + extra_runners(run, e, &q);
+    }
+    int *dest = op_mpi_alloc(int, nrec + 1), *rec = op_mpi_alloc(int, 2 * (size_t)nrec + 1);
+    int *order = op_mpi_alloc(int, nrec + 1), *counts = op_mpi_alloc(int, P);
+    int k = 0;
+    for (int e = r0; e < r1; e++) {
+      const int *q = NULL, nq = extra_runners(run, e, &q), g = s->slice_start + e;
+      dest[k] = s->part[e], rec[2 * k] = g, rec[2 * k++ + 1] = nq > 0;
+      for (int j = 0; j < nq; j++) dest[k] = q[j], rec[2 * k] = g, rec[2 * k++ + 1] = 2 + s->part[e];
+    }
+    op_mpi_group_by_dest(nrec, dest, P, order, counts);
+    int *sorted = op_mpi_alloc(int, 2 * (size_t)nrec + 1), *got = NULL;
+    for (int i = 0; i < nrec; i++) sorted[2 * i] = rec[2 * order[i]], sorted[2 * i + 1] = rec[2 * order[i] + 1];
+    int ngot = op_mpi_alltoallv_rows(m->comm, sorted, counts, 2 * sizeof(int), (void **)&got, NULL);
+    arr = op_mpi_grow(int, arr, 2 * (narr + (size_t)ngot) + 1);
+    memcpy(arr + 2 * narr, got, 2 * (size_t)ngot * sizeof(int));
+    narr += (size_t)ngot;
+    free(dest), free(rec), free(order), free(counts), free(sorted), free(got);
+  }
+  op_mpi_qsort(arr, narr, 2 * sizeof(int), cmp_arrival);
+  int core = 0, owned = 0, *from = op_mpi_zalloc(int, P);
+  for (size_t k = 0; k < narr; k++) {
+    core += arr[2 * k + 1] == 0;
+    owned += arr[2 * k + 1] <= 1;
+    if (arr[2 * k + 1] >= 2) from[arr[2 * k + 1] - 2]++;
+  }
+  /* The global numbers, compacted in place (the records shrink to them). */
+  for (size_t k = 0; k < narr; k++) arr[k] = arr[2 * k];
+  s->gid = op_mpi_grow(int, arr, narr + 1);
+  s->core_size = core;
+  s->size = owned;
+  s->exec_size = (int)narr - owned;
+  list_from_counts(&s->imp_exec, from, P, s->size);
+  build_exports(m, s, from, s->gid + s->size, &s->exp_exec);
+  free(from);
+}
+
+/* ---- 3 and 5. rows from the slices to their places ----------------------------------------- */
+
+/* Sends each slice element's row (row_bytes at rows + e * row_bytes) to its
+ * owner and, with run, to its extra runners, in batches; each receiver copies
+ * it to dst at the element's local index, which must be below limit.
+ * Returns the rows this process placed. */
+static size_t send_rows(op_mpi_mesh m, op_mpi_set s, const runners *run, const char *rows,
+                        size_t row_bytes, char *dst, int limit) {
+  const int n = s->slice_size, nb = op_mpi_batches(m->comm, n);
+  const size_t rec = sizeof(int) + row_bytes;
+  size_t placed = 0;
+  for (int b = 0; b < nb; b++) {
+    int r0, r1, nrec = 0;
+    op_mpi_batch(b, n, &r0, &r1);
+    for (int e = r0; e < r1; e++) {
+      const int *q = NULL;
+      nrec += 1 + (run ? extra_runners(run, e, &q) : 0);
+    }
+    int *dest = op_mpi_alloc(int, nrec + 1), *src = op_mpi_alloc(int, nrec + 1);
+    int *order = op_mpi_alloc(int, nrec + 1), *counts = op_mpi_alloc(int, m->nprocs);
+    int k = 0;
+    for (int e = r0; e < r1; e++) {
+      const int *q = NULL, nq = run ? extra_runners(run, e, &q) : 0;
+      dest[k] = s->part[e], src[k++] = e;
+      for (int j = 0; j < nq; j++) dest[k] = q[j], src[k++] = e;
+    }
+    op_mpi_group_by_dest(nrec, dest, m->nprocs, order, counts);
+    char *buf = op_mpi_alloc(char, (size_t)nrec * rec + 1), *got = NULL;
+    for (int i = 0; i < nrec; i++) {
+      const int e = src[order[i]], g = s->slice_start + e;
+      memcpy(buf + (size_t)i * rec, &g, sizeof g);
+      memcpy(buf + (size_t)i * rec + sizeof g, rows + (size_t)e * row_bytes, row_bytes);
+    }
+    free(dest), free(src), free(order);
+    int ngot = op_mpi_alltoallv_rows(m->comm, buf, counts, rec, (void **)&got, NULL);
+    free(buf), free(counts);
+    for (int i = 0; i < ngot; i++) {
+      int g;
+      memcpy(&g, got + (size_t)i * rec, sizeof g);
+      const int l = held_index(s, g);
+      if (l < 0 || l >= limit)
+        op_mpi_fatal("internal error: element %d of set '%s' arrived at local index %d of [0, %d)",
+                     g, s->name, l, limit);
+      memcpy(dst + (size_t)l * row_bytes, got + (size_t)i * rec + sizeof g, row_bytes);
+    }
+    placed += (size_t)ngot;
+    free(got);
+  }
+  return placed;
+}
+
+/* A map's rows for the owned and execute-halo elements of its from-set, in
+ * global numbers still. */
+static void migrate_map(op_mpi_mesh m, op_mpi_map p, const runners *run, int identity) {
+  op_mpi_set s = p->from;
+  if (identity) { /* the slice is the local array */
+    p->map = p->slice;
+    p->slice = NULL;
+    return;
+  }
+  const int nlocal = s->size + s->exec_size;
+  const size_t rb = (size_t)p->dim * sizeof(int);
+  int *dst = alloc_rows((size_t)nlocal, rb);
+  size_t placed = send_rows(m, s, run, (const char *)p->slice, rb, (char *)dst, nlocal);
+  if (placed != (size_t)nlocal)
+    op_mpi_fatal("internal error: map '%s': %zu rows arrived for %d elements", p->name, placed, nlocal);
+  free(p->slice);
+  p->slice = NULL;
+  p->map = dst;
+}
+
+/* ---- 4. local entries and the non-execute halo ----------------------------------------------- */
+
+/* Entries of the maps into t become local indices; those held nowhere here
+ * (owned elsewhere, not in t's execute halo) make its non-execute halo,
+ * grouped by owner, each group in global order. */
+static void localize(op_mpi_mesh m, op_mpi_set t) {
+  int *cand = NULL, nc = 0, cap = 0;
+  for (int i = 0; i < m->nmaps; i++) {
+    op_mpi_map p = m->maps[i];
+    if (p->to != t) continue;
+    const size_t n = (size_t)(p->from->size + p->from->exec_size) * p->dim;
+    for (size_t q = 0; q < n; q++) {
+      const int g = p->map[q], l = held_index(t, g);
+      if (l >= 0) {
+        p->map[q] = l;
+        continue;
+      }
+      p->map[q] = -1 - g; /* resolved below */
+      if (nc == cap) cand = op_mpi_grow(int, cand, cap = cap ? 2 * cap : 1024);
+      cand[nc++] = g;
+    }
+  }
+  nc = op_mpi_sort_unique(cand, nc);
+  int *owner = op_mpi_alloc(int, nc + 1);
+  op_mpi_lookup(m->comm, t->slice_starts, t->part, nc, cand, owner);
+  int *pairs = op_mpi_alloc(int, 2 * (size_t)nc + 1), *counts = op_mpi_zalloc(int, m->nprocs);
+  for (int k = 0; k < nc; k++) {
+    pairs[2 * k] = owner[k], pairs[2 * k + 1] = cand[k];
+    if (owner[k] == m->rank)
+      op_mpi_fatal("internal error: element %d of set '%s' is owned here but not held", cand[k], t->name);
+    counts[owner[k]]++;
+  }
+  op_mpi_qsort(pairs, (size_t)nc, 2 * sizeof(int), op_mpi_cmp_int2);
+  const int first = t->size + t->exec_size;
+  t->nonexec_size = nc;
+  t->gid = op_mpi_grow(int, t->gid, (size_t)first + nc + 1);
+  for (int k = 0; k < nc; k++) t->gid[first + k] = pairs[2 * k + 1];
+  list_from_counts(&t->imp_nonexec, counts, m->nprocs, first);
+  build_exports(m, t, counts, t->gid + first, &t->exp_nonexec);
+  /* The entries left: the candidates (ascending) give each its place. */
+  int *place = op_mpi_alloc(int, nc + 1);
+  for (int k = 0; k < nc; k++) place[op_mpi_bsearch(cand, nc, pairs[2 * k + 1])] = first + k;
+  for (int i = 0; i < m->nmaps; i++) {
+    op_mpi_map p = m->maps[i];
+    if (p->to != t) continue;
+    const size_t n = (size_t)(p->from->size + p->from->exec_size) * p->dim;
+    for (size_t q = 0; q < n; q++)
+      if (p->map[q] < 0) p->map[q] = place[op_mpi_bsearch(cand, nc, -1 - p->map[q])];
+  }
+  free(cand), free(owner), free(pairs), free(counts), free(place);
+}
+
+/* ---- 5. dat rows to their owners ---------------------------------------------------------- */
+
+static void migrate_dat(op_mpi_mesh m, op_mpi_dat d, int identity) {
+  op_mpi_set s = d->set;
+  const size_t held = (size_t)s->size + s->exec_size + s->nonexec_size;
+  if (identity && (uintptr_t)d->slice % 64 == 0) { /* no element moves and there are no halos */
+    d->data = d->slice;
+    d->slice = NULL;
+    return;
+  }
+  if (identity) {
+    /* A temporary dat's zero pages (op_alloc_big_zero) start where calloc
+     * put them: rows that straddle cache lines cost the loops a fifth of
+     * their time. The core's kind of memory instead. */
+    d->data = alloc_rows(held, d->size);
+    memcpy(d->data, d->slice, held * d->size);
+    free(d->slice);
+    d->slice = NULL;
+    return;
+  }
+  char *dst = alloc_rows(held, d->size);
+  size_t placed = send_rows(m, s, NULL, d->slice, d->size, dst, s->size);
+  if (placed != (size_t)s->size)
+    op_mpi_fatal("internal error: dat '%s': %zu rows arrived for %d elements", d->name, placed, s->size);
+  memset(dst + (size_t)s->size * d->size, 0, (held - (size_t)s->size) * d->size);
+  free(d->slice);
+  d->slice = NULL;
+  d->data = dst;
+}
+
+/* ---- the whole ------------------------------------------------------------------------------ */
+
+/* Whether on every process every set's owned elements are its slice, in
+ * order, all core (nothing moves, no halo): then the slices are kept. */
+static int nothing_moves(op_mpi_mesh m) {
+  int mine = 1, all = 0;
+  for (int i = 0; i < m->nsets && mine; i++) {
+    op_mpi_set s = m->sets[i];
+    mine = s->size == s->slice_size && s->core_size == s->size && s->exec_size == 0;
+    for (int e = 0; e < s->size && mine; e++) mine = s->gid[e] == s->slice_start + e;
+  }
+  OP_MPI_CHECK(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, m->comm));
+  return all;
 }
 
 void op_mpi_halo_create(op_mpi_mesh m) {
@@ -294,46 +416,17 @@ void op_mpi_halo_create(op_mpi_mesh m) {
   if (m->nparts != m->nprocs)
     op_mpi_fatal("op_mpi_halo_create: the mesh is partitioned into %d parts for %d processes",
                  m->nparts, m->nprocs);
-  int **rows = op_mpi_zalloc(int *, m->nmaps);
-  for (int i = 0; i < m->nsets; i++) migrate_set(m, m->sets[i], rows);
-  for (int i = 0; i < m->nsets; i++) build_exec_exports(m, m->sets[i], rows);
-  for (int i = 0; i < m->nsets; i++) exchange_exec(m, m->sets[i], rows);
-  int *counts = op_mpi_alloc(int, m->nprocs);
-  for (int i = 0; i < m->nsets; i++) {
-    op_mpi_set t = m->sets[i];
-    int *wanted = NULL;
-    build_nonexec_imports(m, t, rows, counts, &wanted);
-    build_lookup(t);
-    build_nonexec_exports(m, t, counts, wanted);
-    free(wanted);
-  }
-  free(counts);
-
-  /* Maps to local indices. */
-  for (int i = 0; i < m->nmaps; i++) {
-    op_mpi_map p = m->maps[i];
-    size_t n = (size_t)(p->from->size + p->from->exec_size) * p->dim;
-    p->map = rows[i] ? rows[i] : op_mpi_alloc(int, 0);
-    for (size_t q = 0; q < n; q++) {
-      int l = op_mpi_local_index(p->to, p->map[q]);
-      if (l < 0)
-        op_mpi_fatal("internal error: map '%s' names element %d of set '%s', not held here", p->name,
-                     p->map[q], p->to->name);
-      p->map[q] = l;
-    }
-  }
-  free(rows);
-
-  /* Dats get their halo rows, filled by a first exchange. */
+  runners *run = op_mpi_zalloc(runners, m->nsets + 1);
+  for (int i = 0; i < m->nsets; i++) find_runners(m, m->sets[i], &run[i]);
+  for (int i = 0; i < m->nsets; i++) arrive(m, m->sets[i], &run[i]);
+  const int identity = nothing_moves(m);
+  for (int i = 0; i < m->nmaps; i++) migrate_map(m, m->maps[i], &run[m->maps[i]->from->index], identity);
+  for (int i = 0; i < m->nsets; i++) free(run[i].off), free(run[i].rank);
+  free(run);
+  for (int i = 0; i < m->nsets; i++) localize(m, m->sets[i]);
+  for (int i = 0; i < m->ndats; i++)
+    if (m->dats[i]) migrate_dat(m, m->dats[i], identity); /* NULL: a freed temporary */
   for (int i = 0; i < m->nsets; i++) op_mpi_exchange_plan_build(m->sets[i]);
-  for (int i = 0; i < m->ndats; i++) {
-    op_mpi_dat d = m->dats[i];
-    if (!d) continue;
-    op_mpi_set s = d->set;
-    size_t total = (size_t)(s->size + s->exec_size + s->nonexec_size);
-    d->data = op_mpi_grow(char, d->data, total * d->size);
-    memset(d->data + (size_t)s->size * d->size, 0, (total - (size_t)s->size) * d->size);
-  }
   m->stage = OP_MPI_DISTRIBUTED;
   for (int i = 0; i < m->ndats; i++)
     if (m->dats[i]) op_mpi_exchange_begin(m->dats[i]);
@@ -341,9 +434,19 @@ void op_mpi_halo_create(op_mpi_mesh m) {
     if (m->dats[i]) op_mpi_exchange_finish(m->dats[i]);
 }
 
-void op_mpi_distribute(op_mpi_mesh m, const char *lib, const char *routine, op_mpi_set set,
-                       op_mpi_map map, op_mpi_dat coords, FILE *out) {
-  op_mpi_partition_parts(m, lib, routine, set, map, coords, m->nprocs);
+void op_mpi_distribute_mesh(op_mpi_mesh m, const char *lib, const char *routine,
+                            const op_mpi_part_mesh *pm, FILE *out) {
+  op_mpi_partition_mesh(m, lib, routine, pm, m->nprocs);
   op_mpi_halo_create(m);
   if (out) op_mpi_print_summary(m, out);
+}
+
+void op_mpi_distribute(op_mpi_mesh m, const char *lib, const char *routine, op_mpi_set set,
+                       op_mpi_map map, op_mpi_dat coords, FILE *out) {
+  op_mpi_part_mesh pm;
+  memset(&pm, 0, sizeof pm);
+  pm.set = set;
+  pm.map = map;
+  pm.coords = coords;
+  op_mpi_distribute_mesh(m, lib, routine, &pm, out);
 }

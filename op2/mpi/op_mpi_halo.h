@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "op_mpi_mesh.h"
+#include "op_mpi_partition.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,6 +35,10 @@ void op_mpi_halo_create(op_mpi_mesh m);
  * when out is not NULL, the summary printed by rank 0 on out. */
 void op_mpi_distribute(op_mpi_mesh m, const char *lib, const char *routine, op_mpi_set set,
                        op_mpi_map map, op_mpi_dat coords, FILE *out);
+
+/* The same, with what the mesh offers the partitioners (op_mpi_partition.h). */
+void op_mpi_distribute_mesh(op_mpi_mesh m, const char *lib, const char *routine,
+                            const op_mpi_part_mesh *pm, FILE *out);
 
 /* Rank 0 prints, per set, each process's owned (core), execute and
  * non-execute halo sizes and neighbours, then the partitioner, the edge cut

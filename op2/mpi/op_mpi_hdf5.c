@@ -17,9 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "op_hdf5_impl.h" /* op_h5_untimed */
 #include "op_io_util.h"
+#include "op_text.h"
+#include "op_tmpname.h"
 #include "op_mpi_check.h"
 #include "op_mpi_dist.h"
 #include "op_mpi_halo.h" /* op_mpi_local_index */
@@ -31,10 +35,12 @@
 
 /* ---- errors -------------------------------------------------------------------- */
 
-static OP_NORETURN void h5_fail(const char *file, const char *object, const char *src, int line,
-                                const char *func, const char *fmt, ...) OP_PRINTF(6, 7);
-static OP_NORETURN void h5_fail(const char *file, const char *object, const char *src, int line,
-                                const char *func, const char *fmt, ...) {
+/* A failed HDF5 call (code OP_MPI_ABORT_CODE) or a file that is not what it
+ * should be (OP_EXIT_ERROR: bad input, as on one process). */
+static OP_NORETURN void h5_fail(int code, const char *file, const char *object, const char *src,
+                                int line, const char *func, const char *fmt, ...) OP_PRINTF(7, 8);
+static OP_NORETURN void h5_fail(int code, const char *file, const char *object, const char *src,
+                                int line, const char *func, const char *fmt, ...) {
   char msg[512], err[OP_IO_ERRLEN];
   va_list ap;
   va_start(ap, fmt);
@@ -42,10 +48,17 @@ static OP_NORETURN void h5_fail(const char *file, const char *object, const char
   va_end(ap);
   op_io_ctx c = {err, sizeof err, "HDF5 file", file, object ? "dataset" : NULL, object};
   op_io_fail(&c, OP_IO_EIO, src, line, func, "%s", msg); /* adds what HDF5 said */
+  if (code == OP_EXIT_ERROR) op_mpi_bad_input_at(src, line, func, "%s", err);
   op_mpi_fatal_at(src, line, func, "%s", err);
 }
 
-#define H5_FAIL(file, object, ...) h5_fail((file), (object), __FILE__, __LINE__, __func__, __VA_ARGS__)
+#define H5_FAIL(file, object, ...) \
+  h5_fail(OP_MPI_ABORT_CODE, (file), (object), __FILE__, __LINE__, __func__, __VA_ARGS__)
+/* The file is not what it should be (missing, not HDF5, a dataset of another
+ * shape or type) or cannot be written (disk full): status 2, as on one
+ * process (docs/errors.md). */
+#define H5_FILE_ERROR(file, object, ...) \
+  h5_fail(OP_EXIT_ERROR, (file), (object), __FILE__, __LINE__, __func__, __VA_ARGS__)
 /* An HDF5 call that returns a negative value on failure. */
 #define H5_CHECK(file, object, call)                          \
   do {                                                        \
@@ -70,17 +83,25 @@ static hid_t file_access(op_mpi_mesh m, const char *file) {
  * open: the one that cannot names the file and ends the job. */
 static hid_t open_read(op_mpi_mesh m, const char *file) {
   h5_quiet();
-  if (!file || !file[0]) op_mpi_fatal("no HDF5 file name given");
-  if (access(file, R_OK) != 0) op_mpi_fatal("cannot read HDF5 file '%s': %s", file, strerror(errno));
+  if (!file || !file[0]) op_mpi_bad_input("no HDF5 file name given");
+  /* The messages of the one-process reader (op_hdf5.c), the same exit status. */
+  struct stat st;
+  const char *kind;
+  if (stat(file, &st) != 0 && errno == ENOENT)
+    op_mpi_bad_input("HDF5 file '%s': file does not exist", file);
+  if (stat(file, &st) == 0 && (kind = op_text_file_kind(st.st_mode)) != NULL)
+    op_mpi_bad_input("HDF5 file '%s': is %s, not a file", file, kind);
+  if (access(file, R_OK) != 0)
+    op_mpi_bad_input("HDF5 file '%s': cannot read the file: %s", file, strerror(errno));
 #if H5_VERSION_GE(1, 12, 0)
   htri_t is = H5Fis_accessible(file, H5P_DEFAULT);
 #else
   htri_t is = H5Fis_hdf5(file);
 #endif
-  if (is <= 0) op_mpi_fatal("HDF5 file '%s': not an HDF5 file (or truncated)", file);
+  if (is <= 0) op_mpi_bad_input("HDF5 file '%s': not an HDF5 file (or truncated)", file);
   hid_t fapl = file_access(m, file);
   hid_t f = H5Fopen(file, H5F_ACC_RDONLY, fapl);
-  if (f < 0) H5_FAIL(file, NULL, "cannot open the file (truncated or corrupt?)");
+  if (f < 0) H5_FILE_ERROR(file, NULL, "cannot open the file (truncated or corrupt?)");
   H5_CHECK(file, NULL, H5Pclose(fapl));
   return f;
 }
@@ -138,17 +159,17 @@ static hid_t select_rows(const char *file, const char *name, int rank, hid_t fs,
 static void read_rows(const char *file, hid_t f, const char *name, op_type t, long long rows, int cols,
                       int start, int count, void *buf) {
   hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
-  if (d < 0) H5_FAIL(file, name, "dataset missing (or not a dataset)");
+  if (d < 0) H5_FILE_ERROR(file, name, "dataset missing (or not a dataset)");
   hid_t ft = H5Dget_type(d), fs = H5Dget_space(d);
-  if (ft < 0 || fs < 0) H5_FAIL(file, name, "cannot read the dataset's type or shape");
-  if (!type_matches(ft, t)) H5_FAIL(file, name, "stored type is not '%s'", op_io_type_name(t));
+  if (ft < 0 || fs < 0) H5_FILE_ERROR(file, name, "cannot read the dataset's type or shape");
+  if (!type_matches(ft, t)) H5_FILE_ERROR(file, name, "stored type is not '%s'", op_io_type_name(t));
   int rank = H5Sget_simple_extent_ndims(fs);
   hsize_t dims[2] = {1, 1};
   if (rank < 0 || rank > 2 || H5Sget_simple_extent_dims(fs, dims, NULL) < 0)
-    H5_FAIL(file, name, "dataset has rank %d, expected [%lld x %d]", rank, rows, cols);
+    H5_FILE_ERROR(file, name, "dataset has rank %d, expected [%lld x %d]", rank, rows, cols);
   long long got_rows = rank == 0 ? 1 : (long long)dims[0], got_cols = rank == 2 ? (long long)dims[1] : 1;
   if (rank == 0 ? (rows != 1 || cols != 1) : (got_rows != rows || got_cols != cols))
-    H5_FAIL(file, name, "dataset is [%lld x %lld], expected [%lld x %d]", got_rows, got_cols, rows, cols);
+    H5_FILE_ERROR(file, name, "dataset is [%lld x %lld], expected [%lld x %d]", got_rows, got_cols, rows, cols);
   hid_t dxpl = collective_transfer(file);
   hid_t ms = select_rows(file, name, rank, fs, start, count, (int)got_cols);
   char dummy[16];
@@ -169,7 +190,7 @@ op_mpi_set op_mpi_decl_set_hdf5(op_mpi_mesh m, const char *file, const char *nam
   int size = -1;
   read_rows(file, f, name, OP_TYPE_INT, 1, 1, 0, 1, &size);
   close_file(file, f);
-  if (size < 0) op_mpi_fatal("HDF5 file '%s', set '%s': negative size %d", file, name, size);
+  if (size < 0) op_mpi_bad_input("HDF5 file '%s', set '%s': negative size %d", file, name, size);
   int start, count;
   op_mpi_slice(size, m->nprocs, m->rank, &start, &count);
   return op_mpi_decl_set(m, count, name);
@@ -185,7 +206,7 @@ op_mpi_map op_mpi_decl_map_hdf5(op_mpi_mesh m, op_mpi_set from, op_mpi_set to, i
   close_file(file, f);
   for (size_t i = 0; i < (size_t)from->slice_size * dim; i++)
     if (rows[i] < 0 || rows[i] >= to->global_size)
-      op_mpi_fatal("HDF5 file '%s', map '%s': entry [%zu][%zu] = %d is outside [0, %d) (the size of "
+      op_mpi_bad_input("HDF5 file '%s', map '%s': entry [%zu][%zu] = %d is outside [0, %d) (the size of "
                    "set '%s')",
                    file, name, (size_t)from->slice_start + i / (size_t)dim, i % (size_t)dim, rows[i],
                    to->global_size, to->name);
@@ -322,15 +343,17 @@ static void write_dataset(const char *file, hid_t f, const char *name, op_type t
                           const char *const *attr, const char *const *value) {
   hsize_t dims[2] = {(hsize_t)rows, (hsize_t)cols};
   hid_t fs = H5Screate_simple(rank, dims, NULL), lcpl = H5Pcreate(H5P_LINK_CREATE);
-  if (fs < 0 || lcpl < 0) H5_FAIL(file, name, "cannot create a dataspace or property list");
+  hid_t dcpl = op_h5_untimed(H5P_DATASET_CREATE); /* the same bytes on any process count */
+  if (fs < 0 || lcpl < 0 || dcpl < 0) H5_FAIL(file, name, "cannot create a dataspace or property list");
   H5_CHECK(file, name, H5Pset_create_intermediate_group(lcpl, 1));
-  hid_t d = H5Dcreate2(f, name, file_type(t), fs, lcpl, H5P_DEFAULT, H5P_DEFAULT);
+  hid_t d = H5Dcreate2(f, name, file_type(t), fs, lcpl, dcpl, H5P_DEFAULT);
+  H5_CHECK(file, name, H5Pclose(dcpl));
   if (d < 0) H5_FAIL(file, name, "cannot create the dataset (name used twice?)");
   hid_t ms = select_rows(file, name, rank, fs, start, count, cols);
   hid_t dxpl = collective_transfer(file);
   char dummy[16] = {0};
   if (H5Dwrite(d, mem_type(t), ms, fs, dxpl, count ? buf : (const void *)dummy) < 0)
-    H5_FAIL(file, name, "writing the data failed (disk full?)");
+    H5_FILE_ERROR(file, name, "writing the data failed (disk full?)");
   if (dim_attr >= 0) write_attr(file, name, d, "dim", H5T_STD_I32LE, H5T_NATIVE_INT, &dim_attr);
   write_attr_str(file, name, d, "type", op_io_type_name(t));
   for (int i = 0; i < nattr; i++) write_attr_str(file, name, d, attr[i], value[i]);
@@ -373,11 +396,15 @@ void op_mpi_write_hdf5(op_mpi_mesh m, const char *file, int nmaps, const op_mpi_
   if (m->stage != OP_MPI_DISTRIBUTED) op_mpi_fatal("writing '%s': the mesh is not distributed yet", file);
   if (!file || !file[0]) op_mpi_fatal("no HDF5 file name given");
   h5_quiet();
-  char *tmp = op_io_tmpname(file);
-  if (!tmp) op_mpi_fatal("out of memory");
+  /* One name on every process (the create is collective): the root's own
+   * temporary (op_tmpname.h). */
+  static char tmp[8192];
+  if (m->rank == 0 && !op_tmp_name(file, tmp, sizeof tmp))
+    op_mpi_bad_input("HDF5 file name too long: '%s'", file);
+  OP_MPI_CHECK(MPI_Bcast(tmp, (int)sizeof tmp, MPI_CHAR, 0, m->comm));
   hid_t fapl = file_access(m, file);
   hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-  if (f < 0) H5_FAIL(file, NULL, "cannot create '%s' (missing directory? permissions?)", tmp);
+  if (f < 0) H5_FILE_ERROR(file, NULL, "cannot create '%s' (missing directory? permissions?)", tmp);
   H5_CHECK(file, NULL, H5Pclose(fapl));
   /* The sets first, each once, in declaration order. */
   char *want = op_mpi_zalloc(char, m->nsets);
@@ -397,7 +424,6 @@ void op_mpi_write_hdf5(op_mpi_mesh m, const char *file, int nmaps, const op_mpi_
     if (op_io_commit(&c, tmp, file) != OP_IO_OK) op_mpi_fatal("%s", err);
   }
   OP_MPI_CHECK(MPI_Barrier(m->comm));
-  free(tmp);
 }
 
 void op_mpi_dump_hdf5(op_mpi_mesh m, const char *file) {

@@ -60,7 +60,6 @@ void op_mpi_mesh_free(op_mpi_mesh m) {
     free(s->slice_starts);
     free(s->part);
     free(s->gid);
-    free(s->lookup);
     op_mpi_exchange_plan_free(s);
     free_halo_list(&s->exp_exec);
     free_halo_list(&s->imp_exec);
@@ -127,8 +126,28 @@ static void check_owned_set(op_mpi_mesh m, op_mpi_set s, const char *call, const
   if (!s || s->mesh != m) op_mpi_fatal("%s: the %s set is not a set of this mesh", call, what);
 }
 
+static op_mpi_map add_map(op_mpi_mesh m, op_mpi_set from, op_mpi_set to, int dim,
+                          const int *rows, const char *name);
+
 op_mpi_map op_mpi_decl_map(op_mpi_mesh m, op_mpi_set from, op_mpi_set to, int dim,
                            const int *rows, const char *name) {
+  op_mpi_map p = add_map(m, from, to, dim, rows, name);
+  size_t n = (size_t)from->slice_size * (size_t)dim;
+  p->slice = op_mpi_alloc(int, n);
+  if (n) memcpy(p->slice, rows, n * sizeof(int));
+  return p;
+}
+
+op_mpi_map op_mpi_decl_map_take(op_mpi_mesh m, op_mpi_set from, op_mpi_set to, int dim, int *rows,
+                                const char *name) {
+  op_mpi_map p = add_map(m, from, to, dim, rows, name);
+  p->slice = rows;
+  return p;
+}
+
+/* A map of the mesh, its rows checked, with no rows held yet. */
+static op_mpi_map add_map(op_mpi_mesh m, op_mpi_set from, op_mpi_set to, int dim,
+                          const int *rows, const char *name) {
   check_stage(m, OP_MPI_DECLARED, "op_mpi_decl_map");
   check_owned_set(m, from, "op_mpi_decl_map", "from");
   check_owned_set(m, to, "op_mpi_decl_map", "to");
@@ -147,8 +166,6 @@ op_mpi_map op_mpi_decl_map(op_mpi_mesh m, op_mpi_set from, op_mpi_set to, int di
   p->from = from;
   p->to = to;
   p->dim = dim;
-  p->slice = op_mpi_alloc(int, n);
-  if (n) memcpy(p->slice, rows, n * sizeof(int));
   m->maps = op_mpi_grow(op_mpi_map, m->maps, m->nmaps + 1);
   m->maps[m->nmaps++] = p;
   return p;
@@ -195,6 +212,15 @@ op_mpi_dat op_mpi_decl_dat(op_mpi_mesh m, op_mpi_set set, int dim, op_type type,
   size_t bytes = (size_t)set->slice_size * d->size;
   d->slice = op_mpi_zalloc(char, bytes);
   if (rows && bytes) memcpy(d->slice, rows, bytes);
+  return d;
+}
+
+op_mpi_dat op_mpi_decl_dat_take(op_mpi_mesh m, op_mpi_set set, int dim, op_type type, void *rows,
+                                const char *name) {
+  check_stage(m, OP_MPI_DECLARED, "op_mpi_decl_dat");
+  check_owned_set(m, set, "op_mpi_decl_dat", "its");
+  op_mpi_dat d = add_dat(m, set, dim, type, name);
+  d->slice = rows;
   return d;
 }
 

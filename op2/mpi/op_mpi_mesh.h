@@ -70,8 +70,8 @@ typedef struct op_mpi_set_core {
   int core_size, size, exec_size, nonexec_size;
   int *gid; /* size + exec_size + nonexec_size: the global number of each local element */
   op_mpi_halo_list exp_exec, imp_exec, exp_nonexec, imp_nonexec;
-  int *lookup; /* (global number, local index) of every local element, by global number */
   struct op_mpi_exchange_plan *plan; /* per neighbour: what a dat's exchange sends and receives */
+  long long exchanges, messages, bytes; /* of this set's dats, started here so far */
 } *op_mpi_set;
 
 typedef struct op_mpi_map_core {
@@ -108,7 +108,7 @@ typedef struct op_mpi_mesh_core {
   char partitioner[64]; /* "PTSCOTCH KWAY", ... */
   op_mpi_set prime;     /* the set the partitioner split */
   int nparts;
-  long long edge_cut;   /* of the primary map's graph; -1 when no map was given */
+  long long edge_cut;   /* of the graph: the adjacency given, else the primary map's; -1 without either */
 } *op_mpi_mesh;
 
 /* ---- life cycle ----------------------------------------------------------- */
@@ -136,6 +136,12 @@ op_mpi_map op_mpi_decl_map(op_mpi_mesh m, op_mpi_set from, op_mpi_set to, int di
 /* rows: set->slice_size * dim values of `type` (copied); NULL: zero. */
 op_mpi_dat op_mpi_decl_dat(op_mpi_mesh m, op_mpi_set set, int dim, op_type type,
                            const void *rows, const char *name);
+/* The same two, taking rows over instead of copying them (freed with free()
+ * by the mesh): an array the caller built need not exist twice. */
+op_mpi_map op_mpi_decl_map_take(op_mpi_mesh m, op_mpi_set from, op_mpi_set to, int dim, int *rows,
+                                const char *name);
+op_mpi_dat op_mpi_decl_dat_take(op_mpi_mesh m, op_mpi_set set, int dim, op_type type, void *rows,
+                                const char *name);
 
 /* A zeroed dat on a set of a mesh that is already distributed (a temporary
  * declared after the partition): rows for every local element, halos fresh. */

@@ -67,6 +67,53 @@ void op_mpi_part_ptscotch(MPI_Comm comm, const op_mpi_part_input *in, int nparts
  * neighbours of each element sorted ascending. */
 void op_mpi_graph_build(op_mpi_mesh m, op_mpi_map map, int **xadj, int **adjncy);
 
+/* A big graph made coarser for PT-Scotch (op_mpi_graph.c): elements grouped
+ * into compact patches of at most `size`, the groups the vertices. */
+typedef struct {
+  int ngroups;          /* this process's groups */
+  int *group;           /* nlocal: each slice element's group (0 .. ngroups - 1) */
+  int *vtxdist;         /* nprocs + 1: the groups' global numbering, by process */
+  int *xadj, *adjncy;   /* the groups' graph (global group numbers), sorted */
+  int *vwgt, *ewgt;     /* elements in each group; arcs between two groups */
+} op_mpi_coarse;
+/* The group size for in's graph split into nparts (1: leave it alone). Collective. */
+int op_mpi_coarsen_size(MPI_Comm comm, const op_mpi_part_input *in, int nparts);
+void op_mpi_graph_coarsen(MPI_Comm comm, const op_mpi_part_input *in, int size, op_mpi_coarse *c);
+void op_mpi_coarse_free(op_mpi_coarse *c);
+
+/* The graph of a set given by a function of global numbers (op_mesh_geometry's
+ * adjacent, op2.h): the same CSR as op_mpi_graph_build, for the set's slice,
+ * each list sorted; a neighbour out of range, the element itself or more than
+ * max_adjacent of them is an error naming the set and element. */
+void op_mpi_graph_from_fn(op_mpi_set s, int max_adjacent, int (*adjacent)(int g, int *out, void *ctx),
+                          void *ctx, int **xadj, int **adjncy);
+
+/* What a mesh offers the partitioners: a map (PT-Scotch's graph, OP2's rule)
+ * and a dat of coordinates, or functions of the global numbers of geo_set
+ * (op_mesh_geometry in op2.h: a structured grid, which holds neither). */
+typedef struct {
+  op_mpi_set set;     /* what BLOCK splits */
+  op_mpi_map map;     /* PT-Scotch: the graph of map->to (or NULL) */
+  op_mpi_dat coords;  /* RCB: coords->set by its rows (or NULL) */
+  op_mpi_set geo_set; /* the set the functions describe (or NULL) */
+  int cdim;
+  void (*fill_coords)(int first, int count, double *xyz, void *ctx); /* RCB, when no dat */
+  int max_adjacent;
+  int (*adjacent)(int g, int *out, void *ctx); /* PT-Scotch, before the map */
+  void *ctx;
+} op_mpi_part_mesh;
+
+/* The set the partitioner (lib, routine) splits, given what pm offers, or
+ * NULL with the reason in why (the partitioner is unknown, or needs what pm
+ * lacks). */
+op_mpi_set op_mpi_partition_prime(const char *lib, const char *routine, const op_mpi_part_mesh *pm,
+                                  char *why, size_t whylen);
+
+/* Partitions every set of m into nparts parts (op_mpi_partition_parts below,
+ * with what pm offers). On one part nothing is run: every element is in it. */
+void op_mpi_partition_mesh(op_mpi_mesh m, const char *lib, const char *routine,
+                           const op_mpi_part_mesh *pm, int nparts);
+
 /* Partitions every set of m into nparts parts (nparts <= the primary set's
  * size, or a clear error): set->part of every set. set, map and coords as in
  * the table above (map and coords may be NULL where the partitioner does not

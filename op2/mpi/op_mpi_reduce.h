@@ -1,33 +1,46 @@
 /*
- * op_mpi_reduce.h - global reductions that give the same bits every run.
+ * op_mpi_reduce.h - a loop's reductions over the processes, the same bits
+ * every run.
  *
- * A loop's backend leaves one partial per block (the shared-memory backends
- * already combine per-block partials in block order: op_reduce_blocks_* in
- * op2/core). Here every process's block partials are gathered, in rank
- * order, to every process, which combines them into gbl in that fixed order:
- * rank 0's blocks, then rank 1's, and so on, with the same arithmetic as the
- * shared-memory combination. So the result is the same on every process and
- * in every run on a given number of processes, and on one process it is the
- * seq backend's, bit for bit. (MPI_Allreduce promises neither: its order of
- * additions depends on the algorithm the library picks.)
+ * The shared-memory backend leaves in each reduced global this process's
+ * value, its blocks already combined in block order (op_reduce_blocks_* in
+ * op2/core). Here every process's values are gathered, in rank order, to
+ * every process, which combines them with the same arithmetic, ranks taking
+ * the place of blocks: rank 0's value, then rank 1's, and so on. So the
+ * result is the same on every process and in every run on a given number of
+ * processes, and on one process it is the loop's own value. (MPI_Allreduce
+ * promises neither: its order of additions is the library's choice.)
+ *
+ * For a sum the caller starts every process but the root from zero, so that
+ * the value the global held before the loop is counted once (the root's).
+ * MIN and MAX carry their op_arg_info values: of processes that tie, the
+ * first strictly better wins, as between blocks.
  */
 #ifndef OP_MPI_REDUCE_H
 #define OP_MPI_REDUCE_H
 
 #include <mpi.h>
 
-#include "op2.h" /* op_type, op_access */
+#include "op2.h"      /* op_type, op_access */
+#include "op2_loop.h" /* OP_MAX_GBL_DIM */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* gbl (dim values of type) holds the value before the loop on entry and the
- * combined value on return, on every process; part holds this process's
- * nblocks * dim block partials (OP_INC: partial sums; OP_MIN/OP_MAX: partial
- * extrema). acc: OP_INC, OP_MIN or OP_MAX. Collective over comm. */
-void op_mpi_reduce_blocks(MPI_Comm comm, op_type type, op_access acc, void *gbl, const void *part,
-                          int nblocks, int dim);
+/* One reduced global of a loop, and the op_arg_info values travelling with it. */
+typedef struct {
+  op_type type;
+  op_access acc; /* OP_INC, OP_MIN or OP_MAX */
+  int dim;
+  void *value;   /* dim values: this process's on entry, the combination on return */
+  int ninfo;     /* MIN/MAX only */
+  void *info[OP_MAX_GBL_DIM];
+  int info_bytes[OP_MAX_GBL_DIM]; /* bytes of one component of info[j] (dim components) */
+} op_mpi_reduction;
+
+/* Combines n reductions over comm (one gather for all of them). Collective. */
+void op_mpi_reduce(MPI_Comm comm, int n, op_mpi_reduction *r);
 
 #ifdef __cplusplus
 }

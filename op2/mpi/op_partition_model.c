@@ -3,8 +3,10 @@
  * predicted from the partitions themselves, on one process.
  *
  * It builds a solver's mesh whole (the airfoil C-mesh, or heat's grid),
- * partitions it into 2 ... 4096 parts with the real partitioners (the same
- * code a distributed run calls, here with one process and many parts),
+ * partitions it into 2 ... 4096 parts as the solver's executables do (the
+ * same objects given to the same call, op_mpi_partition_mesh: airfoil's
+ * edges, pecell and node coordinates; heat's interior, stencil and grid
+ * geometry; here on one process, with many parts),
  * counts every part's halos with the census (op_mpi_census.h: the
  * definitions the distributed halos follow) and prints, per partitioner and
  * part count: the imbalance, the edge cut, the halo elements and messages
@@ -19,9 +21,9 @@
  *                write through a map)
  *   comm(p)    = sum over halo exchanges of latency x max(messages in, out)
  *                + bytes x max(rows in, rows out) / bandwidth
- *   reduce     = 2 ceil(log2 P) x latency + P x 8 bytes / bandwidth per reduction
- *                (two gathers: the partials' counts, then every process's
- *                partial to every process: op_mpi_reduce.h)
+ *   reduce     = ceil(log2 P) x latency + P x 8 bytes / bandwidth per reduction
+ *                (one gather of every process's value to every process:
+ *                op_mpi_reduce.h)
  *   efficiency = serial time / (P x (max over parts of compute + comm, + reduce))
  * The counts are exact; the times are a model, and the report says so.
  */
@@ -90,76 +92,71 @@ static const app_model heat_model = {"heat", heat_loops, 1, heat_ex, 1, 0};
 
 /* ---- meshes ----------------------------------------------------------------------- */
 
+/* A solver's mesh, and what its executables give op_partition: the same
+ * objects, so that the partition is the one op_mpi_partition_mesh makes for
+ * the executables (with --op-partition naming the partitioner). */
 typedef struct {
   op_mpi_mesh m;
-  op_mpi_set prime;   /* the set every partitioner splits */
-  op_mpi_map map;     /* PT-Scotch's graph (and the edge cut) */
-  op_mpi_dat coords;  /* RCB: centres of the primary set's elements */
-  char what[128];
+  op_mpi_part_mesh pm;
+  op_mpi_map cut_map; /* the census also counts its graph's edge cut (or NULL) */
+  sg_grid grid;       /* heat: what the geometry's functions compute from */
+  char what[160];
 } model_mesh;
 
+/* airfoil_mpi: op_partition("PTSCOTCH", "KWAY", edges, pecell, p_x), on the
+ * mesh as read from its file (coordinates rounded as %f writes them). */
 static void airfoil_build(model_mesh *mm, int ni, int nj) {
   airfoil_mesh g;
   char err[512];
   if (airfoil_mesh_generate(ni, nj, &g, err, sizeof err) != 0) op_mpi_fatal("%s", err);
+  airfoil_mesh_round_coordinates(&g);
   op_mpi_mesh m = mm->m = op_mpi_mesh_create(MPI_COMM_SELF);
   op_mpi_set nodes = op_mpi_decl_set(m, g.nnode, "nodes"), edges = op_mpi_decl_set(m, g.nedge, "edges");
   op_mpi_set bedges = op_mpi_decl_set(m, g.nbedge, "bedges"), cells = op_mpi_decl_set(m, g.ncell, "cells");
   op_mpi_decl_map(m, edges, nodes, 2, g.edge, "pedge");
-  mm->map = op_mpi_decl_map(m, edges, cells, 2, g.ecell, "pecell");
+  op_mpi_map pecell = op_mpi_decl_map(m, edges, cells, 2, g.ecell, "pecell");
   op_mpi_decl_map(m, bedges, nodes, 2, g.bedge, "pbedge");
   op_mpi_decl_map(m, bedges, cells, 1, g.becell, "pbecell");
   op_mpi_decl_map(m, cells, nodes, 4, g.cell, "pcell");
-  double *xc = op_mpi_alloc(double, 2 * (size_t)g.ncell);
-  for (int c = 0; c < g.ncell; c++) {
-    xc[2 * c] = xc[2 * c + 1] = 0.0;
-    for (int k = 0; k < 4; k++)
-      xc[2 * c] += 0.25 * g.x[2 * g.cell[4 * c + k]], xc[2 * c + 1] += 0.25 * g.x[2 * g.cell[4 * c + k] + 1];
-  }
-  mm->coords = op_mpi_decl_dat(m, cells, 2, OP_TYPE_DOUBLE, xc, "cell_centres");
-  mm->prime = cells;
+  op_mpi_dat p_x = op_mpi_decl_dat(m, nodes, 2, OP_TYPE_DOUBLE, g.x, "p_x");
+  memset(&mm->pm, 0, sizeof mm->pm);
+  mm->pm.set = edges;
+  mm->pm.map = pecell;
+  mm->pm.coords = p_x;
+  mm->cut_map = pecell;
   snprintf(mm->what, sizeof mm->what, "airfoil C-mesh I = %d, J = %d: %d cells, %d edges, %d nodes", ni, nj,
            g.ncell, g.nedge, g.nnode);
-  free(xc);
   airfoil_mesh_free(&g);
 }
 
-/* graph: "stencil" partitions by heat's own map (OP2's rule: every pair of a
- * stencil row adjacent, 12 neighbours a cell); "faces" by a faces -> cells
- * map (the 4 neighbours a cell shares a face with: a third of the memory). */
-static void heat_build(model_mesh *mm, int n, const char *graph) {
-  sg_grid g;
+/* heat_mpi: op_partition_geometry("PTSCOTCH", "KWAY", interior, stencil,
+ * {cells, their centres, the cells sharing a face}) (solvers/heat/heat.c). */
+static void cell_centres(int first, int count, double *xy, void *ctx) { sg_cell_centres(ctx, first, count, xy); }
+static int cell_adjacent(int c, int *out, void *ctx) { return sg_cell_adjacent(ctx, c, out); }
+
+static void heat_build(model_mesh *mm, int n) {
   char err[512];
-  if (sg_grid_init(&g, n, n, 1, err, sizeof err) != 0) op_mpi_fatal("%s", err);
+  if (sg_grid_init(&mm->grid, n, n, 1, err, sizeof err) != 0) op_mpi_fatal("%s", err);
+  const sg_grid *g = &mm->grid;
   op_mpi_mesh m = mm->m = op_mpi_mesh_create(MPI_COMM_SELF);
-  op_mpi_set cells = op_mpi_decl_set(m, g.ncells, "cells");
-  op_mpi_set interior = op_mpi_decl_set(m, g.ninterior, "interior");
-  int *st = sg_interior_map(&g, SG_STENCIL5, 5, err, sizeof err);
+  op_mpi_set cells = op_mpi_decl_set(m, g->ncells, "cells");
+  op_mpi_set interior = op_mpi_decl_set(m, g->ninterior, "interior");
+  int *st = sg_interior_map(g, SG_STENCIL5, 5, err, sizeof err);
   if (!st) op_mpi_fatal("%s", err);
-  mm->map = op_mpi_decl_map(m, interior, cells, 5, st, "stencil");
-  free(st);
-  if (!strcmp(graph, "faces")) {
-    const int beside[2] = {-1, 0};
-    int *fx = sg_xface_map(&g, beside, 2, err, sizeof err), *fy = sg_yface_map(&g, beside, 2, err, sizeof err);
-    if (!fx || !fy) op_mpi_fatal("%s", err);
-    int nf = g.nxfaces + g.nyfaces;
-    int *f = op_mpi_alloc(int, 2 * (size_t)nf);
-    memcpy(f, fx, 2 * (size_t)g.nxfaces * sizeof(int));
-    memcpy(f + 2 * (size_t)g.nxfaces, fy, 2 * (size_t)g.nyfaces * sizeof(int));
-    free(fx), free(fy);
-    op_mpi_set faces = op_mpi_decl_set(m, nf, "faces");
-    mm->map = op_mpi_decl_map(m, faces, cells, 2, f, "face_cells");
-    free(f);
-  } else if (strcmp(graph, "stencil")) {
-    op_mpi_fatal("--graph: '%s' is neither stencil nor faces", graph);
-  }
-  double *xc = op_mpi_alloc(double, 2 * (size_t)g.ncells);
-  for (int c = 0; c < g.ncells; c++) xc[2 * c] = c % g.ex - 0.5, xc[2 * c + 1] = c / g.ex - 0.5;
-  mm->coords = op_mpi_decl_dat(m, cells, 2, OP_TYPE_DOUBLE, xc, "cell_centres");
-  free(xc);
-  mm->prime = cells;
-  snprintf(mm->what, sizeof mm->what, "heat grid %d x %d: %d cells with the ghost ring, %d interior; graph: %s",
-           n, n, g.ncells, g.ninterior, graph);
+  op_mpi_map stencil = op_mpi_decl_map_take(m, interior, cells, 5, st, "stencil");
+  memset(&mm->pm, 0, sizeof mm->pm);
+  mm->pm.set = interior;
+  mm->pm.map = stencil;
+  mm->pm.geo_set = cells;
+  mm->pm.cdim = 2;
+  mm->pm.fill_coords = cell_centres;
+  mm->pm.max_adjacent = 4;
+  mm->pm.adjacent = cell_adjacent;
+  mm->pm.ctx = &mm->grid;
+  mm->cut_map = NULL; /* the edge cut is the faces' graph's, as the run prints it */
+  snprintf(mm->what, sizeof mm->what,
+           "heat grid %d x %d: %d cells with the ghost ring, %d interior; PT-Scotch on the faces' graph",
+           n, n, g->ncells, g->ninterior);
 }
 
 /* ---- the model ---------------------------------------------------------------------- */
@@ -200,7 +197,7 @@ static prediction predict(const app_model *app, op_mpi_mesh m, const op_mpi_cens
     }
     if (comp + comm > worst) worst = comp + comm, r.t_comp = comp, r.t_comm = comm;
   }
-  r.t_red = app->reductions * (2.0 * ceil(log2((double)P)) * lat + P * 8.0 / bw);
+  r.t_red = app->reductions * (ceil(log2((double)P)) * lat + P * 8.0 / bw);
   r.efficiency = r.t_serial / (P * (worst + r.t_red));
   /* Halo and messages of the primary set (where the exchanged dats live). */
   size_t base = (size_t)set_index(m, app->ex[0].set) * P;
@@ -229,9 +226,10 @@ static void usage(FILE *f) {
           "  --partitioners L  LIB:ROUTINE,... (default PTSCOTCH:KWAY,GEOM:RCB,BLOCK:BLOCK)\n"
           "  --bandwidth B     network bandwidth per process, bytes/s (default 12.5e9)\n"
           "  --latency L       message latency, seconds (default 2e-6)\n"
-          "  --graph G         heat: the graph PT-Scotch partitions and the edge cut counts:\n"
-          "                    stencil (heat's map; OP2's rule: 12 neighbours a cell) or\n"
-          "                    faces (the 4 cells sharing a face; a third of the memory)\n"
+          "  --census FILE     also write every part's counts per set as CSV (owned,\n"
+          "                    execute and non-execute halo, processes it receives from and\n"
+          "                    sends to, rows sent): what validation/mpi_model_check.py\n"
+          "                    compares with runs\n"
           "  --csv FILE        also write the table as CSV (written atomically)\n");
 }
 
@@ -275,7 +273,7 @@ int main(int argc, char **argv) {
   for (int p = 2; p <= 4096; p *= 2) parts[nparts++] = p;
   char partitioners[256] = "PTSCOTCH:KWAY,GEOM:RCB,BLOCK:BLOCK";
   double bw = 12.5e9, lat = 2e-6;
-  const char *csv = NULL, *graph = "stencil";
+  const char *csv = NULL, *census_csv = NULL;
   for (; a < argc; a++) {
     const char *opt = argv[a], *val = a + 1 < argc ? argv[a + 1] : NULL;
     if (!val) {
@@ -293,8 +291,8 @@ int main(int argc, char **argv) {
       bw = number(opt, val);
     } else if (!strcmp(opt, "--latency")) {
       lat = number(opt, val);
-    } else if (!strcmp(opt, "--graph")) {
-      graph = val;
+    } else if (!strcmp(opt, "--census")) {
+      census_csv = val;
     } else if (!strcmp(opt, "--csv")) {
       csv = val;
     } else {
@@ -312,7 +310,7 @@ int main(int argc, char **argv) {
   const app_model *app = !strcmp(mesh, "airfoil") ? &airfoil_model : &heat_model;
   double t0 = MPI_Wtime();
   if (app == &airfoil_model) airfoil_build(&mm, ni, nj);
-  else heat_build(&mm, n, graph);
+  else heat_build(&mm, n);
   printf("op2-partition-model: %s (built in %.1f s)\n", mm.what, MPI_Wtime() - t0);
   printf("model: bandwidth %.3g B/s, latency %.3g s; compute per element from one core of the suite's "
          "machine; no overlap\n",
@@ -322,10 +320,14 @@ int main(int argc, char **argv) {
     serial += app->loops[loop].calls * app->loops[loop].ns_per_elem * 1e-9 *
               mm.m->sets[set_index(mm.m, app->loops[loop].set)]->global_size;
   printf("one process: %.4g s an iteration (%s)\n", serial, app->name);
+  printf("halo exchanges an iteration:");
+  for (int x = 0; x < app->nex; x++) printf(" %s %s %d", app->ex[x].set, app->ex[x].dat, app->ex[x].per_iter);
+  printf("\n");
   printf("%-14s %6s %8s %10s %10s %10s %8s %8s %10s %10s %10s %7s\n", "partitioner", "parts", "part(s)",
          "imbalance", "edge cut", "halo max", "halo avg", "msgs max", "compute(s)", "comm(s)", "reduce(s)",
          "effic.");
-  op_io_buf out = {0};
+  op_io_buf out = {0}, parts_out = {0};
+  op_io_buf_printf(&parts_out, "mesh,partitioner,parts,set,part,owned,exec,nonexec,recv_from,send_to,sent\n");
   op_io_buf_printf(&out, "mesh,partitioner,parts,partition_seconds,imbalance,edge_cut,halo_max,halo_mean,"
                          "messages_max,messages_mean,compute_s,comm_s,reduce_s,serial_s,efficiency\n");
   char list[256];
@@ -337,19 +339,23 @@ int main(int argc, char **argv) {
     snprintf(routine, sizeof routine, "%s", strchr(pt, ':') ? strchr(pt, ':') + 1 : "");
     for (int i = 0; i < nparts; i++) {
       double t1 = MPI_Wtime();
-      /* The map goes to the partitioner only when it partitions a graph: the
-       * census counts every partition's edge cut (the same count as the
-       * partitioner's, without the memory a cut of thin blocks needs). */
-      const op_mpi_partitioner *pr = op_mpi_partitioner_find(lib, routine);
-      if (!pr) op_mpi_fatal("--partitioners: no partitioner '%s'", pt);
-      op_mpi_map part_map = (pr->needs & OP_MPI_NEEDS_GRAPH) ? mm.map : NULL;
-      op_mpi_partition_parts(mm.m, lib, routine, mm.prime, part_map, mm.coords, parts[i]);
+      /* The executables' partition: the same call with the same objects. */
+      if (!op_mpi_partitioner_find(lib, routine)) op_mpi_fatal("--partitioners: no partitioner '%s'", pt);
+      op_mpi_partition_mesh(mm.m, lib, routine, &mm.pm, parts[i]);
       double tp = MPI_Wtime() - t1;
       op_mpi_census c;
-      op_mpi_census_take(mm.m, mm.map, &c);
-      if (part_map && c.edge_cut != mm.m->edge_cut)
+      op_mpi_census_take(mm.m, mm.cut_map, &c);
+      if (mm.cut_map && c.edge_cut != mm.m->edge_cut)
         op_mpi_fatal("internal error: edge cut %lld by the census, %lld by the partitioner", c.edge_cut,
                      mm.m->edge_cut);
+      c.edge_cut = mm.m->edge_cut; /* the figure a run prints */
+      for (int si = 0; si < c.nsets; si++)
+        for (int q = 0; q < c.nparts; q++) {
+          const size_t at = (size_t)si * c.nparts + q;
+          op_io_buf_printf(&parts_out, "%s,%s,%d,%s,%d,%d,%d,%d,%d,%d,%d\n", mesh, mm.m->partitioner, parts[i],
+                           mm.m->sets[si]->name, q, c.owned[at], c.exec[at], c.nonexec[at], c.recv_from[at],
+                           c.send_to[at], c.sent[at]);
+        }
       prediction r = predict(app, mm.m, &c, bw, lat);
       printf("%-14s %6d %8.1f %10.3f %10lld %10.0f %8.1f %8.0f %10.3g %10.3g %10.3g %6.1f%%\n", mm.m->partitioner,
              parts[i], tp, r.imbalance, c.edge_cut, r.halo_max, r.halo_mean, r.msgs_max, r.t_comp, r.t_comm,
@@ -361,14 +367,18 @@ int main(int argc, char **argv) {
       op_mpi_census_free(&c);
     }
   }
-  if (csv) {
+  const char *files[2] = {csv, census_csv};
+  op_io_buf *bufs[2] = {&out, &parts_out};
+  for (int k = 0; k < 2; k++) {
+    if (!files[k]) continue;
     char err[OP_IO_ERRLEN];
-    op_io_ctx ctx = {err, sizeof err, "CSV file", csv, NULL, NULL};
-    if (out.oom) op_mpi_fatal("out of memory building the CSV table");
-    if (op_io_write_file_atomic(&ctx, csv, out.s, out.len) != OP_IO_OK) op_mpi_fatal("%s", err);
-    printf("wrote %s\n", csv);
+    op_io_ctx ctx = {err, sizeof err, "CSV file", files[k], NULL, NULL};
+    if (bufs[k]->oom) op_mpi_fatal("out of memory building the CSV table");
+    if (op_io_write_file_atomic(&ctx, files[k], bufs[k]->s, bufs[k]->len) != OP_IO_OK) op_mpi_fatal("%s", err);
+    printf("wrote %s\n", files[k]);
   }
   op_io_buf_free(&out);
+  op_io_buf_free(&parts_out);
   op_mpi_mesh_free(mm.m);
   MPI_Finalize();
   return 0;

@@ -225,12 +225,40 @@ static void test_tuner(void) {
   EXPECT(op_cuda_parse_config("plain:64:64", &c, err, sizeof err) != 0, "part for plain accepted");
   EXPECT(op_cuda_parse_config("warp", &c, err, sizeof err) != 0, "unknown strategy accepted");
 
-  op_cuda_traits ind = {1, 0, 1, 1}, dir = {0, 1, 0, 0};
+  op_cuda_traits ind = {.indirect = 1, .staged_ok = 1, .atomic_ok = 1};
+  op_cuda_traits dir = {.coalesced_ok = 1};
   op_cuda_config cand[64];
   int n = op_cuda_tune_candidates(&ind, 256, cand, 64);
   EXPECT(n == 14 + 4 + 4, "indirect loop: %d candidates, expected 22", n);
-  EXPECT(cand[0].strategy == OP_CUDA_STAGED && cand[0].part == 256 && cand[0].block == 256,
-         "the default comes first");
+  EXPECT(cand[0].strategy == OP_CUDA_ATOMIC && cand[0].part == 0 && cand[0].block == 128,
+         "the default (atomic:128, no plan) comes first");
+  /* Candidates whose plans would cost too much are not tried; colour is not
+   * tried where it would be atomic's order through a gather. */
+  op_cuda_traits big = ind;
+  big.staged_cost = OP_CUDA_TUNE_MAX_PLAN_COST + 1;
+  n = op_cuda_tune_candidates(&big, 256, cand, 64);
+  EXPECT(n == 8, "a loop whose staged plan costs too much: %d candidates, expected 8", n);
+  for (int i = 0; i < n; i++)
+    EXPECT(cand[i].strategy != OP_CUDA_STAGED, "a staged plan too costly offered (candidate %d)", i);
+  big.colour_cost = OP_CUDA_TUNE_MAX_PLAN_COST + 1;
+  EXPECT(op_cuda_tune_candidates(&big, 256, cand, 64) == 4,
+         "staged and colour plans too costly: only atomic's 4 candidates");
+  big = ind;
+  big.conflict_free = 1;
+  n = op_cuda_tune_candidates(&big, 256, cand, 64);
+  for (int i = 0; i < n; i++)
+    EXPECT(cand[i].strategy != OP_CUDA_COLOUR, "colour offered for a loop without clashes");
+  /* Without atomics the default is the cheaper plan. */
+  big = ind;
+  big.atomic_ok = 0;
+  big.staged_cost = 1000, big.colour_cost = 10;
+  op_cuda_tune_candidates(&big, 256, cand, 64);
+  EXPECT(cand[0].strategy == OP_CUDA_COLOUR, "no atomics, colour cheaper: default %s",
+         op_cuda_strategy_name(cand[0].strategy));
+  big.staged_cost = 10, big.colour_cost = 1000;
+  op_cuda_tune_candidates(&big, 256, cand, 64);
+  EXPECT(cand[0].strategy == OP_CUDA_STAGED && cand[0].part == 256,
+         "no atomics, staged cheaper: default %s", op_cuda_strategy_name(cand[0].strategy));
   for (int i = 0; i < n; i++)
     EXPECT(cand[i].strategy != OP_CUDA_STAGED || cand[i].block <= cand[i].part,
            "candidate %d: block %d > part %d", i, cand[i].block, cand[i].part);
@@ -318,7 +346,8 @@ static void test_tuner(void) {
   EXPECT(op_cuda_tune_load(path, err, sizeof err) == 1 && strstr(err, ":2: line longer") &&
              op_cuda_tune_settled("loopZ", NULL) && !op_cuda_tune_settled("loopY", NULL),
          "a 2000-byte tune line: %s", err);
-  EXPECT(op_cuda_tune_load("/dev/zero", err, sizeof err) == 1 && strstr(err, "NUL"),
+  EXPECT(op_cuda_tune_load("/dev/zero", err, sizeof err) == -1 &&
+             strstr(err, "is a character device, not a regular file"),
          "/dev/zero as a tune file: %s", err);
   remove(path);
 
@@ -361,6 +390,32 @@ static void test_tuner(void) {
              !op_cuda_tune_settled("loopH", NULL),
          "a line with an unknown tag was accepted (%s)", err);
   remove(path);
+
+  /* A loop called once or twice a run runs its default and stays with it:
+   * reported as the default, no trial lines saved; a third call starts the
+   * tuning, and what it measured is saved. */
+  op_cuda_tune_reset();
+  EXPECT(op_cuda_tune_option("--op-tune-file=test_cuda_plan_few.tune"), "--op-tune-file not taken");
+  for (int call = 0; call < 2; call++) {
+    c = op_cuda_tune_choose("once", &ind, 256);
+    EXPECT(c.strategy == OP_CUDA_ATOMIC && c.block == 128, "call %d of a new loop: not the default",
+           call + 1);
+    op_cuda_tune_record("once", c, 1.0);
+  }
+  for (int call = 0; call < 3; call++)
+    op_cuda_tune_record("thrice", op_cuda_tune_choose("thrice", &ind, 256), 1.0 + call);
+  op_cuda_tune_exit(1, "test device");
+  f = fopen("test_cuda_plan_few.tune", "r");
+  char text[4096] = "";
+  if (f) {
+    size_t got = fread(text, 1, sizeof text - 1, f);
+    text[got] = '\0';
+    fclose(f);
+  }
+  EXPECT(!strstr(text, "once "), "a loop called twice left lines in the tune file:\n%s", text);
+  EXPECT(strstr(text, "thrice ") && strstr(text, "trial"),
+         "a loop called three times left no trial lines:\n%s", text);
+  remove("test_cuda_plan_few.tune");
 
   /* Forcing. */
   op_cuda_tune_reset();

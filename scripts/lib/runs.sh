@@ -1,6 +1,7 @@
 # scripts/lib/runs.sh - what scripts/regress.sh and scripts/bench.sh share:
 # which backends can run here, the command line that runs a solver on one,
-# a run that a Ctrl-C ends cleanly, and the Python the reports run on.
+# a run that a Ctrl-C ends cleanly, recorded as the reports read it, and the
+# Python the reports run on.
 # Sourced, not run.
 
 # die MESSAGE: the script's name and MESSAGE on stderr; exit status 2.
@@ -64,7 +65,7 @@ read_cases() {
 
 # gpu_visible: true when nvidia-smi lists a GPU.
 gpu_visible() {
-  command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU '
+  command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -c '^GPU ' >/dev/null
 }
 
 # backend_runs_here BACKEND: true when what BACKEND needs besides its
@@ -156,6 +157,25 @@ run_logged() {
   return "$rc"
 }
 
+# run_recorded RUNDIR DIR CMD...: one measured run of a solver, as both
+# reports read it (validation/result_compare.py): CMD run in DIR with
+# output_dir=RUNDIR/out added, its output in RUNDIR/log and its exit status
+# in RUNDIR/exit; returns that status. A run stopped by Ctrl-C is not a
+# measurement: RUNDIR is removed (the caller sees RUN_STOP=1).
+run_recorded() {
+  local rundir=$1 dir=$2 rc
+  shift 2
+  mkdir -p "$rundir" || die "cannot create $rundir"
+  run_logged "$dir" "$rundir/log" "$@" "output_dir=$rundir/out"
+  rc=$?
+  if [ "$RUN_STOP" = 1 ]; then
+    rm -rf "$rundir"
+    return "$rc"
+  fi
+  echo "$rc" >"$rundir/exit" || die "cannot write $rundir/exit"
+  return "$rc"
+}
+
 run_ticker() {
   local log=$1 t=0 last
   while sleep "$RUN_TICK"; do
@@ -197,3 +217,24 @@ source_describe() {
     echo "$sha"
   fi
 }
+
+# host_describe: the machine as tables of figures name it, from lscpu: model
+# name, CPU family and model, CPUs, threads per core and the hypervisor (a
+# guest's CPU is not always the same from one session to the next).
+host_describe() {
+  local cpu family model ncpu tpc hyper
+  cpu=$(lscpu_field 'Model name') family=$(lscpu_field 'CPU family') model=$(lscpu_field 'Model')
+  ncpu=$(lscpu_field 'CPU(s)') tpc=$(lscpu_field 'Thread(s) per core') hyper=$(lscpu_field 'Hypervisor vendor')
+  printf '%s (family %s, model %s), %s CPUs (%s thread(s) per core)%s\n' "${cpu:-unknown CPU}" "${family:-?}" \
+    "${model:-?}" "${ncpu:-?}" "${tpc:-?}" "${hyper:+, $hyper guest}"
+}
+
+# host_key: a short name of the machine for file and section names: lscpu's
+# model name (without its parentheses), family, model and CPUs, lower case.
+host_key() {
+  echo "$(lscpu_field 'Model name')-f$(lscpu_field 'CPU family')-m$(lscpu_field 'Model')-$(lscpu_field 'CPU(s)')" |
+    tr '[:upper:]' '[:lower:]' | sed 's/([^)]*)//g; s/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//'
+}
+
+# lscpu_field NAME: the value of lscpu's line "NAME:" (empty without lscpu).
+lscpu_field() { LC_ALL=C lscpu 2>/dev/null | sed -n "s/^$1: *//p" | sed -n 1p; }

@@ -6,6 +6,7 @@
 #endif
 
 #include "result_json.h"
+#include "op_tmpname.h"
 
 #include <errno.h>
 #include <math.h>
@@ -335,14 +336,19 @@ static void set_err(char *err, size_t errlen, int line, const char *func, const 
 int write_file_atomically(const char *path, void (*fill)(FILE *f, void *ctx), void *ctx,
                           char *err, size_t errlen)
 {
-  size_t len = strlen(path);
-  char *tmp = malloc(len + 5);
+  /* This process's own temporary: two runs writing one file never write
+   * into one temporary (op_tmpname.h). */
+  size_t len = strlen(path) + 128;
+  char *tmp = malloc(len);
   if (tmp == NULL) {
     set_err(err, errlen, __LINE__, __func__, "out of memory for '%s'", path);
     return -1;
   }
-  memcpy(tmp, path, len);
-  memcpy(tmp + len, ".tmp", 5);
+  if (!op_tmp_name(path, tmp, len)) {
+    set_err(err, errlen, __LINE__, __func__, "file name too long: '%s'", path);
+    free(tmp);
+    return -1;
+  }
 
   FILE *f = fopen(tmp, "w");
   if (f == NULL) {

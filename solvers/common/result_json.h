@@ -71,7 +71,8 @@ void json_kv_bool(json_writer *w, const char *key, int v);
  * and balanced, nothing was misused and the stream has no error; else -1. */
 int json_finish(json_writer *w);
 
-/* Writes path through fill into "path.tmp", flushes and closes it, then
+/* Writes path through fill into a temporary of this process's own
+ * ("path.<host>-<pid>.tmp", op_tmpname.h), flushes and closes it, then
  * renames it over path, so a reader never sees half a file. The stream is
  * checked for errors after fill. Returns 0, or -1 with the reason in err
  * (the temporary file is removed). */

@@ -24,22 +24,33 @@
 #include <unistd.h>
 
 #include "op2.h"
+#include "op_tmpname.h"
 #include "result_json.h"
+#include "solver_files.h"
 #include "solver_interrupt.h"
+#include "solver_lock.h"
 
 #define STAGING_PREFIX ".run-"
 #define FAILED_DIR "failed"
+#define EARLIER_DIR "earlier"
+#define REPLACED_PREFIX ".replaced-"
 #define MAX_DIRECT 8
+#define MAX_TEMP 16
 
 
 /* ---- clean-up: what a run leaves when it cannot finish ------------------------ */
 
-/* Read by the signal handler: plain static storage, set before it is armed. */
+/* Read by the signal handler: plain static storage, set before it is armed.
+ * kill_tmp holds the temporaries the run may be writing outside its staging
+ * directory (the direct files' and solver_output_temporary's). */
 static char kill_staging[SOLVER_OUTPUT_PATH + 128];
-static char kill_tmp[MAX_DIRECT][SOLVER_OUTPUT_PATH + 8];
+static char kill_tmp[MAX_TEMP][SOLVER_OUTPUT_PATH + 192];
 static volatile sig_atomic_t kill_ntmp;
 static volatile sig_atomic_t armed;
 static int atexit_registered;
+/* The files written straight into output_dir (solver_output_direct). */
+static char direct_path[MAX_DIRECT][SOLVER_OUTPUT_PATH + 64];
+static int ndirect;
 
 /* Removes the files in dir, then dir (not recursive: staging directories are
  * flat). Returns 0 when dir is gone. Normal context only. */
@@ -85,30 +96,35 @@ static void remove_staging_signal_safe(void) {
 
 static void on_kill(void) {
   if (armed) remove_staging_signal_safe();
+  solver_lock_drop_signal_safe();
 }
 
 static void on_exit_cleanup(void) {
-  if (!armed) return;
-  armed = 0;
-  for (int k = 0; k < kill_ntmp; k++) unlink(kill_tmp[k]);
-  remove_flat_dir(kill_staging);
+  if (armed) {
+    armed = 0;
+    for (int k = 0; k < kill_ntmp; k++) unlink(kill_tmp[k]);
+    remove_flat_dir(kill_staging);
+  }
+  solver_lock_release();
+}
+
+/* Registers a temporary for removal if the run ends before it is renamed
+ * into place (unlinking it once renamed removes nothing: the name is this
+ * process's alone). */
+static int register_temporary(const char *tmp) {
+  for (int k = 0; k < kill_ntmp; k++)
+    if (!strcmp(kill_tmp[k], tmp)) return 0;
+  if (kill_ntmp >= MAX_TEMP || strlen(tmp) >= sizeof kill_tmp[0]) return -1;
+  memcpy(kill_tmp[kill_ntmp], tmp, strlen(tmp) + 1);
+  kill_ntmp = kill_ntmp + 1;
+  return 0;
 }
 
 /* ---- opening ------------------------------------------------------------------- */
 
-static void host_name(char *buf, size_t len) {
-  if (gethostname(buf, len) != 0) snprintf(buf, len, "host");
-  buf[len - 1] = '\0';
-  for (char *p = buf; *p; p++) /* a file name part */
-    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-          *p == '-' || *p == '_'))
-      *p = '_';
-}
-
-/* Removes the staging directories of runs on this host that are gone; counts
- * the live ones (other runs writing into the same output_dir). */
-static int remove_stale(const solver_output *o, const char *host, int *live) {
-  *live = 0;
+/* Removes the staging directories of runs on this host that are gone (the
+ * lock keeps live ones out; another host's are not ours to judge). */
+static int remove_stale(const solver_output *o, const char *host) {
   DIR *dp = opendir(o->dir);
   if (!dp) return -1;
   size_t plen = strlen(STAGING_PREFIX), hlen = strlen(host);
@@ -117,18 +133,12 @@ static int remove_stale(const solver_output *o, const char *host, int *live) {
   while ((e = readdir(dp)) != NULL) {
     const char *n = e->d_name;
     if (strncmp(n, STAGING_PREFIX, plen) != 0) continue;
-    if (strncmp(n + plen, host, hlen) != 0 || n[plen + hlen] != '-') {
-      ++*live; /* another host's: not ours to judge */
-      continue;
-    }
+    if (strncmp(n + plen, host, hlen) != 0 || n[plen + hlen] != '-') continue;
     char *end;
     long pid = strtol(n + plen + hlen + 1, &end, 10);
     if (*end != '\0' || pid <= 0) continue;
     if (pid == (long)getpid()) continue;
-    if (kill((pid_t)pid, 0) == 0 || errno == EPERM) {
-      ++*live;
-      continue;
-    }
+    if (kill((pid_t)pid, 0) == 0 || errno == EPERM) continue;
     snprintf(path, sizeof path, "%s/%s", o->dir, n);
     if (remove_flat_dir(path) == 0)
       printf("%s: removed %s/%s, left by a run that was killed\n", o->solver, o->shown, n);
@@ -137,7 +147,16 @@ static int remove_stale(const solver_output *o, const char *host, int *live) {
   return 0;
 }
 
-static int others_live;
+/* The solver's name, for the messages of the clean-up. */
+static const char *solver_name = "solver";
+
+/* Says what op_tmp_sweep removed (a temporary a killed run left). */
+static void removed_temporary(const char *path, void *ctx) {
+  (void)ctx;
+  char shown[OP_TEXT_SHOWN];
+  printf("%s: removed %s, left by a run that was killed\n", solver_name,
+         op_text_shown(shown, sizeof shown, path));
+}
 
 static int open_root(solver_output *o, const char *solver, const char *output_dir, char *err,
                      size_t errlen);
@@ -163,6 +182,7 @@ static int open_root(solver_output *o, const char *solver, const char *output_di
                      size_t errlen) {
   memset(o, 0, sizeof *o);
   o->solver = solver;
+  solver_name = solver;
   op_text_shown(o->shown, sizeof o->shown, output_dir ? output_dir : "");
   if (!output_dir || !output_dir[0]) {
     op_text_format(err, errlen, "output_dir is empty: name the directory for the results (e.g. "
@@ -185,9 +205,11 @@ static int open_root(solver_output *o, const char *solver, const char *output_di
             strerror(errno));
     return -1;
   }
-  char host[64];
-  host_name(host, sizeof host);
-  if (remove_stale(o, host, &others_live) != 0) {
+  if (!atexit_registered && atexit(on_exit_cleanup) == 0) atexit_registered = 1;
+  solver_interrupt_on_kill(on_kill);
+  if (solver_lock_take(o->solver, o->dir, o->shown, err, errlen) != 0) return -1;
+  const char *host = op_tmp_host();
+  if (remove_stale(o, host) != 0) {
     op_text_format(err, errlen, "%s: cannot list the output directory: %s", o->shown, strerror(errno));
     return -1;
   }
@@ -199,28 +221,55 @@ static int open_root(solver_output *o, const char *solver, const char *output_di
             o->staging + strlen(o->dir) + 1, strerror(errno));
     return -1;
   }
+  /* Temporaries killed runs left in output_dir (the direct files'). */
+  op_tmp_sweep(o->dir, "", removed_temporary, NULL);
   memcpy(kill_staging, o->staging, sizeof kill_staging);
   kill_ntmp = 0;
+  ndirect = 0;
   armed = 1;
-  if (!atexit_registered && atexit(on_exit_cleanup) == 0) atexit_registered = 1;
-  solver_interrupt_on_kill(on_kill);
   o->open = 1;
   return 0;
 }
 
 const char *solver_output_direct(solver_output *o, const char *name, char *buf, size_t len,
                                  char *err, size_t errlen) {
-  if (snprintf(buf, len, "%s/%s", o->dir, name) >= (int)len || kill_ntmp >= MAX_DIRECT) {
+  char tmp[SOLVER_OUTPUT_PATH + 192];
+  if (snprintf(buf, len, "%s/%s", o->dir, name) >= (int)len || strlen(buf) >= sizeof direct_path[0] ||
+      !op_tmp_name(buf, tmp, sizeof tmp)) {
     op_text_format(err, errlen, "%s/%s: path too long", o->shown, name);
     return NULL;
   }
-  for (int k = 0; k < kill_ntmp; k++)
-    if (!strncmp(kill_tmp[k], buf, strlen(buf)) && !strcmp(kill_tmp[k] + strlen(buf), ".tmp"))
-      return buf;
-  char *slot = kill_tmp[kill_ntmp];
-  snprintf(slot, sizeof kill_tmp[0], "%s.tmp", buf);
-  if (!others_live && op_is_root()) (void)unlink(slot); /* a killed run's half-written file */
-  kill_ntmp = kill_ntmp + 1;
+  for (int k = 0; k < ndirect; k++)
+    if (!strcmp(direct_path[k], buf)) return buf;
+  if (ndirect >= MAX_DIRECT || register_temporary(tmp) != 0) {
+    op_text_format(err, errlen, "%s/%s: more files written straight into output_dir than the %d "
+                   "the run can keep track of", o->shown, name, MAX_DIRECT);
+    return NULL;
+  }
+  memcpy(direct_path[ndirect++], buf, strlen(buf) + 1);
+  /* A half-written "name.tmp" of a killed run of an earlier version (the
+   * temporaries are this process's own now): under the lock, nobody's. */
+  if (op_is_root() && snprintf(tmp, sizeof tmp, "%s.tmp", buf) < (int)sizeof tmp) (void)unlink(tmp);
+  return buf;
+}
+
+int solver_output_direct_files(const char **paths, int max) {
+  int n = 0;
+  for (int k = 0; k < ndirect && n < max; k++) paths[n++] = direct_path[k];
+  return n;
+}
+
+const char *solver_output_temporary(const char *path, char *buf, size_t len) {
+  if (!op_tmp_name(path, buf, len) || register_temporary(buf) != 0) return NULL;
+  /* Those of killed runs of this host beside it. */
+  char dir[SOLVER_OUTPUT_PATH + 64];
+  const char *slash = strrchr(path, '/');
+  if (snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".") <
+      (int)sizeof dir) {
+    char prefix[1024];
+    snprintf(prefix, sizeof prefix, "%s.", slash ? slash + 1 : path);
+    op_tmp_sweep(dir, prefix, removed_temporary, NULL);
+  }
   return buf;
 }
 
@@ -273,33 +322,187 @@ static void sync_dir(const char *dir) {
   close(fd);
 }
 
-static int move_files_into(const solver_output *o, char *err, size_t errlen) {
+static int by_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names of the staging directory's files, sorted, result.json last (a
+ * reader that sees the new result.json sees the whole set beside it). */
+static int staged_names(const solver_output *o, char ***names, char *err, size_t errlen) {
+  *names = NULL;
   DIR *dp = opendir(o->staging);
   if (!dp) {
     op_text_format(err, errlen, "%s: cannot list %s: %s", o->shown, o->staging, strerror(errno));
     return -1;
   }
+  int n = 0, cap = 0;
+  char **list = NULL;
   struct dirent *e;
-  char from[3 * SOLVER_OUTPUT_PATH], to[3 * SOLVER_OUTPUT_PATH];
-  int rc = 0;
-  while (rc == 0 && (e = readdir(dp)) != NULL) {
+  while ((e = readdir(dp)) != NULL) {
     if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-    snprintf(from, sizeof from, "%s/%s", o->staging, e->d_name);
-    snprintf(to, sizeof to, "%s/%s", o->dir, e->d_name);
-    if (rename(from, to) != 0) {
-      char shown[OP_TEXT_SHOWN];
-      op_text_format(err, errlen, "%s: cannot move %s into place: %s (this run's files are in %s)",
-              o->shown, op_text_shown(shown, sizeof shown, e->d_name), strerror(errno),
-              o->staging);
-      rc = -1;
+    if (n == cap) {
+      char **more = realloc(list, (size_t)(cap = cap ? 2 * cap : 16) * sizeof *list);
+      if (!more) break;
+      list = more;
     }
+    if (!(list[n] = strdup(e->d_name))) break;
+    n++;
   }
   closedir(dp);
-  if (rc == 0 && rmdir(o->staging) != 0) {
-    op_text_format(err, errlen, "%s: cannot remove %s: %s", o->shown, o->staging, strerror(errno));
-    rc = -1;
+  if (n) qsort(list, (size_t)n, sizeof *list, by_name);
+  for (int k = 0; k + 1 < n; k++)
+    if (!strcmp(list[k], "result.json")) {
+      char *r = list[k];
+      memmove(list + k, list + k + 1, (size_t)(n - k - 1) * sizeof *list);
+      list[n - 1] = r;
+      break;
+    }
+  *names = list;
+  return n;
+}
+
+/* Moves the staged files into output_dir, each by one rename(2), setting
+ * aside the earlier file of the same name first (into the staging directory,
+ * as .replaced-NAME). When a move fails part-way, everything moved so far is
+ * moved back and the earlier files restored: output_dir is as it was, and
+ * the run's files are all in the staging directory again. */
+static int move_into_place(const solver_output *o, char **names, int n, char *err, size_t errlen) {
+  char from[3 * SOLVER_OUTPUT_PATH], to[3 * SOLVER_OUTPUT_PATH], old[3 * SOLVER_OUTPUT_PATH];
+  char *backed = calloc((size_t)n + 1, 1);
+  if (!backed) {
+    op_text_format(err, errlen, "%s: out of memory moving the results", o->shown);
+    return -1;
   }
+  int moved = 0, rc = 0;
+  for (int k = 0; k < n && rc == 0; k++) {
+    char shown[OP_TEXT_SHOWN];
+    op_text_shown(shown, sizeof shown, names[k]);
+    snprintf(from, sizeof from, "%s/%s", o->staging, names[k]);
+    snprintf(to, sizeof to, "%s/%s", o->dir, names[k]);
+    snprintf(old, sizeof old, "%s/%s%s", o->staging, REPLACED_PREFIX, names[k]);
+    struct stat st;
+    if (lstat(to, &st) == 0) {
+      if (S_ISDIR(st.st_mode)) {
+        op_text_format(err, errlen, "%s: cannot put this run's %s there: %s/%s is a directory "
+                       "(remove or rename it)", o->shown, shown, o->shown, shown);
+        rc = -1;
+        break;
+      }
+      if (rename(to, old) != 0) {
+        op_text_format(err, errlen, "%s: cannot set the earlier %s aside: %s", o->shown, shown,
+                       strerror(errno));
+        rc = -1;
+        break;
+      }
+      backed[k] = 1;
+    }
+    if (rename(from, to) != 0) {
+      op_text_format(err, errlen, "%s: cannot move %s into place: %s", o->shown, shown,
+                     strerror(errno));
+      if (backed[k] && rename(old, to) == 0) backed[k] = 0;
+      rc = -1;
+      break;
+    }
+    moved = k + 1;
+  }
+  if (rc != 0) {
+    /* Undo, newest first; a step that fails is said, the rest still done. */
+    for (int k = moved - 1; k >= 0; k--) {
+      snprintf(from, sizeof from, "%s/%s", o->staging, names[k]);
+      snprintf(to, sizeof to, "%s/%s", o->dir, names[k]);
+      snprintf(old, sizeof old, "%s/%s%s", o->staging, REPLACED_PREFIX, names[k]);
+      int bad = rename(to, from) != 0;
+      if (!bad && backed[k]) bad = rename(old, to) != 0;
+      if (bad) {
+        char shown[OP_TEXT_SHOWN];
+        size_t used = strlen(err);
+        op_text_format(err + used, errlen - used, "; and %s could not be put back (%s): %s holds "
+                       "a mix of this run's files and the earlier ones", op_text_shown(shown,
+                       sizeof shown, names[k]), strerror(errno), o->shown);
+      }
+    }
+    for (int k = 0; k < n; k++) { /* an earlier file set aside before the failed move */
+      snprintf(old, sizeof old, "%s/%s%s", o->staging, REPLACED_PREFIX, names[k]);
+      snprintf(to, sizeof to, "%s/%s", o->dir, names[k]);
+      if (k >= moved && backed[k]) (void)rename(old, to);
+    }
+  }
+  free(backed);
   return rc;
+}
+
+/* 1 when name is one of this run's: staged, or written straight into
+ * output_dir. */
+static int of_this_run(const char *name, char **staged, int nstaged) {
+  for (int k = 0; k < nstaged; k++)
+    if (!strcmp(staged[k], name)) return 1;
+  for (int k = 0; k < ndirect; k++) {
+    const char *slash = strrchr(direct_path[k], '/');
+    if (!strcmp(slash ? slash + 1 : direct_path[k], name)) return 1;
+  }
+  return 0;
+}
+
+/* The files an earlier run left in output_dir that this one did not write:
+ * those the earlier result.json listed are moved into output_dir/earlier
+ * (the folder then holds one run's set); without such a list (a result.json
+ * from before the lists, or none) the other files are named in a note. */
+static void set_aside_earlier(const solver_output *o, char **staged, int nstaged, char **listed,
+                              int nlisted) {
+  char list[1024] = "", path[3 * SOLVER_OUTPUT_PATH], to[3 * SOLVER_OUTPUT_PATH];
+  int count = 0, failed = 0;
+  char **names = listed;
+  int nnames = nlisted;
+  DIR *dp = NULL;
+  if (nlisted < 0) { /* no list: whatever regular file is not this run's */
+    names = NULL;
+    nnames = 0;
+    dp = opendir(o->dir);
+  }
+  for (int k = 0;; k++) {
+    const char *name;
+    if (dp) {
+      struct dirent *e = readdir(dp);
+      if (!e) break;
+      name = e->d_name;
+    } else {
+      if (k >= nnames) break;
+      name = names[k];
+    }
+    struct stat st;
+    if (!solver_files_is_result(name) || of_this_run(name, staged, nstaged)) continue;
+    snprintf(path, sizeof path, "%s/%s", o->dir, name);
+    if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    if (!dp) {
+      snprintf(to, sizeof to, "%s/%s", o->dir, EARLIER_DIR);
+      if ((mkdir(to, 0777) != 0 && errno != EEXIST) ||
+          (snprintf(to, sizeof to, "%s/%s/%s", o->dir, EARLIER_DIR, name), rename(path, to) != 0)) {
+        char shown[OP_TEXT_SHOWN];
+        printf("%s: warning: %s/%s, written by an earlier run and not by this one, could not be "
+               "moved to %s/%s: %s\n", o->solver, o->shown, op_text_shown(shown, sizeof shown, name),
+               o->shown, EARLIER_DIR, strerror(errno));
+        failed++;
+        continue;
+      }
+    }
+    char shown[OP_TEXT_SHOWN];
+    size_t used = strlen(list);
+    if (used < sizeof list - OP_TEXT_SHOWN - 8)
+      snprintf(list + used, sizeof list - used, "%s%s", count ? ", " : "",
+               op_text_shown(shown, sizeof shown, name));
+    else if (!strstr(list, ", ..."))
+      snprintf(list + used, sizeof list - used, ", ...");
+    count++;
+  }
+  if (dp) closedir(dp);
+  (void)failed;
+  if (count == 0) return;
+  if (nlisted >= 0)
+    printf("%s: %s (written by an earlier run, not by this one) moved to %s/%s, so that %s holds "
+           "this run's files alone\n", o->solver, list, o->shown, EARLIER_DIR, o->shown);
+  else
+    printf("%s: note: %s also holds %s, not written by this run (left by an earlier run whose "
+           "result.json did not list its files?)\n", o->solver, o->shown, list);
 }
 
 static int finish_root(solver_output *o, int passed, char *err, size_t errlen);
@@ -313,6 +516,23 @@ int solver_output_finish(solver_output *o, int passed, char *err, size_t errlen)
   return op_root_status(rc);
 }
 
+/* The staging directory becomes output_dir/failed, replacing an earlier
+ * failed run's. */
+static int to_failed(solver_output *o, char *err, size_t errlen) {
+  snprintf(o->final, sizeof o->final, "%s/%s", o->dir, FAILED_DIR);
+  if (remove_flat_dir(o->final) != 0) {
+    op_text_format(err, errlen, "%s: cannot replace %s/%s: %s (this run's files are in %s)",
+                   o->shown, o->shown, FAILED_DIR, strerror(errno), o->staging);
+    return -1;
+  }
+  if (rename(o->staging, o->final) != 0) {
+    op_text_format(err, errlen, "%s: cannot rename %s to %s/%s: %s", o->shown, o->staging, o->shown,
+                   FAILED_DIR, strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
 static int finish_root(solver_output *o, int passed, char *err, size_t errlen) {
   if (!o->open) {
     op_text_format(err, errlen, "%s: the output directory was not opened", o->shown);
@@ -320,23 +540,38 @@ static int finish_root(solver_output *o, int passed, char *err, size_t errlen) {
   }
   armed = 0; /* from here on the files are results, not debris */
   o->open = 0;
-  int rc;
+  int rc = 0;
   if (passed) {
     snprintf(o->final, sizeof o->final, "%s", o->dir);
-    rc = move_files_into(o, err, errlen);
-  } else {
-    snprintf(o->final, sizeof o->final, "%s/%s", o->dir, FAILED_DIR);
-    if (remove_flat_dir(o->final) != 0) {
-      op_text_format(err, errlen, "%s: cannot replace %s/%s: %s (this run's files are in %s)", o->shown,
-              o->shown, FAILED_DIR, strerror(errno), o->staging);
-      return -1;
+    char path[SOLVER_OUTPUT_PATH + 32], **staged = NULL, **listed = NULL;
+    snprintf(path, sizeof path, "%s/result.json", o->dir);
+    const int nlisted = solver_files_listed(path, &listed); /* the earlier run's, before it goes */
+    const int nstaged = staged_names(o, &staged, err, errlen);
+    rc = nstaged < 0 ? -1 : move_into_place(o, staged, nstaged, err, errlen);
+    if (rc == 0) {
+      set_aside_earlier(o, staged, nstaged, listed, nlisted);
+      rc = remove_flat_dir(o->staging); /* the earlier files replaced, set aside there */
+      if (rc != 0)
+        op_text_format(err, errlen, "%s: cannot remove %s: %s", o->shown, o->staging,
+                       strerror(errno));
+    } else if (nstaged >= 0) {
+      /* Nothing of output_dir changed: the run's results, whole, go where a
+       * failed run's go rather than be lost. */
+      size_t used = strlen(err);
+      char kept[SOLVER_OUTPUT_PATH + 64];
+      if (to_failed(o, kept, sizeof kept) == 0)
+        op_text_format(err + used, errlen - used, "; the files moved before it were put back, "
+                       "and this run's results are in %s/%s", o->shown, FAILED_DIR);
+      else
+        op_text_format(err + used, errlen - used, "; this run's results are in %s", o->staging);
     }
-    rc = rename(o->staging, o->final) == 0 ? 0 : -1;
-    if (rc != 0)
-      op_text_format(err, errlen, "%s: cannot rename %s to %s/%s: %s", o->shown, o->staging, o->shown,
-              FAILED_DIR, strerror(errno));
+    solver_files_free(staged, nstaged > 0 ? nstaged : 0);
+    solver_files_free(listed, nlisted > 0 ? nlisted : 0);
+  } else {
+    rc = to_failed(o, err, errlen);
   }
   sync_dir(o->dir);
+  solver_lock_release();
   return rc;
 }
 

@@ -2,11 +2,19 @@
  * solver_output.h - where a run writes, so that a run that fails never
  * destroys the results of the last one that passed.
  *
- * A run writes all its outputs into a staging directory of its own inside
+ * A run takes output_dir for itself (a lock file, output_dir/.lock, holding
+ * its pid and host: a second run on the same folder is refused naming the
+ * first; the lock of a run that is gone is taken over with a notice), then
+ * writes all its outputs into a staging directory of its own inside
  * output_dir (".run-HOST-PID"); nothing of output_dir is touched while it
  * runs. When it ends:
  *   - every verdict passed: each file is renamed into output_dir (one
- *     rename(2) each, so a reader sees the old file or the new one);
+ *     rename(2) each, so a reader sees the old file or the new one; in name
+ *     order, result.json last); when one cannot be (a directory of that
+ *     name), the ones moved are moved back, the earlier files restored, and
+ *     the run's files go to output_dir/failed; files an earlier run wrote and
+ *     this one did not (by the earlier result.json's list of its files) are
+ *     moved into output_dir/earlier, so that output_dir holds one run's set;
  *   - a verdict failed (diverged, not converged, interrupted): the staging
  *     directory becomes output_dir/failed (replacing an earlier failed run's),
  *     and the solver says so; the last good results stay where they were;
@@ -18,6 +26,8 @@
  *     of processes that are gone.
  * Files meant to survive a failed run (airfoil's checkpoints) are written
  * straight into output_dir, each atomically, through solver_output_direct.
+ * Temporaries are the process's own (op_tmpname.h): a killed run's are
+ * removed by the next run that opens output_dir.
  */
 #ifndef SOLVER_COMMON_OUTPUT_H
 #define SOLVER_COMMON_OUTPUT_H
@@ -45,10 +55,23 @@ int solver_output_open(solver_output *o, const char *solver, const char *output_
                        size_t errlen);
 
 /* dir/name for a file written straight into output_dir (not staged); its
- * "name.tmp" is removed if the run is killed while writing it. Returns the
- * path in buf, or NULL (err set) when it does not fit. At most 8 names. */
+ * temporary (op_tmp_name) is removed if the run is killed while writing it.
+ * Returns the path in buf, or NULL (err set) when it does not fit. At most 8
+ * names. */
 const char *solver_output_direct(solver_output *o, const char *name, char *buf, size_t len,
                                  char *err, size_t errlen);
+
+/* The paths of the files registered with solver_output_direct (at most max),
+ * for result.json's list of the run's files. */
+int solver_output_direct_files(const char **paths, int max);
+
+/* The temporary to write path under (op_tmp_name: path.<host>-<pid>.tmp),
+ * for a file outside output_dir that is renamed into place (a generated
+ * mesh): it is removed if the run is killed or ends before the rename, and
+ * those killed runs of this host left beside path are removed now (saying
+ * so). Returns buf, or NULL when it does not fit or too many are registered
+ * (16). Call after solver_output_open. */
+const char *solver_output_temporary(const char *path, char *buf, size_t len);
 
 /* Bytes free in output_dir's file system (for unprivileged users), or -1. */
 double solver_output_free_bytes(const solver_output *o);

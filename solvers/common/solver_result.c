@@ -2,11 +2,18 @@
 #include "solver_result.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "build_info.h"
 #include "op2.h"
+#include "solver_files.h"
 #include "solver_machine.h"
+#include "solver_output.h"
+
+/* The directory result.json is being written into (solver_result_write),
+ * whose files it lists. */
+static const char *files_dir;
 
 static void build_json(json_writer *w) {
   const build_info *b = solver_build_info();
@@ -56,6 +63,23 @@ void solver_result_end(json_writer *w, const solver_verdicts *v, const solver_wa
   op_timing_json(json_raw_value(w));
   json_key(w, "validation");
   solver_verdicts_json(v, w);
+  if (files_dir) {
+    /* The run's files: those beside result.json, and those written straight
+     * into output_dir, named from where result.json ends up (output_dir for
+     * a run that passes, output_dir/failed otherwise). */
+    const char *direct[8];
+    char names[8][OP_TEXT_SHOWN + 8];
+    const char *named[8];
+    const int n = solver_output_direct_files(direct, 8);
+    for (int k = 0; k < n; k++) {
+      const char *slash = strrchr(direct[k], '/');
+      snprintf(names[k], sizeof names[k], "%s%s", solver_verdicts_passed(v) ? "" : "../",
+               slash ? slash + 1 : direct[k]);
+      named[k] = names[k];
+    }
+    json_key(w, "files");
+    solver_files_json(w, files_dir, direct, named, n);
+  }
   json_end_object(w);
   json_finish(w);
 }
@@ -68,6 +92,8 @@ int solver_result_write(const char *outdir, void (*fill)(FILE *f, void *ctx), vo
     return -1;
   }
   /* On many processes the root writes (fill runs there only). */
+  files_dir = outdir;
   int rc = op_is_root() ? write_file_atomically(path, fill, ctx, err, errlen) : 0;
+  files_dir = NULL;
   return op_root_status(rc);
 }

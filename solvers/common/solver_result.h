@@ -28,8 +28,10 @@ typedef struct {
 void solver_result_begin(json_writer *w, FILE *f, const char *solver, const deck *d);
 
 /* Ends result.json: wall_seconds_total and wall_seconds_main_loop, the
- * per-loop timings ("loops"), the verdicts ("validation"), and the closing
- * of the top-level object. */
+ * per-loop timings ("loops"), the verdicts ("validation"), the run's files
+ * with their sizes and SHA-256 ("files": those in the directory result.json
+ * is written into by solver_result_write, so write it after the others, and
+ * those of solver_output_direct), and the closing of the top-level object. */
 void solver_result_end(json_writer *w, const solver_verdicts *v, const solver_wall *wall);
 
 /* Writes OUTDIR/result.json through fill (which calls begin and end),

@@ -45,6 +45,20 @@ void solver_verdict_add(solver_verdicts *s, const char *name, double value, solv
   va_end(ap);
 }
 
+void solver_verdict_not_judged(solver_verdicts *s, const char *name, const char *fmt, ...) {
+  if (s->not_judged_count == SOLVER_MAX_NOT_JUDGED) {
+    fprintf(stderr, "solver_verdict_not_judged: more than %d; \"%s\" dropped\n",
+            SOLVER_MAX_NOT_JUDGED, name);
+    return;
+  }
+  solver_not_judged *n = &s->not_judged[s->not_judged_count++];
+  snprintf(n->name, sizeof n->name, "%s", name);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(n->detail, sizeof n->detail, fmt, ap);
+  va_end(ap);
+}
+
 int solver_verdicts_passed(const solver_verdicts *s) {
   if (s->count == 0) return 0;
   for (int i = 0; i < s->count; i++)
@@ -57,6 +71,9 @@ void solver_verdicts_print(const solver_verdicts *s, FILE *f) {
   for (int i = 0; i < s->count; i++)
     fprintf(f, "  %-4s %-24s %s\n", s->v[i].passed ? "PASS" : "FAIL", s->v[i].name,
             s->v[i].detail);
+  for (int i = 0; i < s->not_judged_count; i++)
+    fprintf(f, "  %-4s %-24s not judged: %s\n", "--", s->not_judged[i].name,
+            s->not_judged[i].detail);
   fprintf(f, "validation %s\n", solver_verdicts_passed(s) ? "PASSED" : "FAILED");
 }
 
@@ -74,6 +91,15 @@ void solver_verdicts_json(const solver_verdicts *s, json_writer *w) {
     json_kv_string(w, "comparison", solver_cmp_text(v->cmp));
     json_kv_number(w, "limit", v->limit);
     json_kv_string(w, "detail", v->detail);
+    json_end_object(w);
+  }
+  json_end_array(w);
+  json_key(w, "not_judged");
+  json_begin_array(w);
+  for (int i = 0; i < s->not_judged_count; i++) {
+    json_begin_object(w);
+    json_kv_string(w, "name", s->not_judged[i].name);
+    json_kv_string(w, "detail", s->not_judged[i].detail);
     json_end_object(w);
   }
   json_end_array(w);

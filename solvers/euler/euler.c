@@ -26,15 +26,18 @@
 #include "deck.h"
 #include "euler_accuracy.h"
 #include "euler_problem.h"
+#include "euler_scheme.h"
 #include "op2.h"
 #include "op_hdf5.h"
 #include "op_ppm.h"
+#include "op_text.h"
 #include "op_xdmf.h"
 #include "riemann_exact_core.h"
 #include "result_json.h"
 #include "solver_history.h"
 #include "solver_limits.h"
 #include "solver_output.h"
+#include "solver_pace.h"
 #include "solver_result.h"
 #include "solver_interrupt.h"
 #include "solver_verdict.h"
@@ -104,6 +107,10 @@ static const deck_key keys[] = {
     {"l1_bound", DECK_STRING, "", 0, 0, NULL,
      "upper bounds RHO,MX,MY,E on the L1 errors (means over the cells) of the conserved "
      "variables against the exact solution at t_end (problems with one); empty: not checked"},
+    {"l1_bound_cells", DECK_INT, "0", 0, 2e9, NULL,
+     "the cells along the problem's direction (nx for 2D problems) of the run l1_bound was "
+     "measured on: a riemann1d run on other cells scales the bounds by the scheme's order, "
+     "other problems are not judged on them; 0: the bounds are this run's own"},
     {"range_tolerance", DECK_REAL, "0.01", 0, 1, NULL,
      "riemann1d: how far the computed conserved variables may lie outside the exact "
      "solution's range of each, as a fraction of its width (verdict no_new_extrema)"},
@@ -128,8 +135,8 @@ static const deck_key keys[] = {
      "fixed colour ranges FIELD:MIN:MAX, comma-separated (fields not listed: the range of "
      "the whole series, the frames redrawn at the end)"},
     {"hdf5", DECK_CHOICE, "final", 0, 0, "none|final|all",
-     "HDF5 + XDMF output: none; the final state (final.h5); or also a dump at every output "
-     "(dump_NNNN.h5, series dumps.xmf)"},
+     "HDF5 + XDMF output: none; the final state (final.h5, final.xmf); or also a dump at "
+     "every output (dump_NNNN.h5, series dumps.xmf); both with grid.h5, the cells for ParaView"},
     SOLVER_LIMIT_KEYS,
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
@@ -152,21 +159,74 @@ static void read_numbers(const deck *d, const char *key, int n, const char *what
   }
 }
 
-/* A 2D state RHO,U,V,P with rho > 0 and p > 0. */
-static void read_state4(const deck *d, const char *key, double w[4]) {
+/* The largest magnitude of a conserved variable or flux a state may have:
+ * the scheme forms products of two of them (m^2 / rho, u (E + p), the
+ * Riemann solver's), which stay far below DBL_MAX (1.8e308) under it. */
+#define STATE_MAX 1e150
+
+/* A state (rho, u, v, p) as the scheme holds it: its conserved variables and
+ * fluxes at most STATE_MAX in magnitude, the pressure the kernels recover
+ * from them positive and its signal speed finite. A state beyond (a density
+ * of 1e308, a velocity of 1e200) is bad input, refused before any step
+ * rather than found "not physical" at step 1 with an infinite pressure.
+ * Returns the signal speed max(|u|, |v|) + a. */
+static double check_representable(const deck *d, const char *key, const double w[4],
+                                  double gamma) {
+  static const char *const names[12] = {
+      "density",     "x momentum",   "y momentum",   "total energy",
+      "mass flux along x", "x momentum flux along x", "y momentum flux along x",
+      "energy flux along x", "mass flux along y", "x momentum flux along y",
+      "y momentum flux along y", "energy flux along y"};
+  double v[12];
+  euler_prim_to_cons(w, gamma, v);
+  const double p = w[3], u = w[1], vv = w[2];
+  const double fx[4] = {v[1], v[1] * u + p, v[2] * u, (v[3] + p) * u};
+  const double fy[4] = {v[2], v[1] * vv, v[2] * vv + p, (v[3] + p) * vv};
+  memcpy(v + 4, fx, sizeof fx);
+  memcpy(v + 8, fy, sizeof fy);
+  char state[OP_TEXT_SHOWN], detail[640];
+  op_text_shown(state, sizeof state, deck_string(d, key));
+  for (int k = 0; k < 12; k++)
+    if (!(fabs(v[k]) <= STATE_MAX)) {
+      snprintf(detail, sizeof detail,
+               "the state \"%s\" is out of reach of the scheme: its %s is %g, beyond %g, where "
+               "the products the scheme forms of such values overflow a double",
+               state, names[k], v[k], STATE_MAX);
+      bad_input(d, key, "%s", detail);
+    }
+  const double pr = euler_pressure(v, gamma), speed = euler_signal_speed(v, gamma);
+  if (!(pr > 0.0) || !isfinite(speed)) {
+    snprintf(detail, sizeof detail,
+             "the state \"%s\" is out of reach of the scheme: the pressure it recovers from "
+             "the conserved variables is %g (the kinetic energy swamps the internal one)",
+             state, pr);
+    bad_input(d, key, "%s", detail);
+  }
+  return speed;
+}
+
+/* A 2D state RHO,U,V,P with rho > 0 and p > 0 that the scheme can hold;
+ * returns its signal speed. */
+static double read_state4(const deck *d, const char *key, double gamma, double w[4]) {
   read_numbers(d, key, 4, "RHO,U,V,P", w);
   if (!(w[0] > 0.0) || !(w[3] > 0.0))
     bad_input(d, key, "density and pressure must be positive (\"%s\")", deck_string(d, key));
+  return check_representable(d, key, w, gamma);
 }
 
-static void read_state3(const deck *d, const char *key, double w[3]) {
+static double read_state3(const deck *d, const char *key, double gamma, double w[3]) {
   read_numbers(d, key, 3, "RHO,U,P", w);
   if (!(w[0] > 0.0) || !(w[2] > 0.0))
     bad_input(d, key, "density and pressure must be positive (\"%s\")", deck_string(d, key));
+  const double w4[4] = {w[0], w[1], 0.0, w[2]};
+  return check_representable(d, key, w4, gamma);
 }
 
-static void read_problem(const deck *d, euler_problem *pb) {
+/* Reads and checks the problem; *speed gets the largest signal speed of its
+ * initial data (for the estimate of the time steps). */
+static void read_problem(const deck *d, euler_problem *pb, double *speed) {
   memset(pb, 0, sizeof *pb);
+  *speed = 0.0;
   pb->kind = (euler_problem_kind)deck_choice(d, "problem");
   pb->gamma = deck_real(d, "gamma");
   pb->x_min = deck_real(d, "x_min");
@@ -209,16 +269,16 @@ static void read_problem(const deck *d, euler_problem *pb) {
     case EULER_PROBLEM_RIEMANN2D:
       pb->split_x = deck_real(d, "split_x");
       pb->split_y = deck_real(d, "split_y");
-      read_state4(d, "state_ne", pb->ne);
-      read_state4(d, "state_nw", pb->nw);
-      read_state4(d, "state_sw", pb->sw);
-      read_state4(d, "state_se", pb->se);
+      *speed = fmax(*speed, read_state4(d, "state_ne", pb->gamma, pb->ne));
+      *speed = fmax(*speed, read_state4(d, "state_nw", pb->gamma, pb->nw));
+      *speed = fmax(*speed, read_state4(d, "state_sw", pb->gamma, pb->sw));
+      *speed = fmax(*speed, read_state4(d, "state_se", pb->gamma, pb->se));
       break;
     case EULER_PROBLEM_RIEMANN1D:
       pb->direction = deck_choice(d, "direction");
       pb->diaphragm = deck_real(d, "diaphragm");
-      read_state3(d, "state_left", pb->left);
-      read_state3(d, "state_right", pb->right);
+      *speed = fmax(*speed, read_state3(d, "state_left", pb->gamma, pb->left));
+      *speed = fmax(*speed, read_state3(d, "state_right", pb->gamma, pb->right));
       break;
     case EULER_PROBLEM_VORTEX:
     case EULER_PROBLEM_EXPLOSION: {
@@ -247,24 +307,31 @@ static void read_problem(const deck *d, euler_problem *pb) {
           bad_input(d, "vortex_strength", "too strong: the core temperature is not positive (%s)",
                     num);
         }
+        /* The background (density and pressure 1) moves at (u0, v0); the
+         * swirl adds at most strength / (2 pi), the core is colder. */
+        const double background[4] = {1.0, pb->u0, pb->v0, 1.0};
+        *speed = check_representable(d, "vortex_velocity", background, pb->gamma) +
+                 fabs(pb->strength) / (2.0 * 3.14159265358979323846);
       } else {
         pb->radius = deck_real(d, "radius");
         if (!(pb->radius > 0.0)) bad_input(d, "radius", "must be positive%s", "");
-        read_state4(d, "state_inside", pb->inside);
-        read_state4(d, "state_outside", pb->outside);
+        *speed = fmax(*speed, read_state4(d, "state_inside", pb->gamma, pb->inside));
+        *speed = fmax(*speed, read_state4(d, "state_outside", pb->gamma, pb->outside));
       }
       break;
     }
   }
 }
 
-/* The l1_bound key: 1 with the four bounds, 0 when it is empty. */
-static int read_l1_bound(const deck *d, double b[4]) {
+/* The l1_bound and l1_bound_cells keys: 1 with the bounds, 0 when l1_bound
+ * is empty. */
+static int read_l1_bound(const deck *d, euler_l1_bound *b) {
   if (deck_string(d, "l1_bound")[0] == '\0') return 0;
-  read_numbers(d, "l1_bound", 4, "RHO,MX,MY,E", b);
+  read_numbers(d, "l1_bound", 4, "RHO,MX,MY,E", b->value);
   for (int k = 0; k < 4; k++)
-    if (!(b[k] >= 0.0))
+    if (!(b->value[k] >= 0.0))
       bad_input(d, "l1_bound", "bounds must not be negative (\"%s\")", deck_string(d, "l1_bound"));
+  b->cells = deck_int(d, "l1_bound_cells");
   return 1;
 }
 
@@ -344,14 +411,14 @@ typedef struct {
   sg_grid grid;
   double dx, dy;
   op_set cells, interior, xfaces, yfaces, xghosts, yghosts;
-  op_map int_cell, xface_cells, yface_cells, int_xfaces, int_yfaces, stencil;
+  op_map int_cell, xface_cells, yface_cells, int_xfaces, int_yfaces;
   op_map xg_self, xg_src, yg_self, yg_src;
   op_dat q, q2, fx, fy, xg_flip, yg_flip; /* q: the state; q2: between the sweeps */
   op_dat xwall, ywall;                   /* EULER_FACE_* of every face */
   op_dat flag;                           /* positivity flags on the extended cells */
   op_dat out_rho, out_vel, out_p, out_q; /* output fields on the interior */
   op_dat out_mach, out_energy;
-  int *arrays[24];                       /* map and dat arrays the program owns */
+  int *arrays[24];                       /* map and dat arrays, until declared (copied) */
   int narrays;
 } euler_mesh;
 
@@ -373,6 +440,12 @@ static int *alloc_ints(euler_mesh *m, size_t n) {
   int *a = malloc(sizeof(int) * (n ? n : 1));
   return keep(m, a, "out of memory");
 }
+
+/* The extended cells as a partitioner sees them (op_partition_geometry). */
+static void cell_centres(int first, int count, double *xy, void *ctx) {
+  sg_cell_centres(ctx, first, count, xy);
+}
+static int cell_adjacent(int c, int *out, void *ctx) { return sg_cell_adjacent(ctx, c, out); }
 
 /* Builds the grid and declares its sets, maps and dats. */
 static void build_mesh(const deck *d, const euler_problem *pb, euler_mesh *m) {
@@ -426,12 +499,6 @@ static void build_mesh(const deck *d, const euler_problem *pb, euler_mesh *m) {
       m->yfaces, m->cells, 4,
       keep(m, sg_yface_map_rows(g, muscl, 4, yf.first, yf.count, err, sizeof err), err),
       "yface_cells");
-  /* The 5-point neighbourhood of every interior cell: no loop reads it; it
-   * gives PT-Scotch the grid's graph in both directions (op_partition). */
-  m->stencil = op_decl_map(
-      m->interior, m->cells, 5,
-      keep(m, sg_interior_map_rows(g, SG_STENCIL5, 5, in.first, in.count, err, sizeof err), err),
-      "partition_stencil");
 
   /* interior -> its two faces in each direction, from the face numbering of
    * structured_grid.h: x-face (k, j) = j (nx + 1) + k lies west of column k,
@@ -521,9 +588,15 @@ static void build_mesh(const deck *d, const euler_problem *pb, euler_mesh *m) {
   m->out_q = op_decl_dat_temp(m->interior, 4, "double", "q");
   m->out_mach = op_decl_dat_temp(m->interior, 1, "double", "mach");
   m->out_energy = op_decl_dat_temp(m->interior, 1, "double", "energy");
+  /* The declarations copied the arrays (OP2's semantics). */
+  for (int k = 0; k < m->narrays; k++) free(m->arrays[k]);
+  m->narrays = 0;
   /* Many processes (nothing on one): the extended cells split by PT-Scotch
-   * on the graph of the 5-point neighbourhoods, everything else following. */
-  op_partition("PTSCOTCH", "KWAY", m->interior, m->stencil, NULL);
+   * on the graph of the cells sharing a face, or by RCB on their centres
+   * (both computed from a cell's number: no map or dat holds them), or the
+   * interior in blocks; everything else follows. */
+  const op_mesh_geometry geo = {m->cells, 2, cell_centres, 4, cell_adjacent, &m->grid};
+  op_partition_geometry("PTSCOTCH", "KWAY", m->interior, NULL, &geo);
 }
 
 /* The initial state in every extended cell (ghosts included, so that even
@@ -704,6 +777,11 @@ typedef struct {
    * whole series. Not for fields with a range in image_range, nor when the
    * frames would take more than FRAME_BUDGET bytes (series_range 0). */
   solver_history history; /* history.csv: a row per step */
+  solver_pace pace;       /* the progress each line ends with */
+  char grid_file[4240];   /* grid.h5: the grid's nodes and quadrilaterals, for the .xmf files */
+  int grid_written;
+  double t_end;
+  long max_steps;
   int series_range;
   float *frames[NFIELDS];
   double *frame_times;
@@ -895,7 +973,21 @@ static op_xdmf_grid xdmf_grid(output_ctx *o, const op_dat *dats) {
   gr.dy = o->m->dy;
   gr.cell_dats = dats;
   gr.ncell_dats = 5;
+  gr.mesh_file = o->grid_file;
   return gr;
+}
+
+/* grid.h5, once, before the first .xmf that names it: what ParaView draws the
+ * cells with (quadrilaterals in the X-Y plane), shared by final.xmf and
+ * dumps.xmf. */
+static void write_grid_file(output_ctx *o, const op_xdmf_grid *gr) {
+  if (o->grid_written) return;
+  char err[OP_IO_ERRLEN];
+  if (solver_output_reserve(o->out, 32.0 * (gr->nx + 1.0) * (gr->ny + 1.0) + 16384.0,
+                            "grid.h5", err, sizeof err) != 0 ||
+      op_xdmf_write_grid_mesh(o->grid_file, gr, err, sizeof err) != OP_IO_OK)
+    fail("XDMF", err);
+  o->grid_written = 1;
 }
 
 /* The exact solution of a 1D Riemann problem against the computed one along
@@ -938,13 +1030,26 @@ static void write_profile(output_ctx *o, double t) {
   if (op_root_status(rc) != 0) fail("profile", err);
 }
 
+/* "t/t_end, 41%, 8.1 s, about 12 s left": the share of the simulated time
+ * reached (or of max_steps, when that ends the run sooner). */
+static const char *progress(output_ctx *o, double t, long step, char *buf, size_t len) {
+  char pace[96];
+  double fraction = t / o->t_end;
+  if (o->max_steps > 0 && (double)step / o->max_steps > fraction)
+    fraction = (double)step / o->max_steps;
+  snprintf(buf, len, "%.6g/%.6g, %s", t, o->t_end,
+           solver_pace_text(&o->pace, fraction, solver_pace_now(), pace, sizeof pace));
+  return buf;
+}
+
 /* One output: the line with the totals, images, the HDF5 dump, the history
  * so far, and at the end of a 1D Riemann problem the profile. */
 static void output(output_ctx *o, double t, long step, double dt, int final, double tot[8]) {
   euler_mesh *m = o->m;
   totals(m, tot);
-  printf("%12.6f %8ld %12.5e %22.15e %22.15e %22.15e %22.15e\n", t, step, dt, tot[0], tot[1],
-         tot[2], tot[3]);
+  char pr[160];
+  printf("%12.6f %8ld %12.5e %22.15e %22.15e %22.15e %22.15e  %s\n", t, step, dt, tot[0],
+         tot[1], tot[2], tot[3], progress(o, t, step, pr, sizeof pr));
   fflush(stdout);
   const int images = deck_bool(o->d, "images");
   const int profile = final && o->pb->kind == EULER_PROBLEM_RIEMANN1D;
@@ -960,6 +1065,7 @@ static void output(output_ctx *o, double t, long step, double dt, int final, dou
   const op_dat dats[5] = {m->out_rho, m->out_vel, m->out_p, m->out_mach, m->out_energy};
   op_xdmf_grid gr = xdmf_grid(o, dats);
   char path[4200], err[OP_IO_ERRLEN];
+  if (o->hdf5_mode == 2 || (final && o->hdf5_mode >= 1)) write_grid_file(o, &gr);
   if (o->hdf5_mode == 2) {
     snprintf(path, sizeof path, "%s/dump_%04d.h5", o->outdir, o->frame);
     write_hdf5(o, path, t, step);
@@ -1077,21 +1183,62 @@ static int ends_keep_exact(const deck *d, const euler_problem *pb) {
   return 1;
 }
 
+/* No run of more time steps than this: it would take days, and its
+ * history.csv gigabytes (heat has the same bound). */
+#define EULER_MAX_STEPS 1e9
+/* A row of history.csv, "step,time,dt,max_wave_speed,min_density,
+ * min_pressure" with five numbers to 17 digits: at most about 130 bytes. */
+#define HISTORY_ROW_BYTES 130.0
+
+/* The time steps a run takes, about: t_end over dt = cfl h / s, s the
+ * largest signal speed of the initial data (waves that speed up take more
+ * steps), plus one for each output time landed on; max_steps caps it. *dt
+ * gets that first dt. */
+static double estimate_steps(const deck *d, double speed, double *dt) {
+  const double dx = (deck_real(d, "x_max") - deck_real(d, "x_min")) / deck_int(d, "nx");
+  const double dy = (deck_real(d, "y_max") - deck_real(d, "y_min")) / deck_int(d, "ny");
+  const double t_end = deck_real(d, "t_end"), interval = deck_real(d, "output_interval");
+  *dt = deck_real(d, "cfl") * fmin(dx, dy) / speed;
+  double steps = ceil(t_end / *dt);
+  if (interval > 0.0) steps += fmin(floor(t_end / interval), 1e12);
+  if (!(steps < INFINITY)) steps = INFINITY; /* NaN from 0/0 too */
+  const long max_steps = deck_int(d, "max_steps");
+  return max_steps > 0 && steps > (double)max_steps ? (double)max_steps : steps;
+}
+
+/* Refuses up front a run of more than EULER_MAX_STEPS steps. */
+static void check_steps(const deck *d, double speed, double steps, double dt) {
+  if (steps <= EULER_MAX_STEPS) return;
+  const double dx = (deck_real(d, "x_max") - deck_real(d, "x_min")) / deck_int(d, "nx");
+  const double dy = (deck_real(d, "y_max") - deck_real(d, "y_min")) / deck_int(d, "ny");
+  fprintf(stderr,
+          "euler: refusing to run: reaching t_end = %g takes about %.3g time steps (dt about "
+          "%.3g: cfl %g x the cell size %g / the initial data's largest signal speed %g), more "
+          "than %.0e; raise cfl, shorten t_end or use fewer cells, or set max_steps to stop "
+          "earlier\n",
+          deck_real(d, "t_end"), steps, dt, deck_real(d, "cfl"), fmin(dx, dy), speed,
+          EULER_MAX_STEPS);
+  exit(2);
+}
+
 /* What a run needs: memory about 295 bytes per cell measured (peak RSS of
  * 1000 x 1000 cells with the default outputs, a picture of rho at the start
  * and the end and final.h5: 298 MB; docs/euler.md), taken as 350, and the
  * frames kept for the series' colour range (up to FRAME_BUDGET); outputs: at
  * the start, at every output_interval and at the end, pictures (PPM and PNG,
- * per field) and HDF5 (80 bytes a cell). */
-static void estimate(const deck *d, const image_spec *img, solver_estimate *e) {
+ * per field), HDF5 (80 bytes a cell) and history.csv (a row a step, held in
+ * memory too, in a buffer up to twice its size). */
+static void estimate(const deck *d, const image_spec *img, double steps, solver_estimate *e) {
   const double nx = deck_int(d, "nx"), ny = deck_int(d, "ny");
   const double cells = nx * ny, ext = (nx + 2.0 * GHOST_LAYERS) * (ny + 2.0 * GHOST_LAYERS);
   const double frames = series_frame_bytes(d, img, cells);
   const double kept = frames <= (double)FRAME_BUDGET ? frames : 0.0;
-  e->memory_bytes = 350.0 * ext + kept;
-  char b0[32];
-  snprintf(e->memory_detail, sizeof e->memory_detail, "%.0f cells at about 350 bytes each%s%s%s",
-           ext, kept > 0.0 ? ", and " : "",
+  const double history = HISTORY_ROW_BYTES * (steps + 1.0);
+  e->memory_bytes = 350.0 * ext + kept + 2.0 * history;
+  char b0[32], bh[32];
+  snprintf(e->memory_detail, sizeof e->memory_detail,
+           "%.0f cells at about 350 bytes each, the history of %.3g steps (%s)%s%s%s", ext, steps,
+           solver_output_bytes(2.0 * history, bh, sizeof bh), kept > 0.0 ? ", and " : "",
            kept > 0.0 ? solver_output_bytes(kept, b0, sizeof b0) : "",
            kept > 0.0 ? " of image frames" : "");
   const double interval = deck_real(d, "output_interval"), t_end = deck_real(d, "t_end");
@@ -1106,12 +1253,16 @@ static void estimate(const deck *d, const image_spec *img, solver_estimate *e) {
   const int mode = deck_choice(d, "hdf5");
   const double dumps = mode == 2 ? outputs : mode == 1 ? 1.0 : 0.0;
   const double h5 = 80.0 * cells + 16384.0;
-  e->output_bytes = images * image + dumps * h5 + 65536.0;
+  /* grid.h5: 16 bytes a node and a cell (coordinates, corners) */
+  const double grid = dumps > 0.0 ? 32.0 * (nx + 1.0) * (ny + 1.0) + 16384.0 : 0.0;
+  e->output_bytes = images * image + dumps * h5 + grid + history + 65536.0;
   char b1[32], b2[32];
   snprintf(e->output_detail, sizeof e->output_detail,
-           "%.0f image(s) of %.0f x %.0f pixels (PPM and PNG), %s each; %.0f HDF5 file(s) of %s",
+           "%.0f image(s) of %.0f x %.0f pixels (PPM and PNG), %s each; %.0f HDF5 file(s) of %s; "
+           "history.csv of %.3g steps, %s",
            images, nx * scale, ny * scale, solver_output_bytes(image, b1, sizeof b1), dumps,
-           solver_output_bytes(h5, b2, sizeof b2));
+           solver_output_bytes(h5, b2, sizeof b2), steps,
+           solver_output_bytes(history, bh, sizeof bh));
 }
 
 int main(int argc, char **argv) {
@@ -1136,16 +1287,19 @@ int main(int argc, char **argv) {
   }
   deck_print(d, stdout); /* the effective parameters, a deck of their own */
   euler_problem pb;
-  read_problem(d, &pb);
-  double l1_bound[4];
-  const int l1_given = read_l1_bound(d, l1_bound);
+  double speed0, dt0;
+  read_problem(d, &pb, &speed0);
+  const double steps_estimate = estimate_steps(d, speed0, &dt0);
+  check_steps(d, speed0, steps_estimate, dt0);
+  euler_l1_bound l1_bound;
+  const int l1_given = read_l1_bound(d, &l1_bound);
   output_ctx o;
   memset(&o, 0, sizeof o);
   read_image_spec(d, &o.img);
 
   solver_output sout;
   solver_estimate need;
-  estimate(d, &o.img, &need);
+  estimate(d, &o.img, steps_estimate, &need);
   if (solver_output_open(&sout, "euler", deck_string(d, "output_dir"), err, sizeof err) != 0 ||
       solver_limits_check(d, &sout, &need, err, sizeof err) != 0) {
     fprintf(stderr, "euler: %s\n", err);
@@ -1176,6 +1330,7 @@ int main(int argc, char **argv) {
   o.pb = &pb;
   o.m = &m;
   o.outdir = outdir;
+  snprintf(o.grid_file, sizeof o.grid_file, "%s/grid.h5", outdir);
   o.out = &sout;
   o.hdf5_mode = deck_choice(d, "hdf5");
   o.ppm = op_ppm_default_options();
@@ -1218,13 +1373,16 @@ int main(int argc, char **argv) {
   }
   if (op_diags_level() > 0) op_diagnostic_output();
 
-  printf("%12s %8s %12s %22s %22s %22s %22s\n", "time", "step", "dt", "mass", "momentum_x",
-         "momentum_y", "energy");
+  printf("%12s %8s %12s %22s %22s %22s %22s  %s\n", "time", "step", "dt", "mass", "momentum_x",
+         "momentum_y", "energy", "progress");
   double tot0[8], tot1[8], wall_output = 0.0, wall_steps = 0.0;
   double t = 0.0, dt = 0.0, qmin[2] = {0.0, 0.0};
   long step = 0;
   step_stats st = {0, 0, 0};
   int physical = 1;
+  o.t_end = t_end;
+  o.max_steps = max_steps;
+  solver_pace_begin(&o.pace, solver_pace_now());
   double w0 = op_wtime();
   output(&o, t, step, dt, 0, tot0);
   wall_output += op_wtime() - w0;
@@ -1242,6 +1400,16 @@ int main(int argc, char **argv) {
       break;
     }
     dt = cfl * h / smax;
+    /* dt bounded from below: waves that sped up since the start (a state
+     * going wrong) would make the run go on for ever. */
+    if (max_steps == 0 && (double)step + (t_end - t) / dt > EULER_MAX_STEPS) {
+      fprintf(stderr,
+              "euler: at step %ld (t = %.10g) dt fell to %g (the largest signal speed is %g, "
+              "%.3g times the initial data's): reaching t_end would take more than %.0e steps; "
+              "stopping\n",
+              step, t, dt, smax, smax / speed0, EULER_MAX_STEPS);
+      break;
+    }
     /* Land exactly on the next output time or the end time (stretching dt
      * by at most 1e-6 rather than leaving a sliver of a step). */
     double target = t_end;
@@ -1271,6 +1439,11 @@ int main(int argc, char **argv) {
       output(&o, t, step, dt, 0, tot1);
       wall_output += op_wtime() - w0;
       next_frame++;
+    } else if (solver_pace_due(&o.pace, SOLVER_PACE_QUIET, solver_pace_now())) {
+      /* Outputs far apart (or none before the end): a line of progress alone. */
+      char pr[160];
+      printf("euler: step %ld, t = %s\n", step, progress(&o, t, step, pr, sizeof pr));
+      fflush(stdout);
     }
   }
   /* The final state: checked once more, then the last output. */
@@ -1311,7 +1484,7 @@ int main(int argc, char **argv) {
   solver_verdict_add(&verdicts, "physical_state", smallest, SOLVER_ABOVE, 0.0,
                      "smallest density %.6g and pressure %.6g at the end (must be positive)",
                      qmin[0], qmin[1]);
-  euler_accuracy_verdicts(&pb, &ex, l1_given ? l1_bound : NULL, deck_real(d, "range_tolerance"),
+  euler_accuracy_verdicts(&pb, &ex, l1_given ? &l1_bound : NULL, deck_real(d, "range_tolerance"),
                           reached, &verdicts);
   int conserved[4];
   conserved_mask(d, conserved);

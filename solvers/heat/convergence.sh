@@ -1,7 +1,7 @@
 #!/bin/sh
 # convergence.sh - order of accuracy of heat in space at a fixed r.
 #
-#   convergence.sh HEAT_EXE OUTPUT_DIR N1 N2 N3 ... [-- key=value ...]
+# usage: convergence.sh HEAT_EXE OUTPUT_DIR N1 N2 N3 ... [-- key=value ...]
 #
 # Runs HEAT_EXE on the grids N1 < N2 < ... (each twice as fine as the one
 # before: n + 1 doubling, so dx halves exactly) with L = 1, alpha = 1,
@@ -12,6 +12,7 @@
 # when one does not or a run fails, 2 on bad usage. The table is also
 # OUTPUT_DIR/convergence.csv (n, dx, steps, rms_error), which
 # scripts/plots.sh draws as convergence.png.
+. "$(dirname "$0")/../../scripts/lib/help.sh"
 set -u
 if [ $# -lt 4 ]; then
   echo "usage: convergence.sh HEAT_EXE OUTPUT_DIR N1 N2 N3 ... [-- key=value ...]" >&2

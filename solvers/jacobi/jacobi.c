@@ -24,18 +24,44 @@
 #include "jacobi_system.h"
 #include "op2.h"
 #include "op_hdf5.h"
+#include "op_xdmf.h"
 #include "result_json.h"
 #include "op_text.h"
 #include "solver_interrupt.h"
 #include "solver_limits.h"
 #include "solver_output.h"
+#include "solver_pace.h"
 #include "solver_result.h"
 #include "solver_verdict.h"
+
+/* The iterations the run will take, for its progress lines: at the rate the
+ * update norm fell since iteration ref (norm ref_norm) it reaches the
+ * tolerance after log(tol / norm) / log(rate) more (Jacobi's error falls
+ * geometrically, by the iteration matrix's spectral radius, once the other
+ * modes have died out). Written "~N" as an estimate; "N" (max_iters) for a
+ * fixed count (tol = 0), "N at most" while the norm has not fallen. */
+static int expected_iterations(int iter, double norm, int ref, double ref_norm, double tol,
+                               int max_iters, char *text, size_t len) {
+  double total = max_iters;
+  int estimate = 0;
+  if (tol > 0.0 && ref > 0 && iter > ref && norm > 0.0 && ref_norm > norm) {
+    const double log_rate = log(norm / ref_norm) / (iter - ref);
+    const double more = log(tol / norm) / log_rate;
+    if (isfinite(more) && iter + more < max_iters) {
+      total = more > 0.0 ? ceil(iter + more) : iter;
+      estimate = 1;
+    }
+  }
+  snprintf(text, len, "%s%.0f%s", estimate ? "~" : "", total,
+           estimate || tol == 0.0 ? "" : " at most");
+  return (int)total;
+}
 
 static const deck_key keys[] = {
     {"problem", DECK_CHOICE, "jac", 0, 0, "jac|dense|mtx",
      "jac: the OP2 jac Laplacian; dense: the dense diagonally dominant system of seed 003; "
-     "mtx: a Matrix Market file"},
+     "mtx: a Matrix Market file. On many processes dense and mtx have no coordinates, so "
+     "--op-partition=RCB refuses them (PTSCOTCH and BLOCK split every problem)"},
     {"nn", DECK_INT, "6", 2, 20000, NULL, "jac: grid intervals per side, (nn-1)^2 unknowns"},
     {"ndim", DECK_INT, "4096", 1, 46340, NULL, "dense: unknowns (Ndim); Ndim^2 edges"},
     {"seed", DECK_INT, "1", 0, 2147483647, NULL,
@@ -52,7 +78,7 @@ static const deck_key keys[] = {
     {"print_every", DECK_INT, "100", 1, 1e9, NULL,
      "print the update norm every N iterations (jac prints every iteration)"},
     {"output_dir", DECK_STRING, "outputs/jacobi", 0, 0, NULL,
-     "directory for history.csv, u.h5 and result.json"},
+     "directory for history.csv, u.h5 (with u.xmf and grid.h5, for ParaView) and result.json"},
     {"write_solution", DECK_BOOL, "yes", 0, 0, NULL, "write the final u to output_dir/u.h5"},
     SOLVER_LIMIT_KEYS,
 };
@@ -70,6 +96,29 @@ static void fail_io(const char *what, const char *path) {
 static void fail(const char *err) {
   fprintf(stderr, "jacobi: %s\n", err);
   exit(2);
+}
+
+/* u.xmf (with grid.h5, its cells), so that ParaView opens u.h5 as a picture:
+ * for jac, the m x m unknowns of the grid (m = NN - 1 a side, spacing
+ * 1 / NN) each as the square cell around its point, u a cell value; for the
+ * matrices, which have no geometry, a strip of cells along x, one per
+ * unknown in order, a sixteenth of its length high so that it shows as a
+ * band. */
+static void write_xdmf(const solver_output *out, int is_jac, int nn, int n, op_dat u,
+                       const char *upath) {
+  char gpath[4400], err[OP_IO_ERRLEN];
+  snprintf(gpath, sizeof gpath, "%s/grid.h5", out->staging);
+  const op_dat dats[1] = {u};
+  op_xdmf_grid g = {n, 1, 0.0, 0.0, 1.0, ceil(n / 16.0), dats, 1, gpath};
+  if (is_jac) {
+    const double h = 1.0 / nn;
+    g = (op_xdmf_grid){nn - 1, nn - 1, 0.5 * h, 0.5 * h, h, h, dats, 1, gpath};
+  }
+  const double nodes = (g.nx + 1.0) * (g.ny + 1.0);
+  if (solver_output_reserve(out, 32.0 * nodes + 16384.0, "grid.h5", err, sizeof err) != 0 ||
+      op_xdmf_write_grid_mesh(gpath, &g, err, sizeof err) != OP_IO_OK ||
+      op_xdmf_write_grid(upath, &g, err, sizeof err) != OP_IO_OK)
+    fail(err);
 }
 
 /* Bytes of a history row "%d,%.17g,%.17g,%.17g": at most about 90. */
@@ -103,7 +152,9 @@ static void estimate(const deck *d, int problem, solver_estimate *e) {
     snprintf(e->memory_detail, sizeof e->memory_detail,
              "%.0f unknowns and %.0f edges, about 25 bytes per edge", n, nedge);
   double history = HISTORY_ROW * deck_int(d, "max_iters");
-  double u = deck_bool(d, "write_solution") ? 8.0 * n + 16384.0 : 0.0;
+  /* u.h5, and grid.h5 for u.xmf: 32 bytes a node of its cells at most (n + 1 nodes a
+   * side for jac's n cells, 2 (n + 1) for a strip). */
+  double u = deck_bool(d, "write_solution") ? 8.0 * n + 32.0 * 2.0 * (n + 1.0) + 32768.0 : 0.0;
   e->output_bytes = history + u + 65536.0;
   snprintf(e->output_detail, sizeof e->output_detail,
            "history.csv up to %.0f MB for max_iters rows, u.h5 %.0f MB", history / 1e6, u / 1e6);
@@ -199,6 +250,16 @@ static double error_bound(const jacobi_system *s, int is_jac, int nn, double upd
   return (g * update_norm + delta) / (1.0 - g);
 }
 
+/* The jac grid's unknowns as points, for RCB (jacobi_system.h's numbering:
+ * node (i-1)(nn-1) + (j-1) is grid point (i, j)). */
+static void jac_points(int first, int count, double *xy, void *ctx) {
+  const int m = *(const int *)ctx - 1;
+  for (int k = 0; k < count; k++) {
+    xy[2 * k] = (first + k) / m + 1;
+    xy[2 * k + 1] = (first + k) % m + 1;
+  }
+}
+
 int main(int argc, char **argv) {
   double t_start = op_wtime();
   op_init_strip_options(&argc, argv, 0);
@@ -229,6 +290,16 @@ int main(int argc, char **argv) {
   const int max_iters = deck_int(d, "max_iters"), every = deck_int(d, "print_every");
   const int nn = deck_int(d, "nn");
   const int is_jac = problem == PROBLEM_JAC;
+
+  /* Before any work: a partitioner that splits by coordinates has none to
+   * split a dense or Matrix Market system by (the jac grid has its own). */
+  if (!is_jac && op_partition_needs_coords("PTSCOTCH", "KWAY")) {
+    snprintf(err, sizeof err,
+             "problem %s has no coordinates: RCB (--op-partition=RCB) splits a mesh by its "
+             "coordinates; use --op-partition=PTSCOTCH or BLOCK",
+             problem_name);
+    fail(err);
+  }
 
   solver_output out;
   solver_estimate need;
@@ -263,12 +334,20 @@ int main(int argc, char **argv) {
   op_dat p_A = op_decl_dat(edges, 1, "double", s.a, "A");
   op_dat p_r = op_decl_dat(nodes, 1, "double", s.r, "r");
   op_dat p_diag = op_decl_dat(nodes, 1, "double", s.diag, "diag");
+  jacobi_system_free_arrays(&s); /* copied by the declarations */
   op_dat p_u = op_decl_dat_temp(nodes, 1, "double", "u");
   op_dat p_du = op_decl_dat_temp(nodes, 1, "double", "du");
   combine_statistics(&s);
   jacobi_system_describe(&s, op_get_size(edges), op_max_int(s.duplicates > 0));
-  /* Many processes: the unknowns split by PT-Scotch on the matrix graph. */
-  op_partition("PTSCOTCH", "KWAY", edges, pedge, NULL);
+  /* Many processes: the unknowns split by PT-Scotch on the matrix graph (or
+   * RCB on the jac grid's points, or blocks of edges). */
+  if (is_jac) {
+    int grid_n = nn;
+    const op_mesh_geometry geo = {nodes, 2, jac_points, 0, NULL, &grid_n};
+    op_partition_geometry("PTSCOTCH", "KWAY", edges, pedge, &geo);
+  } else {
+    op_partition("PTSCOTCH", "KWAY", edges, pedge, NULL);
+  }
 
   printf("jacobi: %s\n", s.summary);
   printf("jacobi: backend %s, %d thread(s), part size %d; tolerance %g, at most %d iterations\n",
@@ -294,6 +373,11 @@ int main(int argc, char **argv) {
   double t0 = op_wtime();
   iterate_stats st = {NAN, 0.0, 0.0};
   int iter = 0, converged = 0, finite = 1;
+  solver_pace pace;
+  solver_pace_begin(&pace, solver_pace_now());
+  char pace_text[96], total_text[32];
+  int ref_iter = 0; /* the decay of the update norm is measured from here */
+  double ref_norm = NAN;
   solver_interrupt_install("jacobi");
   while (iter < max_iters) {
     iter++;
@@ -316,11 +400,31 @@ int main(int argc, char **argv) {
     finite = isfinite(st.norm) && isfinite(u_sq);
     converged = tol > 0.0 && st.norm <= tol;
     const int last = converged || !finite || iter == max_iters || solver_interrupted();
-    if (is_jac) {
-      printf(" %5d  %10.5e  %10.5e  %10.5e\n", iter, st.u_max, st.u_rms, st.norm);
-    } else if (iter % every == 0 || last) {
-      printf("%8d  %10.5e\n", iter, st.norm);
+    const double now = solver_pace_now();
+    const int line = is_jac || iter % every == 0 || last;
+    if (line || solver_pace_due(&pace, SOLVER_PACE_QUIET, now)) {
+      int total = iter;
+      if (converged)
+        snprintf(total_text, sizeof total_text, "%d", iter);
+      else
+        total = expected_iterations(iter, st.norm, ref_iter, ref_norm, tol, max_iters, total_text,
+                                    sizeof total_text);
+      solver_pace_text(&pace, (double)iter / total, now, pace_text, sizeof pace_text);
+      if (is_jac)
+        printf(" %5d  %10.5e  %10.5e  %10.5e  %d/%s, %s\n", iter, st.u_max, st.u_rms, st.norm,
+               iter, total_text, pace_text);
+      else if (line)
+        printf("%8d  %10.5e  %d/%s, %s\n", iter, st.norm, iter, total_text, pace_text);
+      else
+        printf("jacobi: iteration %d/%s, update norm %.5e, %s\n", iter, total_text, st.norm,
+               pace_text);
       fflush(stdout);
+    }
+    /* The decay is measured from the last line (from the first iteration
+     * before any). */
+    if ((line || iter == 1) && isfinite(st.norm) && st.norm > 0.0) {
+      ref_iter = iter;
+      ref_norm = st.norm;
     }
     /* A disk that fills up stops the run when it happens, not at the end. */
     if ((iter % every == 0 || last) && (fflush(history) != 0 || ferror(history)))
@@ -367,6 +471,7 @@ int main(int argc, char **argv) {
         op_hdf5_write_dat(tmp, p_u, err, sizeof err) != 0)
       fail(err);
     if (op_is_root() && rename(tmp, upath) != 0) fail_io("rename into place", upath);
+    write_xdmf(&out, is_jac, nn, s.n_total, p_u, upath);
   }
 
   solver_verdicts verdicts;
@@ -416,7 +521,7 @@ int main(int argc, char **argv) {
   const int status = solver_exit_status(&verdicts);
   if (solver_output_finish(&out, status == 0, err, sizeof err) != 0) fail(err);
   solver_output_report(&out, status == 0, deck_bool(d, "write_solution")
-                                              ? "history.csv, u.h5, result.json"
+                                              ? "history.csv, u.h5, u.xmf, grid.h5, result.json"
                                               : "history.csv, result.json");
   op_exit();
   jacobi_system_free(&s);

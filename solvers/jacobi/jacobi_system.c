@@ -61,6 +61,14 @@ double jacobi_lcg_uniform(jacobi_lcg *g) {
 
 /* ---- shared parts ----------------------------------------------------------------- */
 
+void jacobi_system_free_arrays(jacobi_system *s) {
+  free(s->pedge);
+  free(s->a);
+  free(s->r);
+  free(s->diag);
+  s->pedge = NULL, s->a = NULL, s->r = NULL, s->diag = NULL;
+}
+
 void jacobi_system_free(jacobi_system *s) {
   free(s->pedge);
   free(s->a);

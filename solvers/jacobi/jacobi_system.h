@@ -107,6 +107,9 @@ int jacobi_build_mtx(const char *path, const char *rhs, uint64_t seed, int npart
 void jacobi_system_describe(jacobi_system *s, long nedge_total, int duplicates);
 
 void jacobi_system_free(jacobi_system *s);
+/* The arrays alone (once declared to OP2, which copies them), the numbers
+ * describing the system kept. */
+void jacobi_system_free_arrays(jacobi_system *s);
 
 /* The builders call fn(fraction done, ctx) now and then, so that a long
  * set-up can show progress (NULL: no calls). */

@@ -45,6 +45,21 @@ put m_clockwise.dat $c "$(line $c | awk '{print $4, $3, $2, $1}')"
 b=$((bedge1 + 30))
 put m_bedge_swapped.dat $b "$(line $b | awk '{print $2, $1, $3, $4}')"
 put m_far_node.dat $((node1 + 40)) "1000.0 1000.0"
+scale() { # scale FILE FACTOR: mesh.dat with every coordinate multiplied by FACTOR
+  awk -v a="$node1" -v b="$((cell1 - 1))" -v f="$2" \
+    'NR >= a && NR <= b { printf "%.17g %.17g\n", $1 * f, $2 * f; next } { print }' mesh.dat >"$1"
+}
+scale m_scaled_up.dat 1e200
+scale m_scaled_down.dat 1e-300
+# The same mesh with cells 0 and 1 numbered the other way round: the same counts, consistent,
+# another numbering (a checkpoint of mesh.dat must not restart on it).
+awk -v c0="$cell1" -v e0="$edge1" -v b0="$bedge1" -v last="$last" '
+  function sw(v) { return v == 0 ? 1 : v == 1 ? 0 : v }
+  NR == c0 { hold = $0; next }
+  NR == c0 + 1 { print; print hold; next }
+  NR >= e0 && NR < b0 { print $1, $2, sw($3), sw($4); next }
+  NR >= b0 && NR <= last { print $1, $2, sw($3), $4; next }
+  { print }' mesh.dat >m_renumbered.dat
 awk 'NR == 1 { print; next } { printf "%s\r\n", $0 }' mesh.dat >m_crlf.dat
 { head -c 3000 mesh.dat; garbage 100 1; } >m_binary.dat
 { echo "$nnode $ncell $nedge $nbedge"; head -c 10000 /dev/zero | tr '\0' '1'; echo; } >m_longline.dat
@@ -76,6 +91,9 @@ cp ck/checkpoint.h5 c_type.h5 && "$TAMPER" c_type.h5 attr /p_q type string float
 cp ck/checkpoint.h5 c_version.h5 && "$TAMPER" c_version.h5 attr /checkpoint version int 2
 cp ck/checkpoint.h5 c_format.h5 && "$TAMPER" c_format.h5 attr /checkpoint format string other
 cp mesh.h5 c_not_checkpoint.h5
+cp ck/checkpoint.h5 c_other_mesh.h5 && "$TAMPER" c_other_mesh.h5 attr /checkpoint mesh string "cells 720, nodes 793, edges 1388, bedges 104; hash 0123456789abcdef"
+cp ck/checkpoint.h5 c_no_mesh.h5 && "$TAMPER" c_no_mesh.h5 delattr /checkpoint mesh
+cp ck/checkpoint.h5 c_q_nan.h5 && "$TAMPER" c_q_nan.h5 double p_q 402 nan
 "$NACA" -I 10 -J 6 -o mesh_small.dat
 
 # ---- decks -------------------------------------------------------------------------
@@ -145,6 +163,11 @@ printf 'res_calc atomic 64 0 1.0 maybe\n' >t_tag.tune
 printf 'res_calc atomic 64\n' >t_short.tune
 garbage 200 4 >t_random.tune
 { head -c 5000 /dev/zero | tr '\0' 'x'; echo; } >t_longline.tune
+
+# ---- special files: named pipes nothing writes into (opening one to read waits for a writer) ----
+for f in fifo.dat fifo.h5 fifo.in fifo.mtx fifo.txt fifo.tune; do
+  rm -f "$f" && mkfifo "$f"
+done
 
 # ---- outputs -------------------------------------------------------------------------------
 echo "a file" >not_a_dir

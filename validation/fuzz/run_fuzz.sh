@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # A bounded libFuzzer run from the corpus kept in the tree (docs/errors.md).
 #
-#   run_fuzz.sh FUZZER CORPUS WORKDIR SECONDS MAX_LEN [LEAKS]
+# usage: run_fuzz.sh FUZZER CORPUS WORKDIR SECONDS MAX_LEN [LEAKS]
 #
 # New inputs go to WORKDIR/new (never into CORPUS); a crash, a leak (LEAKS=1)
 # or a timeout leaves its input in WORKDIR/artifacts and fails the test with
 # the report. Exit 77 when FUZZER is "" (clang with libFuzzer missing).
+. "$(dirname "$0")/../../scripts/lib/help.sh"
 set -u
 fuzzer=$1 corpus=$2 work=$3 seconds=$4 max_len=$5 leaks=${6:-1}
 if [ -z "$fuzzer" ]; then

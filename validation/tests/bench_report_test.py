@@ -12,6 +12,11 @@ Expected: medians, min-max, GB/s, the ratio to seed 004's 5.08 s taken with
 seq (no cuda run, seq the fastest), the failed run listed, docs replaced
 between the markers only, and errors for docs without markers and for a
 published figure that is not a number.
+
+The runs' results: euler's seq runs all write the same history.csv (the
+base is seq run 1), its openmp run 1 the same, run 2 one value off beyond
+the tolerance of the cases file given (flagged, and the exit status 1); a
+seq run of jacobi exits 0 with a verdict that failed: not a timing.
 """
 import json
 import os
@@ -29,14 +34,22 @@ def check(cond, what):
         print(f"FAIL: {what}")
 
 
-def run(solver, backend, k, exit_status, doc):
+HISTORY = "step,time\n1,0.5\n2,1.0\n"
+PASSED = {"passed": True, "checks": [{"name": "completed", "passed": True, "value": 1.0,
+                                     "comparison": ">=", "limit": 1.0}]}
+
+
+def run(solver, backend, k, exit_status, doc, history=HISTORY):
     d = os.path.join(runs, solver, backend, str(k))
-    os.makedirs(d, exist_ok=True)
+    os.makedirs(os.path.join(d, "out"), exist_ok=True)
     if exit_status is not None:
         with open(os.path.join(d, "exit"), "w") as f:
             f.write(f"{exit_status}\n")
-    with open(os.path.join(d, "result.json"), "w") as f:
+    doc.setdefault("validation", PASSED)
+    with open(os.path.join(d, "out", "result.json"), "w") as f:
         json.dump(doc, f)
+    with open(os.path.join(d, "out", "history.csv"), "w") as f:
+        f.write(history)
 
 
 def loops(*spec):
@@ -53,9 +66,17 @@ run("euler", "seq", 5, None, {"solver": "euler", "wall_seconds_steps": 1.0, "loo
 run("euler", "openmp", 1, 0, {"wall_seconds_main_loop": 20.0, "wall_seconds_steps": 90.0,
                               "loops": euler_loops})
 run("euler", "openmp", 2, 0, {"wall_seconds_main_loop": 23.0, "wall_seconds_steps": 90.0,
-                              "loops": euler_loops})
+                              "loops": euler_loops}, history=HISTORY.replace("1.0", "1.001"))
 run("jacobi", "seq", 1, 0, {"wall_seconds_main": 7.0, "wall_seconds_total": 9.0,
                             "loops": loops(("res", 10, 6.0, 6e9))})
+run("jacobi", "seq", 2, 0, {"wall_seconds_main": 1.0, "loops": loops(("res", 10, 6.0, 6e9)),
+                            "validation": {"passed": False, "checks": [
+                                {"name": "converged", "passed": False, "value": 0.2,
+                                 "comparison": "<=", "limit": 0.001}]}})
+cases = os.path.join(work, "cases.txt")
+with open(cases, "w") as f:
+    f.write("# solver size rtol atol deck\neuler full 1e-6 0 inputs/euler_benchmark.in\n"
+            "euler small 0.1 0 inputs/euler_benchmark.in\n")
 run("heat", "seq", 1, 0, {"wall_seconds_setup": 5.0, "wall_seconds_total": 9.0,
                           "wall_seconds_tutorial_total": 8.0,
                           "loops": loops(("heat_step", 10, 2.0, 1e9), ("heat_init", 1, 0.5, 0))})
@@ -66,11 +87,11 @@ with open(docs, "w") as f:
             "<!-- scripts/bench.sh: end -->\nafter\n")
 out = os.path.join(work, "out")
 args = [sys.executable, report, "--runs", runs, "--out", out, "--published", published,
-        "--size", "full", "--copy-one", "20", "--copy-all", "30",
+        "--size", "full", "--copy-one", "20", "--copy-all", "30", "--cases", cases,
         "--docs", docs, "--docs-images", os.path.join(work, "images")]
 p = subprocess.run(args, capture_output=True, text=True)
 print(p.stdout, p.stderr)
-check(p.returncode == 0, f"exit status {p.returncode}, expected 0")
+check(p.returncode == 1, f"exit status {p.returncode}, expected 1 (a run failed, one flagged)")
 with open(os.path.join(out, "bench.json")) as f:
     doc = json.load(f)
 e = doc["benchmarks"]["euler"]["seq"]
@@ -97,18 +118,41 @@ if final:
     check(c["measured_backend"] == "seq" and abs(c["ratio"] - 11.0 / 5.08) < 1e-12,
           f"euler against 5.08 s: {c['measured_backend']} ratio {c['ratio']}, expected seq "
           f"{11.0 / 5.08}")
-check(len(doc["failed_runs"]) == 1 and "euler seq run 4" in doc["failed_runs"][0],
-      f"failed runs {doc['failed_runs']}, expected euler seq run 4")
+check(len(doc["failed_runs"]) == 2 and "euler seq run 4" in doc["failed_runs"][0]
+      and "jacobi seq run 2: not a timing: the verdict converged (0.2 <= 0.001) failed"
+      in doc["failed_runs"][1],
+      f"failed runs {doc['failed_runs']}, expected euler seq run 4 and jacobi seq run 2")
+check(j["runs"] == 1, f"jacobi: {j['runs']} runs counted, expected 1 (its failed verdict)")
+check((e["results"], o["results"], o["results_base"]) == ("base", "differ", "seq run 1"),
+      f"euler results: seq {e['results']}, openmp {o['results']} against {o['results_base']}, "
+      "expected base, differ against seq run 1")
+flagged = doc["flagged_timings"]
+check(len(flagged) == 1 and flagged[0].startswith("euler openmp run 2: results differ from the "
+                                                  "base's (seq run 1): history.csv: time DIFFERENT"),
+      f"flagged {flagged}, expected euler openmp run 2's history.csv time")
 with open(os.path.join(out, "bench.csv")) as f:
     csv_text = f.read()
-check("euler,seq,(solve),3,,11,10,12,1.5,20" in csv_text, "bench.csv: no euler seq row as expected")
+check("euler,seq,(solve),3,,11,10,12,1.5,20,base" in csv_text,
+      "bench.csv: no euler seq row as expected")
+check("euler,openmp,(solve),2,,21.5,20,23," in csv_text and ",differ\n" in csv_text,
+      "bench.csv: no euler openmp row flagged differ")
 with open(docs) as f:
     text = f.read()
 check(text.startswith("# title\n\nbefore\n<!-- scripts/bench.sh: begin -->\n")
       and text.endswith("<!-- scripts/bench.sh: end -->\nafter\n"),
       "docs: the text outside the markers changed")
-check("old table" not in text and "| euler | seq | 3 | 11 | 10-12 | 1.5 | 8% |" in text,
+check("old table" not in text and "| euler | seq | 3 | 11 | 10-12 | 1.5 | 8% | base |" in text,
       "docs: the table between the markers was not replaced")
+check("| euler | openmp | 2 | 21.5 | 20-23 | 1.5 | 5% | DIFFERENT |" in text
+      and "- euler openmp run 2: results differ" in text, "docs: the flagged timing not shown")
+
+# Within a wider tolerance (--size small's line: rtol 0.1), nothing flagged.
+p = subprocess.run(args[:args.index("--docs")] + ["--size", "small"], capture_output=True,
+                   text=True)
+with open(os.path.join(out, "bench.json")) as f:
+    small = json.load(f)
+check(small["benchmarks"]["euler"]["openmp"]["results"] == "within" and
+      not small["flagged_timings"], "rtol 0.1: euler openmp not within the tolerance")
 
 with open(docs, "w") as f:
     f.write("no markers\n")

@@ -5,7 +5,8 @@
 #   bench_run.sh SOURCE BUILD OUT run|interrupt
 #
 # run        two runs: exit 0; report.md, bench.json and bench.csv with the
-#            two runs and the copy bandwidth; the plots when a python3 with
+#            two runs, the second's results those of the first (the base),
+#            and the copy bandwidth; the plots when a python3 with
 #            matplotlib is here
 # interrupt  SIGINT once the third of twenty runs has started: exit 130 and a
 #            report of the runs done before it (two, or more where a short
@@ -41,8 +42,8 @@ fi
 rc=$?
 cat "$log"
 [ "$rc" = 0 ] || fail "exit status $rc, expected 0"
-grep -Eq '^\| heat \| seq \| 2 \| [0-9.]+ \| [0-9.]+-[0-9.]+ \| [0-9.]+ \| [0-9]+% \|' "$out/report.md" ||
-  fail "report.md: no row for heat on seq with 2 runs, a time, GB/s and a share of the copy bandwidth"
+grep -Eq '^\| heat \| seq \| 2 \| [0-9.]+ \| [0-9.]+-[0-9.]+ \| [0-9.]+ \| [0-9]+% \| base \|' "$out/report.md" ||
+  fail "report.md: no row for heat on seq with 2 runs, a time, GB/s, a share of the copy bandwidth and the second run's results those of the first (base)"
 grep -Eq '^- copy bandwidth .*: [0-9.]+ GB/s with 1 thread' "$out/report.md" ||
   fail "report.md: no copy bandwidth"
 grep -Eq '^\| heat \| seq \| heat_step \| [0-9]+ \| [0-9.e-]+ \| [0-9.]+ \|' "$out/report.md" || fail "report.md: no loop heat_step"
@@ -52,7 +53,7 @@ if grep -q 'no python3 with matplotlib' "$log"; then
   echo "no matplotlib here: the plots are not checked"
 else
   for png in bench-time.png bench-loops.png; do
-    head -c 8 "$out/$png" 2>/dev/null | grep -q PNG || fail "$out/$png is not a PNG"
+    head -c 8 "$out/$png" 2>/dev/null | grep -c PNG >/dev/null || fail "$out/$png is not a PNG"
   done
 fi
 echo "PASS: run"

@@ -17,6 +17,7 @@
 #define OP_CUDA_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "op2.h"
 #include "op2_loop.h"
@@ -125,7 +126,18 @@ typedef struct {
   int coalesced_ok;
   int staged_ok;
   int atomic_ok;
+  /* What building the plan of a staged or a colour candidate would cost, in
+   * map entries read (op_cuda_plan_costs); 0 when not known (small). */
+  long long staged_cost, colour_cost;
+  int conflict_free; /* no write clashes at all: colour would be atomic's order plus a gather */
 } op_cuda_traits;
+
+/* Candidates whose plan would cost more than this many map entries read are
+ * not tried: at a few ns an entry, a fraction of a second on one core. The
+ * 64M-point heat grid (1.1G entries for a staged plan) and dense Jacobi at
+ * Ndim 4096 (4096 colours: 2.1G for a colour plan) stay with atomic; the
+ * 720K-cell airfoil (17M for res_calc's staged plans) tries everything. */
+#define OP_CUDA_TUNE_MAX_PLAN_COST ((long long)1 << 28)
 
 const char *op_cuda_strategy_name(int strategy);
 int op_cuda_strategy_from_name(const char *name); /* -1 if unknown */
@@ -161,6 +173,8 @@ int op_cuda_tune_save(const char *path, const char *device_name, char *err, size
  * ignored (the last one's message in err), 0 when the file does not exist, or
  * -1 when it cannot be read. */
 int op_cuda_tune_load(const char *path, char *err, size_t errlen);
+/* One line per loop the tune file settled or gave trial candidates for. */
+void op_cuda_tune_describe(FILE *f);
 void op_cuda_tune_reset(void);
 /* The settled choice for a loop (1), or 0 while it is still being tuned / unknown. */
 int op_cuda_tune_settled(const char *name, op_cuda_config *cfg);

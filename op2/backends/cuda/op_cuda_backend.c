@@ -16,10 +16,12 @@
 #include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
+#include "op2_parallel.h"
 #include "op2_registry.h"
 #include "op_cuda.h"
 #include "op_cuda_rt.h"
 #include "op_cuda_start.h"
+#include "op_omp_threads.h"
 
 /* Halo rows on many processes (op_cuda_halo.cu). */
 extern const op_device_rows_ops op_cuda_device_rows;
@@ -34,6 +36,7 @@ void op_cuda_rows_free(void);
 static struct {
   int device;
   int device_given; /* --op-device */
+  int host_threads; /* --op-threads: the host's share (plans, declarations) */
   int ready;
   struct cudaDeviceProp prop;
   size_t shared_optin; /* dynamic + static shared memory one block may have */
@@ -68,6 +71,8 @@ static struct {
   int npending;
 } G = {.device = 0};
 
+static void plan_costs_free(void);
+
 /* ---- errors ------------------------------------------------------------------------ */
 
 void op_cuda_fail(int err, const char *call, const char *loop, const char *file, int line) {
@@ -93,6 +98,7 @@ int op_backend_option(const char *arg) {
     G.device_given = 1;
     return 1;
   }
+  if (op_omp_threads_option(arg, &G.host_threads)) return 1;
   return op_cuda_tune_option(arg);
 }
 
@@ -100,7 +106,9 @@ const char *op_backend_usage(void) {
   static char text[4096];
   snprintf(text, sizeof text, "%s%s",
            "  --op-device=N       CUDA device number (default 0; on many processes, each\n"
-           "                      process's rank on its machine modulo the devices)\n",
+           "                      process's rank on its machine modulo the devices)\n"
+           "  --op-threads=N      host threads for the library's own work: plans,\n"
+           "                      declarations (default: OMP_NUM_THREADS or all cores)\n",
            op_cuda_tune_usage());
   return text;
 }
@@ -124,6 +132,10 @@ static int driver_installed(void) {
 }
 
 void op_backend_init(void) {
+  /* Plans and declarations of big meshes are host work: over the host's
+   * cores, as the OpenMP backend does it. */
+  op_omp_threads_apply(G.host_threads);
+  op_set_parallel_for(op_omp_parallel_for);
   int n = 0;
   cudaError_t e = cudaGetDeviceCount(&n);
   char why[512];
@@ -216,6 +228,7 @@ void op_backend_exit(void) {
     if (G.gid_d[i]) CK(cudaFree(G.gid_d[i]), NULL);
   free(G.gid_d);
   op_cuda_rows_free();
+  plan_costs_free();
   for (int i = 0; i < G.nplans; i++) CK(cudaFree(G.plans[i].buf), NULL);
   free(G.plans);
   free(G.kernels);
@@ -363,10 +376,95 @@ static int grouping_matches(const op_cuda_loop_desc *d, int nargs, const op_arg 
   return ngroups == d->ngind;
 }
 
+/* What each strategy's kernels read of a plan: one thread per element needs
+ * no blocks at all (only the bytes counted for the timing table). */
 static unsigned plan_parts(int strategy) {
   return strategy == OP_CUDA_STAGED   ? OP_PLAN_STAGED
          : strategy == OP_CUDA_COLOUR ? OP_PLAN_GLOBAL_COLOURS
-                                      : 0u;
+                                      : OP_PLAN_SIZE_ONLY;
+}
+
+/* What the tuner's staged and colour candidates would cost to plan, in map
+ * entries read, estimated from one look at the loop (remembered per loop):
+ * a staged plan reads its indirect arguments' entries twice to renumber and
+ * once per 32 element colours; a colour plan once per 32 colours of the
+ * whole set. A loop needs at least as many colours as the most references
+ * one written datum has (dense Jacobi: 4096 per row); a loop with no
+ * clashes needs one. */
+static struct loop_cost {
+  char *name;
+  int rows;
+  long long staged, colour;
+  int conflict_free;
+} *known;
+static int nknown, cap_known;
+
+static void plan_costs_free(void) {
+  for (int i = 0; i < nknown; i++) free(known[i].name);
+  free(known);
+  known = NULL;
+  nknown = cap_known = 0;
+}
+
+static void plan_costs(const char *name, op_cuda_traits *t, int rows, int nargs,
+                       const op_arg *args, int part) {
+  for (int i = 0; i < nknown; i++)
+    if (known[i].rows == rows && !strcmp(known[i].name, name)) {
+      t->staged_cost = known[i].staged;
+      t->colour_cost = known[i].colour;
+      t->conflict_free = known[i].conflict_free;
+      return;
+    }
+  int nind = 0, nwritten = 0;
+  for (int i = 0; i < nargs; i++)
+    if (args[i].kind == OP_ARG_DAT && args[i].map) {
+      nind++;
+      for (int j = 0; j < nargs; j++)
+        if (args[j].kind == OP_ARG_DAT && args[j].map && args[j].dat == args[i].dat &&
+            args[j].acc != OP_READ) {
+          nwritten++;
+          break;
+        }
+    }
+  const int conflict_free = op_args_conflict_free(nargs, args, rows, 0);
+  long most = 1; /* references of one written datum */
+  if (!conflict_free) {
+    for (int i = 0; i < nargs; i++) {
+      const op_arg *a = &args[i];
+      if (a->kind != OP_ARG_DAT || !a->map || a->acc == OP_READ) continue;
+      int first = 1; /* count each dat once, over all its mapped arguments */
+      for (int j = 0; j < i; j++)
+        if (args[j].kind == OP_ARG_DAT && args[j].map && args[j].dat == a->dat &&
+            args[j].acc != OP_READ)
+          first = 0;
+      if (!first) continue;
+      int *refs = op_calloc((size_t)op_set_held(a->dat->set) + 1, sizeof(int));
+      for (int j = 0; j < nargs; j++) {
+        const op_arg *b = &args[j];
+        if (b->kind != OP_ARG_DAT || !b->map || b->dat != a->dat) continue;
+        for (long n = 0; n < rows; n++) {
+          const int c = ++refs[b->map->map[n * b->map->dim + b->idx]];
+          if (c > most) most = c;
+        }
+      }
+      free(refs);
+    }
+  }
+  const long block_colours = most < part ? most : part;
+  struct loop_cost k;
+  k.name = op_strdup(name);
+  k.rows = rows;
+  k.conflict_free = conflict_free;
+  k.staged = (long long)rows * nind * (2 + (block_colours + 31) / 32);
+  k.colour = (long long)rows * (1 + (long long)nwritten * ((most + 31) / 32));
+  if (nknown == cap_known) {
+    cap_known = cap_known ? 2 * cap_known : 16;
+    known = op_realloc(known, sizeof(*known) * (size_t)cap_known);
+  }
+  known[nknown++] = k;
+  t->staged_cost = k.staged;
+  t->colour_cost = k.colour;
+  t->conflict_free = conflict_free;
 }
 
 /* ---- the loop ----------------------------------------------------------------------------- */
@@ -387,6 +485,7 @@ void op_cuda_loop_begin(op_cuda_loop *C, const op_cuda_loop_desc *desc, const ch
                "by the CUDA backend (run without op_renumber)",
                C->name, desc->where, i);
   op_cuda_traits t;
+  memset(&t, 0, sizeof t);
   t.indirect = desc->indirect;
   t.coalesced_ok = desc->has_coalesced;
   t.staged_ok = desc->has_staged && grouping_matches(desc, nargs, args);
@@ -394,8 +493,13 @@ void op_cuda_loop_begin(op_cuda_loop *C, const op_cuda_loop_desc *desc, const ch
            "loop \"%s\" (%s): its generated code does not name its staged kernel; generate it "
            "again with this version's op2-gen",
            C->name, desc->where);
-  t.atomic_ok = desc->has_atomic && op_args_increments_only(nargs, args);
+  /* One thread per element, increments atomic: right when no two elements
+   * write one datum other than by increments (a write through a one-to-one
+   * map column, as a structured grid's loop writes its own cell). */
   const int dpart = op_part_size();
+  const int rows = op_loop_set_size(set, nargs, args);
+  t.atomic_ok = desc->has_atomic && op_args_conflict_free(nargs, args, rows, 1);
+  if (t.indirect) plan_costs(C->name, &t, rows, nargs, args, dpart);
   int begun = 0;
   for (;;) {
     op_cuda_config cfg = op_cuda_tune_choose(C->name, &t, dpart);

@@ -21,10 +21,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "op2_error.h"
 #include "op_cuda.h"
 #include "op_text.h"
+#include "op_tmpname.h"
 
 #define TRIALS 2
 #define MAX_CANDIDATES 48
@@ -235,19 +237,37 @@ static tune_entry *find(const char *name, int create) {
   return e;
 }
 
-/* The configuration used when nothing is tuned, forced or loaded. */
+/* The configuration used when nothing is tuned, forced or loaded, and for
+ * the first calls of a loop being tuned (a loop called once or twice a run
+ * never gets past it). One that needs no plan where the loop allows it:
+ * atomic (one thread per element; 128 threads, what the tuner chose for
+ * every atomic loop of airfoil and jacobi on an H200); else the cheaper of
+ * staged and colour to plan. */
 static op_cuda_config default_config(const op_cuda_traits *t, int default_part) {
   op_cuda_config c = {OP_CUDA_PLAIN, 256, 0};
   if (!t->indirect) {
     if (t->coalesced_ok) c.strategy = OP_CUDA_COALESCED;
-  } else if (t->staged_ok) {
+  } else if (t->atomic_ok) {
+    c.strategy = OP_CUDA_ATOMIC;
+    c.block = 128;
+  } else if (t->staged_ok && t->staged_cost <= t->colour_cost) {
     c.strategy = OP_CUDA_STAGED;
     c.part = default_part;
     c.block = default_part >= 256 ? 256 : default_part >= 128 ? 128 : 64;
   } else {
-    c.strategy = t->atomic_ok ? OP_CUDA_ATOMIC : OP_CUDA_COLOUR;
+    c.strategy = OP_CUDA_COLOUR;
   }
   return c;
+}
+
+/* May the tuner try strategy s (it is possible) without building a plan
+ * that costs too much? Colour is not tried where it would run atomic's
+ * elements in atomic's order (no clashes at all) through one more gather. */
+static int worth_trying(const op_cuda_traits *t, int s) {
+  if (s == OP_CUDA_STAGED) return t->staged_cost <= OP_CUDA_TUNE_MAX_PLAN_COST;
+  if (s == OP_CUDA_COLOUR)
+    return t->colour_cost <= OP_CUDA_TUNE_MAX_PLAN_COST && !(t->conflict_free && t->atomic_ok);
+  return 1;
 }
 
 static void settle(tune_entry *e);
@@ -280,7 +300,7 @@ int op_cuda_tune_candidates(const op_cuda_traits *t, int default_part, op_cuda_c
   op_cuda_config d = default_config(t, default_part);
   ADD(d.strategy, d.block, d.part);
   for (int s = 0; s < OP_CUDA_NSTRATEGIES; s++) {
-    if (!allowed(t, s)) continue;
+    if (!allowed(t, s) || !worth_trying(t, s)) continue;
     for (int b = 0; b < NBLOCK; b++) {
       if (s != OP_CUDA_STAGED) {
         ADD(s, block_sizes[b], 0);
@@ -449,6 +469,16 @@ int op_cuda_tune_settled(const char *name, op_cuda_config *cfg) {
   return 1;
 }
 
+/* A loop called too few times to get past its default (its first TRIALS
+ * calls) with nothing measured by an earlier run: it ran the default, and
+ * that is what it is reported and remembered as (no trial lines). */
+static int default_only(const tune_entry *e) {
+  if (e->settled || !e->built || e->npre != 0 || e->calls > TRIALS || e->rejected[0]) return 0;
+  for (int k = 1; k < e->ncand; k++)
+    if (e->tries[k] > 0) return 0;
+  return 1;
+}
+
 static double entry_ms(const tune_entry *e) {
   if (e->timed_calls > 0) return e->total_ms / (double)e->timed_calls;
   for (int i = 0; i < e->ncand; i++)
@@ -464,8 +494,11 @@ static void save_trial(FILE *f, int *header, const char *name, op_cuda_config c,
 }
 
 int op_cuda_tune_save(const char *path, const char *device_name, char *err, size_t errlen) {
-  char tmp[4200];
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  char tmp[4400];
+  if (!op_tmp_name(path, tmp, sizeof tmp)) { /* this process's alone: runs may share the file */
+    snprintf(err, errlen, "tune file name too long: %s", path);
+    return -1;
+  }
   FILE *f = fopen(tmp, "w");
   if (!f) {
     snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
@@ -484,7 +517,7 @@ int op_cuda_tune_save(const char *path, const char *device_name, char *err, size
   int header = 0;
   for (int i = 0; i < T.nentries; i++) {
     const tune_entry *e = &T.entries[i];
-    if (e->settled) continue;
+    if (e->settled || default_only(e)) continue;
     if (!e->built)
       for (int k = 0; k < e->npre; k++) save_trial(f, &header, e->name, e->pre_cfg[k], e->pre_ms[k]);
     else
@@ -594,9 +627,8 @@ static int parse_tune_line(char *line, char **name, op_cuda_config *c, double *m
 
 int op_cuda_tune_load(const char *path, char *err, size_t errlen) {
   if (err && errlen) err[0] = '\0';
-  FILE *probe = fopen(path, "r");
-  if (!probe) return 0; /* nothing saved yet */
-  fclose(probe);
+  struct stat st;
+  if (stat(path, &st) != 0 && errno == ENOENT) return 0; /* nothing saved yet */
   op_text_reader r;
   if (op_text_open(&r, path, "tune file", TUNE_MAX_LINE, TUNE_MAX_BYTES, err, errlen) != 0)
     return -1;
@@ -640,6 +672,19 @@ int op_cuda_tune_load(const char *path, char *err, size_t errlen) {
   return ignored;
 }
 
+void op_cuda_tune_describe(FILE *f) {
+  for (int i = 0; i < T.nentries; i++) {
+    const tune_entry *e = &T.entries[i];
+    if (e->settled)
+      fprintf(f, "%s: %s block %d part %d (from the tune file)\n", e->name,
+              op_cuda_strategy_name(e->chosen.strategy), e->chosen.block, e->chosen.part);
+    for (int k = 0; k < e->npre; k++)
+      fprintf(f, "%s: candidate %s block %d part %d measured at %.6f ms (trial)\n", e->name,
+              op_cuda_strategy_name(e->pre_cfg[k].strategy), e->pre_cfg[k].block,
+              e->pre_cfg[k].part, e->pre_ms[k]);
+  }
+}
+
 void op_cuda_tune_init(void) {
   if (!T.file) return;
   char err[1200];
@@ -652,6 +697,13 @@ void op_cuda_tune_exit(int diags, const char *device_name) {
     for (int i = 0; i < T.nentries; i++) {
       const tune_entry *e = &T.entries[i];
       if (e->calls == 0) continue;
+      if (default_only(e)) {
+        printf("  %-20s %-9s block %4d part %5d  %9.4f ms per call  (default: called %ld "
+               "time%s, too few to tune)\n",
+               e->name, op_cuda_strategy_name(e->cand[0].strategy), e->cand[0].block,
+               e->cand[0].part, e->best[0], e->calls, e->calls == 1 ? "" : "s");
+        continue;
+      }
       if (!e->settled) {
         int tried = 0;
         for (int k = 0; k < e->ncand; k++) tried += e->tries[k] >= TRIALS || e->rejected[k];
@@ -671,7 +723,8 @@ void op_cuda_tune_exit(int diags, const char *device_name) {
     }
   }
   int tuning = 0;
-  for (int i = 0; i < T.nentries; i++) tuning += T.entries[i].calls > 0 && !T.entries[i].settled;
+  for (int i = 0; i < T.nentries; i++)
+    tuning += T.entries[i].calls > 0 && !T.entries[i].settled && !default_only(&T.entries[i]);
   if (tuning > 0)
     printf("OP2 CUDA: %d loop%s still being tuned at exit: %s times include trial "
            "configurations%s\n",

@@ -7,7 +7,7 @@
 set -u
 [ $# -ge 1 ] || { echo "usage: no_device_test.sh EXE [ARGS...]" >&2; exit 2; }
 out=$(OMP_TARGET_OFFLOAD=DEFAULT "$@" --op-diags=1 2>&1)
-devices=$(printf '%s\n' "$out" | sed -n 's/^OP2 offload: \([0-9][0-9]*\) device(s).*/\1/p' | head -1)
+devices=$(printf '%s\n' "$out" | sed -n 's/^OP2 offload: \([0-9][0-9]*\) device(s).*/\1/p' | sed -n 1p)
 if [ -z "$devices" ]; then
   printf '%s\n' "$out" | tail -5
   echo "no_device_test.sh: the run did not report its device count" >&2

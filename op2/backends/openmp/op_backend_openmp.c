@@ -16,20 +16,8 @@ static int requested_threads;
 const char *op_backend_name(void) { return "openmp"; }
 int op_num_threads(void) { return omp_get_max_threads(); }
 
-/* The library's own work (plans, declarations): thread t takes the t-th of
- * equal contiguous pieces, as a static schedule gives the loops' blocks, so
- * that the data a thread first touches is the data its loops will use. */
-static void parallel_for(long n, op_range_fn fn, void *ctx) {
-#pragma omp parallel
-  {
-    const long t = omp_get_thread_num(), nt = omp_get_num_threads();
-    const long lo = n * t / nt, hi = n * (t + 1) / nt;
-    if (lo < hi) fn(lo, hi, ctx);
-  }
-}
-
 void op_backend_init(void) {
-  op_set_parallel_for(parallel_for);
+  op_set_parallel_for(op_omp_parallel_for);
   op_omp_threads_apply(requested_threads);
 }
 void op_backend_exit(void) {}

@@ -50,3 +50,12 @@ int op_omp_threads_option(const char *arg, int *threads) {
   *threads = (int)v;
   return 1;
 }
+
+void op_omp_parallel_for(long n, void (*fn)(long lo, long hi, void *ctx), void *ctx) {
+#pragma omp parallel
+  {
+    const long t = omp_get_thread_num(), nt = omp_get_num_threads();
+    const long lo = n * t / nt, hi = n * (t + 1) / nt;
+    if (lo < hi) fn(lo, hi, ctx);
+  }
+}

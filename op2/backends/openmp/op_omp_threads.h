@@ -17,6 +17,13 @@ int op_omp_threads_option(const char *arg, int *threads);
  * OpenMP would only warn about. */
 void op_omp_threads_apply(int threads);
 
+/* The library's own work (plans, declarations; op2_parallel.h) over the
+ * OpenMP threads: thread t takes the t-th of equal contiguous pieces, as a
+ * static schedule gives the loops' blocks, so that the data a thread first
+ * touches is the data its loops will use. Backends register it at op_init
+ * with op_set_parallel_for. */
+void op_omp_parallel_for(long n, void (*fn)(long lo, long hi, void *ctx), void *ctx);
+
 #define OP_OMP_THREADS_USAGE \
   "  --op-threads=N      OpenMP threads (default: OMP_NUM_THREADS or all cores)\n"
 

@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "op_tmpname.h"
+
 static int io_test_failures = 0;
 
 #define CHECK(cond)                                                                   \
@@ -52,6 +54,17 @@ static inline const char *io_path(const char *dir, const char *name) {
   static int k = 0;
   char *b = bufs[k++ % 32];
   snprintf(b, sizeof bufs[0], "%s/%s", dir, name);
+  return b;
+}
+
+/* The temporary dir/name is written under by this process (op_tmpname.h), in
+ * a rotating static buffer too. */
+static inline const char *io_tmp_path(const char *dir, const char *name) {
+  static char bufs[8][4352];
+  static int k = 0;
+  char *b = bufs[k++ % 8];
+  if (!op_tmp_name(io_path(dir, name), b, sizeof bufs[0]))
+    b[0] = '\0';
   return b;
 }
 

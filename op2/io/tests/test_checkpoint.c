@@ -1,7 +1,8 @@
 /*
  * test_checkpoint.c - checkpoint/restart.
  *   test_checkpoint roundtrip <outdir>   bitwise restore, validation errors
- *   test_checkpoint crash <outdir>       stale .tmp and killed writers never
+ *   test_checkpoint mesh <outdir>        the mesh's fingerprint, restored onto that mesh only
+ *   test_checkpoint crash <outdir>       a stale temporary and killed writers never
  *                                        clobber the previous checkpoint
  */
 #include <math.h>
@@ -56,7 +57,7 @@ static int roundtrip(const char *dir) {
   CHECK(rc == OP_IO_OK);
   if (rc)
     fprintf(stderr, "%s\n", err);
-  CHECK(!io_file_exists(io_path(dir, "ckpt_rt.h5.tmp")));
+  CHECK(!io_file_exists(io_tmp_path(dir, "ckpt_rt.h5")));
   CHECK(op_checkpoint_exists(file) == 1);
 
   /* the file is also a plain OP2-layout file */
@@ -165,7 +166,7 @@ static int roundtrip(const char *dir) {
   rc = op_checkpoint_write(io_path(dir, "ckpt_dup.h5"), dup, 2, NULL, NULL, 0, err, sizeof err);
   CHECK_ERR(rc, OP_IO_EARG, err, "ckpt_dup.h5", "'q'");
   CHECK(!io_file_exists(io_path(dir, "ckpt_dup.h5")));
-  CHECK(!io_file_exists(io_path(dir, "ckpt_dup.h5.tmp")));
+  CHECK(!io_file_exists(io_tmp_path(dir, "ckpt_dup.h5")));
   const char *plain = io_path(dir, "ckpt_plain.h5");
   unlink(plain);
   CHECK(op_hdf5_write_dat(plain, q, err, sizeof err) == OP_IO_OK);
@@ -183,6 +184,74 @@ static int roundtrip(const char *dir) {
   CHECK_ERR(rc, OP_IO_EFORMAT, err, "ckpt_trunc.h5", NULL);
   CHECK(op_checkpoint_exists(tr) == 0);
   return io_report("io.checkpoint");
+}
+
+/* ---- the mesh a checkpoint is written on ------------------------------------------------ */
+
+static int mesh(const char *dir) {
+  char err[OP_IO_ERRLEN], fp[OP_MESH_FINGERPRINT_LEN], fp2[OP_MESH_FINGERPRINT_LEN];
+  /* Two rows of two cells: 6 nodes, 2 cells. */
+  op_set nodes = op_decl_set(6, "nodes"), cells = op_decl_set(2, "cells");
+  int cn[8] = {0, 1, 4, 3, 1, 2, 5, 4};
+  double xy[12] = {0, 0, 1, 0, 2, 0, 0, 1, 1, 1, 2, 1};
+  op_map pcell = op_decl_map(cells, nodes, 4, cn, "pcell");
+  op_dat x = op_decl_dat(nodes, 2, "double", xy, "x");
+  op_dat q = op_decl_dat_temp(cells, 4, "double", "q");
+  op_map maps[1] = {pcell};
+  op_dat dats[1] = {x};
+  CHECK(op_mesh_fingerprint(maps, 1, dats, 1, fp, sizeof fp, err, sizeof err) == OP_IO_OK);
+  printf("fingerprint: %s\n", fp);
+  CHECK(strncmp(fp, "cells 2, nodes 6; hash ", 23) == 0 && strlen(fp) == 23 + 16);
+  /* Another numbering of the same cells, another coordinate: another fingerprint. */
+  int *m = pcell->map;
+  for (int k = 0; k < 4; ++k) {
+    int t = m[k];
+    m[k] = m[4 + k];
+    m[4 + k] = t;
+  }
+  CHECK(op_mesh_fingerprint(maps, 1, dats, 1, fp2, sizeof fp2, err, sizeof err) == OP_IO_OK &&
+        strcmp(fp, fp2) != 0);
+  for (int k = 0; k < 4; ++k) {
+    int t = m[k];
+    m[k] = m[4 + k];
+    m[4 + k] = t;
+  }
+  double *xd = op_fetch_data_ptr(x);
+  xd[5] += 1e-12;
+  op_host_data_changed(x);
+  CHECK(op_mesh_fingerprint(maps, 1, dats, 1, fp2, sizeof fp2, err, sizeof err) == OP_IO_OK &&
+        strcmp(fp, fp2) != 0);
+  xd[5] -= 1e-12;
+  op_host_data_changed(x);
+  CHECK(op_mesh_fingerprint(maps, 1, dats, 1, fp2, sizeof fp2, err, sizeof err) == OP_IO_OK &&
+        strcmp(fp, fp2) == 0);
+
+  /* Restored onto its own mesh only. */
+  const char *file = io_path(dir, "ckpt_mesh.h5");
+  unlink(file);
+  double sv[2] = {3, 0.5}, back[2];
+  CHECK(op_checkpoint_write_for_mesh(file, fp, &q, 1, snames, sv, 2, err, sizeof err) == OP_IO_OK);
+  CHECK(op_checkpoint_read_for_mesh(file, fp, &q, 1, snames, back, 2, err, sizeof err) ==
+            OP_IO_OK &&
+        back[0] == 3);
+  CHECK(op_checkpoint_read(file, &q, 1, snames, back, 2, err, sizeof err) == OP_IO_OK);
+  back[0] = -1;
+  int rc = op_checkpoint_read_for_mesh(file, "cells 2, nodes 6; hash 0000000000000000", &q, 1,
+                                       snames, back, 2, err, sizeof err);
+  CHECK(rc == OP_IO_EFORMAT && back[0] == -1 && strstr(err, "written on another mesh") &&
+        strstr(err, fp) && strstr(err, "hash 0000000000000000"));
+  printf("  %s\n", err);
+  CHECK(op_checkpoint_write(file, &q, 1, snames, sv, 2, err, sizeof err) == OP_IO_OK);
+  rc = op_checkpoint_read_for_mesh(file, fp, &q, 1, snames, back, 2, err, sizeof err);
+  CHECK(rc == OP_IO_EFORMAT && strstr(err, "does not name the mesh it was written on"));
+
+  /* Renumbered for locality, the mesh keeps its fingerprint (the user's numbering). */
+  op_renumber(pcell);
+  CHECK(op_mesh_fingerprint(maps, 1, dats, 1, fp2, sizeof fp2, err, sizeof err) == OP_IO_OK &&
+        strcmp(fp, fp2) == 0);
+  if (strcmp(fp, fp2) != 0)
+    printf("  after op_renumber: %s\n", fp2);
+  return io_report("io.checkpoint_mesh");
 }
 
 /* ---- crash safety -------------------------------------------------------------------- */
@@ -220,8 +289,8 @@ static int crash(const char *dir) {
   op_set s = op_decl_set(BIG, "big_set");
   op_dat d = op_decl_dat_temp(s, 1, "double", "u");
   const char *file = io_path(dir, "ckpt_crash.h5");
-  char tmp[4096];
-  snprintf(tmp, sizeof tmp, "%s.tmp", file);
+  char tmp[4400];
+  snprintf(tmp, sizeof tmp, "%s", io_tmp_path(dir, "ckpt_crash.h5")); /* this process's */
   unlink(file);
   unlink(tmp);
 
@@ -298,6 +367,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   int rc = strcmp(argv[1], "roundtrip") == 0 ? roundtrip(argv[2])
+           : strcmp(argv[1], "mesh") == 0    ? mesh(argv[2])
            : strcmp(argv[1], "crash") == 0   ? crash(argv[2])
                                              : 2;
   op_exit();

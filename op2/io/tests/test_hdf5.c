@@ -149,7 +149,7 @@ static int roundtrip(const char *dir) {
   /* everything at once */
   op_dump_to_hdf5(fb);
   CHECK(io_file_exists(fb));
-  CHECK(!io_file_exists(io_path(dir, "rt_dump.h5.tmp")));
+  CHECK(!io_file_exists(io_tmp_path(dir, "rt_dump.h5")));
 
   /* replace in place: same shape many times, the file must not grow (the
    * library holds its own copy of p_x: change it there) */

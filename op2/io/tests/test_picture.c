@@ -91,7 +91,7 @@ static void annotated_field(const char *dir) {
   int pw2 = 0, ph2 = 0;
   unsigned char *png = read_png(io_path(dir, "picture_field.png"), &pw2, &ph2);
   CHECK(png && pw2 == w && ph2 == h && memcmp(png, rgb, (size_t)w * h * 3) == 0);
-  CHECK(!io_file_exists(io_path(dir, "picture_field.png.tmp")));
+  CHECK(!io_file_exists(io_tmp_path(dir, "picture_field.png")));
   free(png);
   /* Another range draws other labels beside the same bar, the same field elsewhere. */
   o.autorange = 0;
@@ -162,6 +162,54 @@ static void mesh_cells(const char *dir) {
   op_dat wrong = op_decl_dat_temp(cells, 2, "double", "picture_wrong");
   CHECK_ERR(op_ppm_write_cells(ppm, pcell, wrong, values, window, 400, &o, NULL, err, sizeof err),
             OP_IO_EARG, err, "picture_cells.ppm", "coords");
+  /* Annotated with axes: the field moves right of the y numbers, ticks stand
+   * outside the frame at round coordinates (x: -1, 0, ..., 3; y: -0.5, 0,
+   * ..., 1.5), and the cells are where the window says. */
+  o.title = "with axes";
+  o.colorbar = 1;
+  o.axes = 1;
+  const char *ppm3 = io_path(dir, "picture_cells_axes.ppm");
+  CHECK(op_ppm_write_cells(ppm3, pcell, x, values, window, 400, &o, NULL, err, sizeof err) ==
+        OP_IO_OK);
+  w = h = 0;
+  rgb = NULL;
+  CHECK(op_ppm_read(ppm3, &w, &h, &rgb, err, sizeof err) == OP_IO_OK);
+  int fx = -1, fy = -1; /* the frame's left column and top row (one pixel outside the field) */
+  for (int xx = 0; rgb && xx < w / 2 && fx < 0; ++xx)
+    if (is(px(rgb, w, xx, h / 2), 0, 0, 0) && is(px(rgb, w, xx, h / 2 + 20), 0, 0, 0))
+      fx = xx;
+  for (int yy = 0; rgb && fx >= 0 && yy < h / 2 && fy < 0; ++yy)
+    if (is(px(rgb, w, fx + 200, yy), 0, 0, 0) && is(px(rgb, w, fx + 220, yy), 0, 0, 0))
+      fy = yy;
+  CHECK(fx > 10 + 20); /* past the margin, the y numbers ("-0.5") and the ticks */
+  if (rgb && fx > 0 && fy > 0) {
+    const int bx = fx + 1, by = fy + 1; /* the field's corner: window (-1, 1.5) */
+    CHECK(is_colour(px(rgb, w, bx + 150, by + 100), "viridis", 0.0)); /* (0.5, 0.5) */
+    CHECK(is_colour(px(rgb, w, bx + 250, by + 100), "viridis", 1.0)); /* (1.5, 0.5) */
+    CHECK(is(px(rgb, w, bx + 50, by + 100), 220, 220, 220));          /* no cell there */
+    for (int k = 0; k <= 4; ++k) /* x ticks below the frame at -1, 0, 1, 2, 3 */
+      CHECK(is(px(rgb, w, bx + (int)lround(k * 399 / 4.0), by + 200 + 2), 0, 0, 0));
+    CHECK(!is(px(rgb, w, bx + 50, by + 200 + 2), 0, 0, 0)); /* none at -0.5 */
+    for (int k = 0; k <= 4; ++k) /* y ticks left of the frame at 1.5, 1, 0.5, 0, -0.5 */
+      CHECK(is(px(rgb, w, bx - 3, by + (int)lround(k * 199 / 4.0)), 0, 0, 0));
+    int numbers = 0; /* dark pixels of the x numbers under the ticks */
+    for (int yy = by + 206; yy < by + 220 && yy < h; ++yy)
+      for (int xx = bx - 10; xx < bx + 410 && xx < w; ++xx)
+        numbers += px(rgb, w, xx, yy)[0] < 100;
+    CHECK(numbers > 20);
+  }
+  free(rgb);
+  o.axes = 0;
+  o.title = NULL;
+  o.colorbar = 0;
+  /* A field's axes need its extent. */
+  const double field4[4] = {0, 1, 2, 3};
+  op_ppm_options ao = op_ppm_default_options();
+  ao.colorbar = 1;
+  ao.axes = 1;
+  CHECK_ERR(op_ppm_write_field(io_path(dir, "picture_axes_noextent.ppm"), field4, 2, 2, &ao, NULL,
+                               err, sizeof err),
+            OP_IO_EARG, err, "picture_axes_noextent.ppm", "extent");
   op_image im;
   CHECK(op_image_alloc(&im, 4, 4, "x.png", err, sizeof err) == OP_IO_OK);
   CHECK_ERR(op_image_write_png(&im, io_path(dir, "no/such/dir/x.png"), err, sizeof err),

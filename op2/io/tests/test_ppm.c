@@ -53,7 +53,7 @@ int main(int argc, char **argv) {
   rc = op_ppm_write_field(p1, f, NX, NY, NULL, range, err, sizeof err);
   CHECK(rc == OP_IO_OK);
   CHECK(range[0] == 0.0 && range[1] == 23.0);
-  CHECK(!io_file_exists(io_path(dir, "ppm_basic.ppm.tmp")));
+  CHECK(!io_file_exists(io_tmp_path(dir, "ppm_basic.ppm")));
   char *raw = io_slurp(p1);
   CHECK(raw && raw[0] == 'P' && raw[1] == '6'); /* raw PPM */
   free(raw);

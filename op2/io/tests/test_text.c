@@ -6,6 +6,8 @@
 #include "io_test.h"
 #include "op_text.h"
 
+#include <sys/stat.h>
+
 static int shown(void) {
   char out[64];
   /* Printable ASCII and valid UTF-8 pass; controls and broken UTF-8 are escaped. */
@@ -99,15 +101,37 @@ static int reader(const char *dir) {
     CHECK(read_all(p, 99998, 0, err, sizeof err, NULL) == -1);
     free(data);
   }
-  /* A directory, a missing file, /dev/zero (no line end ever: fails at once). */
+  /* A directory, a missing file; a device and a named pipe, refused by kind
+   * (a pipe without a writer would make open(2) wait for ever: the test
+   * would time out); a stream with no line end ever fails at once. */
   CHECK(read_all(dir, 64, 0, err, sizeof err, NULL) == -1);
   CHECK(strstr(err, "is a directory, not a test file") != NULL);
   CHECK(read_all(io_path(dir, "no_such_text"), 64, 0, err, sizeof err, NULL) == -1);
   CHECK(strstr(err, "cannot open the test file") != NULL);
   if (io_file_exists("/dev/zero")) {
     CHECK(read_all("/dev/zero", 4096, 0, err, sizeof err, NULL) == -1);
-    CHECK(strstr(err, "/dev/zero:1:") != NULL);
+    CHECK(strstr(err, "/dev/zero: is a character device, not a regular file") != NULL);
+    FILE *z = fopen("/dev/zero", "rb");
+    op_text_reader r;
+    char *line;
+    size_t len;
+    CHECK(z && op_text_attach(&r, z, "/dev/zero", "test file", 4096, 0, err, sizeof err) == 0);
+    if (z) {
+      CHECK(op_text_next(&r, &line, &len, err, sizeof err) == -1);
+      CHECK(strstr(err, "/dev/zero:1:") != NULL);
+      op_text_close(&r);
+      fclose(z);
+    }
   }
+  const char *fifo = io_path(dir, "text_fifo");
+  remove(fifo);
+  CHECK(mkfifo(fifo, 0600) == 0);
+  CHECK(read_all(fifo, 64, 0, err, sizeof err, NULL) == -1);
+  CHECK(strstr(err, "is a named pipe (FIFO), not a regular file: give the test file as a file") !=
+        NULL);
+  CHECK(op_text_check_regular(fifo, "test file", err, sizeof err) == -1);
+  CHECK(op_text_check_regular(io_path(dir, "no_such_text"), "test file", err, sizeof err) == 0);
+  remove(fifo);
   printf("  last message: %s\n", err);
   return io_report("io.text_reader");
 }

@@ -83,7 +83,7 @@ int main(int argc, char **argv) {
   CHECK(rc == OP_IO_OK);
   if (rc)
     fprintf(stderr, "%s\n", err);
-  CHECK(!io_file_exists(io_path(dir, "xdmf_quad.xmf.tmp")));
+  CHECK(!io_file_exists(io_tmp_path(dir, "xdmf_quad.xmf")));
   CHECK(contains(quad_xmf, "TopologyType=\"Quadrilateral\" NumberOfElements=\"6\""));
   CHECK(contains(quad_xmf, "GeometryType=\"XY\""));
   CHECK(contains(quad_xmf, ">xdmf_quad.h5:/pcell<"));
@@ -188,22 +188,52 @@ int main(int argc, char **argv) {
     for (int i = 0; i < GX; ++i)
       ((double *)T->data)[j * GX + i] = i + 10 * j;
   op_dat gd[3] = {T, U, Q};
-  op_xdmf_grid grid = {GX, GY, -1.0, 2.0, 0.5, 0.25, gd, 3};
+  op_xdmf_grid grid = {GX, GY, -1.0, 2.0, 0.5, 0.25, gd, 3, NULL};
   char grid_h5[4096];
   snprintf(grid_h5, sizeof grid_h5, "%s/%s", dir, "xdmf_grid.h5");
   unlink(grid_h5);
   CHECK(op_xdmf_save_grid(grid_h5, &grid, err, sizeof err) == OP_IO_OK);
   char grid_xmf[4096];
   snprintf(grid_xmf, sizeof grid_xmf, "%s/%s", dir, "xdmf_grid.xmf");
-  /* one layer of cells in the X-Y plane, h = min(dx, dy) thick, centred on z = 0 */
-  CHECK(contains(grid_xmf, "TopologyType=\"3DCoRectMesh\" Dimensions=\"2 4 6\""));
-  CHECK(contains(grid_xmf, "GeometryType=\"ORIGIN_DXDYDZ\""));
-  CHECK(contains(grid_xmf, ">-0.125 2 -1</DataItem>"));      /* origin z y x */
-  CHECK(contains(grid_xmf, ">0.25 0.25 0.5</DataItem>"));    /* spacing dz dy dx */
-  CHECK(contains(grid_xmf, "Dimensions=\"1 3 5\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">xdmf_grid.h5:/T<"));
-  CHECK(contains(grid_xmf, "Dimensions=\"1 3 5 2\""));
+  /* quadrilaterals in the X-Y plane, their nodes and corners in the data file */
+  CHECK(contains(grid_xmf, "TopologyType=\"Quadrilateral\" NumberOfElements=\"15\""));
+  CHECK(contains(grid_xmf, "Dimensions=\"15 4\" NumberType=\"Int\" Precision=\"4\" Format=\"HDF\">xdmf_grid.h5:/xdmf_grid_quads<"));
+  CHECK(contains(grid_xmf, "GeometryType=\"XY\""));
+  CHECK(contains(grid_xmf, "Dimensions=\"24 2\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">xdmf_grid.h5:/xdmf_grid_nodes<"));
+  CHECK(contains(grid_xmf, "Dimensions=\"15 1\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">xdmf_grid.h5:/T<"));
+  CHECK(contains(grid_xmf, "Dimensions=\"15 2\""));
   CHECK(contains(grid_xmf, "Name=\"Q_2\""));
-  CHECK(contains(grid_xmf, "Dimensions=\"1 3 5\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">xdmf_grid.h5:/Q_2<"));
+  CHECK(contains(grid_xmf, "Dimensions=\"15 1\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">xdmf_grid.h5:/Q_2<"));
+  {
+    /* node (i, j) at (x0 + i dx, y0 + j dy), row j (nx + 1) + i; cell (i, j)'s
+     * corners counter-clockwise from its lower left */
+    double nxy[24 * 2];
+    int quads[15 * 4];
+    CHECK(op_hdf5_read_dataset(grid_h5, OP_XDMF_GRID_NODES, "double", 24, 2, nxy, err,
+                               sizeof err) == OP_IO_OK);
+    CHECK(op_hdf5_read_dataset(grid_h5, OP_XDMF_GRID_QUADS, "int", 15, 4, quads, err,
+                               sizeof err) == OP_IO_OK);
+    CHECK(nxy[0] == -1.0 && nxy[1] == 2.0);
+    CHECK(nxy[2 * 23] == 1.5 && nxy[2 * 23 + 1] == 2.75); /* node (5, 3) */
+    CHECK(nxy[2 * 7] == -0.5 && nxy[2 * 7 + 1] == 2.25);  /* node (1, 1) */
+    const int c = 2 * GX + 4;                            /* cell (4, 2) */
+    CHECK(quads[4 * c] == 16 && quads[4 * c + 1] == 17 && quads[4 * c + 2] == 23 &&
+          quads[4 * c + 3] == 22);
+  }
+  /* the nodes and corners in a mesh file of their own, shared: the .xmf names it */
+  char gmesh_h5[4096], gshared_h5[4096];
+  snprintf(gmesh_h5, sizeof gmesh_h5, "%s/%s", dir, "xdmf_grid_mesh.h5");
+  snprintf(gshared_h5, sizeof gshared_h5, "%s/%s", dir, "xdmf_grid_shared.h5");
+  unlink(gmesh_h5);
+  unlink(gshared_h5);
+  op_xdmf_grid shared = grid;
+  shared.mesh_file = gmesh_h5;
+  rc = op_xdmf_save_grid(gshared_h5, &shared, err, sizeof err); /* no mesh file yet */
+  CHECK_ERR(rc, OP_IO_ENOFILE, err, "xdmf_grid_mesh.h5", "does not exist");
+  CHECK(op_xdmf_write_grid_mesh(gmesh_h5, &shared, err, sizeof err) == OP_IO_OK);
+  CHECK(op_xdmf_save_grid(gshared_h5, &shared, err, sizeof err) == OP_IO_OK);
+  CHECK(contains(io_path(dir, "xdmf_grid_shared.xmf"), ">xdmf_grid_mesh.h5:/xdmf_grid_quads<"));
+  CHECK(op_hdf5_dataset_exists(gshared_h5, OP_XDMF_GRID_NODES, err, sizeof err) == 0);
   s = op_xdmf_series_create_grid(io_path(dir, "xdmf_grid_series.xmf"), &grid, err, sizeof err);
   CHECK(s != NULL);
   for (int step = 0; s && step < 2; ++step) {
@@ -215,7 +245,7 @@ int main(int argc, char **argv) {
   op_xdmf_series_free(s);
 
   /* ---- the writer's own checks ---- */
-  op_xdmf_grid badgrid = {4, 4, 0, 0, 1, 1, gd, 1}; /* 16 cells, T has 15 */
+  op_xdmf_grid badgrid = {4, 4, 0, 0, 1, 1, gd, 1, NULL}; /* 16 cells, T has 15 */
   rc = op_xdmf_write_grid(grid_h5, &badgrid, err, sizeof err);
   CHECK_ERR(rc, OP_IO_EARG, err, "'T'", "grid_cells");
   op_xdmf_mesh nodata = mesh;

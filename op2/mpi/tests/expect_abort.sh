@@ -17,7 +17,7 @@ if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
   echo "expect_abort: the command was killed (status $rc), not aborted" >&2
   exit 1
 fi
-if ! printf '%s\n' "$out" | grep -Eq -- "$regex"; then
+if ! printf '%s\n' "$out" | grep -Ec -- "$regex" >/dev/null; then
   echo "expect_abort: status $rc, but no line matches: $regex" >&2
   exit 1
 fi

@@ -130,16 +130,21 @@ int main(int argc, char **argv) {
     run(w.edges, 5, re, k_edges, &R);
     run(w.bedges, 3, rb, k_bedges, &R);
 
-    double part[2 + 2], gsum[2] = {0.5, -0.25}, top = -1e300, bottom = 1e300;
+    double gsum[2] = {0.5, -0.25}, top = -1e300, bottom = 1e300;
     L.sums[0] = L.sums[1] = 0.0;
     L.top = -1e300, L.bottom = 1e300;
     long long m2 = messages();
     run(a.cells, 1, ac, k_cells, &L);
     TCHECK(messages() == m2, "a direct loop sent %lld messages", messages() - m2);
-    part[0] = L.sums[0], part[1] = L.sums[1];
-    op_mpi_reduce_blocks(a.m->comm, OP_TYPE_DOUBLE, OP_INC, gsum, part, 1, 2);
-    op_mpi_reduce_blocks(a.m->comm, OP_TYPE_DOUBLE, OP_MAX, &top, &L.top, 1, 1);
-    op_mpi_reduce_blocks(a.m->comm, OP_TYPE_DOUBLE, OP_MIN, &bottom, &L.bottom, 1, 1);
+    /* As op_loop_end: the root's sum from the value before the loop, the
+     * others' from zero, combined in rank order. */
+    if (a.m->rank == 0) gsum[0] += L.sums[0], gsum[1] += L.sums[1];
+    else gsum[0] = L.sums[0], gsum[1] = L.sums[1];
+    top = L.top, bottom = L.bottom;
+    op_mpi_reduction red[3] = {{OP_TYPE_DOUBLE, OP_INC, 2, gsum, 0, {0}, {0}},
+                               {OP_TYPE_DOUBLE, OP_MAX, 1, &top, 0, {0}, {0}},
+                               {OP_TYPE_DOUBLE, OP_MIN, 1, &bottom, 0, {0}, {0}}};
+    op_mpi_reduce(a.m->comm, 3, red);
     R.sums[0] = 0.5, R.sums[1] = -0.25, R.top = -1e300, R.bottom = 1e300;
     run(w.cells, 1, rc, k_cells, &R);
     TCHECK(gsum[0] == R.sums[0] && gsum[1] == R.sums[1], "iteration %d: sums %.17g %.17g, whole mesh %.17g %.17g",

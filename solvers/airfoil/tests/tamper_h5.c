@@ -6,7 +6,9 @@
  *   tamper_h5 FILE attr OBJECT NAME double VALUE    e.g. /checkpoint/scalars iteration double nan
  *   tamper_h5 FILE attr OBJECT NAME int VALUE       e.g. /p_q dim int 3
  *   tamper_h5 FILE attr OBJECT NAME string VALUE    e.g. /p_q type string float
+ *   tamper_h5 FILE delattr OBJECT NAME              e.g. /checkpoint mesh
  *   tamper_h5 FILE int DATASET INDEX VALUE          e.g. p_bound 5 7 (flat index)
+ *   tamper_h5 FILE double DATASET INDEX VALUE       e.g. p_q 402 nan (flat index)
  *   tamper_h5 FILE swap DATASET INDEX1 INDEX2       swaps two elements of an int dataset
  *
  * Exit 0, or 1 with a message on any failure.
@@ -51,23 +53,37 @@ static int set_attr(hid_t f, const char *obj, const char *name, const char *kind
   return 0;
 }
 
-static int edit_ints(hid_t f, const char *name, long i, long j, int value, int swap) {
+static int delete_attr(hid_t f, const char *obj, const char *name) {
+  hid_t o = H5Oopen(f, obj, H5P_DEFAULT);
+  if (o < 0) return die("cannot open the object");
+  if (H5Adelete(o, name) < 0) return die("cannot delete the attribute");
+  H5Oclose(o);
+  return 0;
+}
+
+/* Sets element i of an int or double dataset to value, or swaps elements i
+ * and j (swap). */
+static int edit(hid_t f, const char *name, int is_double, long i, long j, double value, int swap) {
   hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
   if (d < 0) return die("cannot open the dataset");
-  hid_t s = H5Dget_space(d);
+  hid_t s = H5Dget_space(d), t = is_double ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT;
   hssize_t n = H5Sget_simple_extent_npoints(s);
   if (n <= 0 || i < 0 || i >= n || (swap && (j < 0 || j >= n))) return die("index out of range");
-  int *buf = malloc(sizeof(int) * (size_t)n);
-  if (!buf || H5Dread(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+  const size_t size = is_double ? sizeof(double) : sizeof(int);
+  char *buf = malloc(size * (size_t)n), tmp[sizeof(double)];
+  if (!buf || H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
     return die("cannot read the dataset");
   if (swap) {
-    int t = buf[i];
-    buf[i] = buf[j];
-    buf[j] = t;
+    memcpy(tmp, buf + size * (size_t)i, size);
+    memcpy(buf + size * (size_t)i, buf + size * (size_t)j, size);
+    memcpy(buf + size * (size_t)j, tmp, size);
+  } else if (is_double) {
+    memcpy(buf + size * (size_t)i, &value, size);
   } else {
-    buf[i] = value;
+    const int v = (int)value;
+    memcpy(buf + size * (size_t)i, &v, size);
   }
-  if (H5Dwrite(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+  if (H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
     return die("cannot write the dataset");
   free(buf);
   H5Sclose(s);
@@ -82,10 +98,14 @@ int main(int argc, char **argv) {
   int rc;
   if (!strcmp(argv[2], "attr") && argc == 7)
     rc = set_attr(f, argv[3], argv[4], argv[5], argv[6]);
+  else if (!strcmp(argv[2], "delattr") && argc == 5)
+    rc = delete_attr(f, argv[3], argv[4]);
+  else if (!strcmp(argv[2], "double") && argc == 6)
+    rc = edit(f, argv[3], 1, atol(argv[4]), 0, strtod(argv[5], NULL), 0);
   else if (!strcmp(argv[2], "int") && argc == 6)
-    rc = edit_ints(f, argv[3], atol(argv[4]), 0, atoi(argv[5]), 0);
+    rc = edit(f, argv[3], 0, atol(argv[4]), 0, atoi(argv[5]), 0);
   else if (!strcmp(argv[2], "swap") && argc == 6)
-    rc = edit_ints(f, argv[3], atol(argv[4]), atol(argv[5]), 0, 1);
+    rc = edit(f, argv[3], 0, atol(argv[4]), atol(argv[5]), 0, 1);
   else
     rc = die("usage: see the source");
   if (H5Fclose(f) < 0) return die("cannot close the file");

@@ -4,9 +4,9 @@
 #   2. a run that does not converge (exit 1) and one that diverges (exit 1)
 #      leave OUTDIR's files as they were and put theirs in OUTDIR/failed,
 #      saying so;
-#   3. a run killed by SIGKILL leaves its staging directory, which the next
-#      run removes (and says so);
-#   4. nothing half-written (.run-*, *.tmp) is left after any of them.
+#   3. a run killed by SIGKILL leaves its staging directory and its lock
+#      file, which the next run removes and takes over (and says so);
+#   4. nothing half-written (.run-*, *.tmp) and no lock file is left after any of them.
 #
 #   failed_runs.sh JACOBI OUTDIR [LAUNCHER...]
 #
@@ -21,10 +21,11 @@ status=0
 rm -rf "$dir"
 mkdir -p "$dir"
 fail() { echo "FAIL: $*"; status=1; }
-sums() { (cd "$dir" && find . -maxdepth 1 -type f | sort | xargs -r md5sum); }
+# The results (the lock file, .lock, is the run's, not a result).
+sums() { (cd "$dir" && find . -maxdepth 1 -type f ! -name .lock | sort | xargs -r md5sum); }
 clean() {
   local left
-  left=$(find "$dir" -name '.run-*' -o -name '*.tmp')
+  left=$(find "$dir" -name '.run-*' -o -name '*.tmp' -o -name .lock)
   [ -z "$left" ] || fail "$1: left behind: $left"
 }
 run() { # run NAME EXPECTED-STATUS ARGS...
@@ -78,6 +79,9 @@ wait $pid 2>/dev/null
 run after_kill 0 problem=jac nn=6
 grep -q "removed .*/.run-.*, left by a run that was killed" "$dir.after_kill.log" ||
   fail "the run after the kill did not remove the staging directory"
+grep -q "took over the lock of .*, left by a run that is gone (pid $pid on host " \
+  "$dir.after_kill.log" || fail "the run after the kill did not take over the killed run's lock"
+[ ! -e "$dir/.lock" ] || fail "the run after the kill left its lock file"
 clean "run after a kill"
 
 [ $status -eq 0 ] && echo "failed runs kept the last good results; nothing was left behind"

@@ -35,7 +35,7 @@ done
 if [ -s "$dir/failed/result.json" ] && ! grep -q '"not_interrupted"' "$dir/failed/result.json"; then
   echo "FAIL: result.json has no not_interrupted verdict"; status=1
 fi
-left=$(find "$dir" -name '.run-*' -o -name '*.tmp')
+left=$(find "$dir" -name '.run-*' -o -name '*.tmp' -o -name .lock)
 [ -z "$left" ] || { echo "FAIL: left behind: $left"; status=1; }
 
 # A signal that stops the run at once (SIGHUP: the terminal went away; the
@@ -50,7 +50,7 @@ rc=$?
 if [ $rc -ne 129 ]; then
   echo "FAIL: stopped by SIGHUP: exit status $rc, expected 129"; status=1
 fi
-left=$(find "$dir" -name '.run-*' -o -name '*.tmp')
+left=$(find "$dir" -name '.run-*' -o -name '*.tmp' -o -name .lock)
 [ -z "$left" ] || { echo "FAIL: left behind by a run stopped at once: $left"; status=1; }
 after=$(cd "$dir" && find . -type f | sort | xargs -r md5sum)
 if [ "$before" != "$after" ]; then

@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -544,10 +545,25 @@ static void case_getter_misuse(void)
 static void case_hostile(void)
 {
   char err[1024] = "";
-  /* /dev/zero: NUL bytes and no line end; refused at the first line. */
+  /* /dev/zero (NUL bytes and no line end) and a named pipe (open(2) would
+   * wait for a writer): not regular files, refused by kind. */
   deck *d = new_deck();
   CHECK(deck_read_file(d, "/dev/zero", err, sizeof err) == -1);
-  CHECK_HAS(err, "/dev/zero:1:", "NUL byte");
+  CHECK_HAS(err, "/dev/zero: is a character device, not a regular file", "deck");
+  remove("hostile_fifo.in");
+  CHECK(mkfifo("hostile_fifo.in", 0600) == 0);
+  CHECK(deck_read_file(d, "hostile_fifo.in", err, sizeof err) == -1);
+  CHECK_HAS(err, "hostile_fifo.in: is a named pipe (FIFO)", "give the deck as a file");
+  remove("hostile_fifo.in");
+  /* Binary data in a file: refused at the first line. */
+  FILE *z = fopen("hostile_nul.in", "wb");
+  CHECK(z != NULL);
+  if (z) {
+    fwrite("key = 1\0\n", 1, 9, z);
+    fclose(z);
+  }
+  CHECK(deck_read_file(d, "hostile_nul.in", err, sizeof err) == -1);
+  CHECK_HAS(err, "hostile_nul.in:1:", "NUL byte");
   deck_free(d);
   /* A line longer than any deck's, and a directory. */
   FILE *f = fopen("hostile_long.in", "w");

@@ -12,6 +12,9 @@
 
 #include "check.h"
 #include "result_json.h"
+#include "op_tmpname.h"
+#include "solver_files.h"
+#include "solver_sha256.h"
 
 #include <errno.h>
 #include <math.h>
@@ -81,7 +84,9 @@ static void case_write(void)
   int pretty = 1, compact = 0;
   CHECK(write_file_atomically("json_pretty.json", fill_document, &pretty, err, sizeof err) == 0);
   CHECK(write_file_atomically("json_compact.json", fill_document, &compact, err, sizeof err) == 0);
-  CHECK(access("json_pretty.json.tmp", F_OK) != 0);
+  char tmpname[512];
+  CHECK(op_tmp_name("json_pretty.json", tmpname, sizeof tmpname) != NULL);
+  CHECK(access(tmpname, F_OK) != 0 && access("json_pretty.json.tmp", F_OK) != 0);
 }
 
 /* Runs body on a scratch writer and returns json_finish's answer. */
@@ -172,7 +177,9 @@ static void case_files(void)
   CHECK(f != NULL && fgets(buf, sizeof buf, f) != NULL && strcmp(buf, "bye\n") == 0);
   if (f)
     fclose(f);
-  CHECK(access("dirs_test/a/b/c/x.txt.tmp", F_OK) != 0);
+  char xtmp[512];
+  CHECK(op_tmp_name("dirs_test/a/b/c/x.txt", xtmp, sizeof xtmp) != NULL);
+  CHECK(access(xtmp, F_OK) != 0);
   /* A file in the way of a directory. */
   errno = 0;
   CHECK(make_dirs("dirs_test/a/b/c/x.txt/d") == -1 && errno == ENOTDIR);
@@ -181,7 +188,89 @@ static void case_files(void)
   CHECK(make_dirs("") == -1 && errno == EINVAL);
   /* Writing where no directory exists fails with the path in the message. */
   CHECK(write_file_atomically("dirs_test/missing/y.json", fill_text, "{}", err, sizeof err) == -1);
-  CHECK_HAS(err, "dirs_test/missing/y.json.tmp", "write_file_atomically", "result_json.c:");
+  char ytmp[512];
+  CHECK(op_tmp_name("dirs_test/missing/y.json", ytmp, sizeof ytmp) != NULL);
+  CHECK_HAS(err, ytmp, "write_file_atomically", "result_json.c:");
+}
+
+/* SHA-256 against the test vectors of FIPS 180-4's examples: empty, one
+ * block, two blocks (the 56-byte message pads into a second), a million
+ * bytes fed in uneven pieces; and of a file. */
+static void case_sha256(void)
+{
+  static const char *const two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+  char hex[65];
+  solver_sha256 s;
+  solver_sha256_init(&s);
+  solver_sha256_hex(&s, hex);
+  CHECK(strcmp(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855") == 0);
+  solver_sha256_init(&s);
+  solver_sha256_update(&s, "abc", 3);
+  solver_sha256_hex(&s, hex);
+  CHECK(strcmp(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad") == 0);
+  solver_sha256_init(&s);
+  solver_sha256_update(&s, two, strlen(two));
+  solver_sha256_hex(&s, hex);
+  CHECK(strcmp(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1") == 0);
+  static char a[1000000];
+  memset(a, 'a', sizeof a);
+  solver_sha256_init(&s);
+  for (size_t off = 0, step = 1; off < sizeof a; off += step, step = step * 3 % 997 + 1)
+    solver_sha256_update(&s, a + off, off + step <= sizeof a ? step : sizeof a - off);
+  solver_sha256_hex(&s, hex);
+  CHECK(strcmp(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0") == 0);
+  FILE *f = fopen("sha_abc.txt", "wb");
+  CHECK(f && fwrite("abc", 1, 3, f) == 3);
+  if (f) fclose(f);
+  long long bytes = -1;
+  CHECK(solver_sha256_file("sha_abc.txt", hex, &bytes) == 0 && bytes == 3 &&
+        strcmp(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad") == 0);
+  CHECK(solver_sha256_file("no_such_file", hex, &bytes) == -1);
+}
+
+/* result.json's list of files, written and read back: every file of the
+ * directory but result.json, hidden names and temporaries; the names of
+ * this directory only (not "../x", not a path). */
+static void case_listed(void)
+{
+  CHECK(make_dirs("listed_test") == 0);
+  (void)remove("listed_test/old.json"); /* a file of an earlier run of the test */
+  const char *names[] = {"listed_test/b.h5", "listed_test/a.csv", "listed_test/.hidden",
+                         "listed_test/c.txt.vm-1.tmp", "listed_test/result.json"};
+  for (int k = 0; k < 5; k++) {
+    FILE *f = fopen(names[k], "w");
+    CHECK(f != NULL);
+    if (f) {
+      fprintf(f, "%d\n", k);
+      fclose(f);
+    }
+  }
+  FILE *f = fopen("listed_test/result.json", "w");
+  CHECK(f != NULL);
+  if (!f) return;
+  json_writer w;
+  json_init(&w, f, 1);
+  json_begin_object(&w);
+  json_kv_string(&w, "solver", "x");
+  json_key(&w, "files");
+  const char *extra[2] = {"sha_abc.txt", "no_such_file"};
+  const char *extra_names[2] = {"../sha_abc.txt", "gone"};
+  solver_files_json(&w, "listed_test", extra, extra_names, 2);
+  json_end_object(&w);
+  CHECK(json_finish(&w) == 0);
+  fclose(f);
+  char **got = NULL;
+  int n = solver_files_listed("listed_test/result.json", &got);
+  CHECK(n == 2 && !strcmp(got[0], "a.csv") && !strcmp(got[1], "b.h5"));
+  solver_files_free(got, n > 0 ? n : 0);
+  /* One without the key, and none at all. */
+  f = fopen("listed_test/old.json", "w");
+  if (f) {
+    fputs("{\n  \"solver\": \"x\"\n}\n", f);
+    fclose(f);
+  }
+  CHECK(solver_files_listed("listed_test/old.json", &got) == -1 && got == NULL);
+  CHECK(solver_files_listed("listed_test/none.json", &got) == -1);
 }
 
 typedef struct {
@@ -193,6 +282,8 @@ static const test_case cases[] = {
   {"write", case_write},
   {"misuse", case_misuse},
   {"files", case_files},
+  {"sha256", case_sha256},
+  {"listed", case_listed},
 };
 
 int main(int argc, char **argv)

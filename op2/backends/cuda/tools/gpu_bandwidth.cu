@@ -67,9 +67,11 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--csv"))
       csv = 1;
     else {
-      fprintf(stderr, "usage: op2-gpu-bandwidth [--mib N] [--reps R] [--csv]\n"
-                      "  N MiB per array (default 1024), R timed repetitions (default 20)\n");
-      return 2;
+      const int help = !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
+      fprintf(help ? stdout : stderr,
+              "usage: op2-gpu-bandwidth [--mib N] [--reps R] [--csv]\n"
+              "  N MiB per array (default 1024), R timed repetitions (default 20)\n");
+      return help ? 0 : 2;
     }
   }
   if (mib < 1 || reps < 1) {
