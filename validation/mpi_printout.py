@@ -130,6 +130,9 @@ def run(command):
 
 
 def main(argv):
+    if argv[:1] in (["-h"], ["--help"]):
+        sys.stdout.write(__doc__)
+        return 0
     timing = len(argv) >= 5 and argv[0] == "timing" and argv[3] == "--"
     if not timing and (len(argv) < 3 or argv[0] != "imbalance" or argv[1] != "--"):
         sys.stderr.write(__doc__)

@@ -22,6 +22,9 @@ def seconds(path):
 
 
 def main(argv):
+    if argv[:1] in (["-h"], ["--help"]):
+        sys.stdout.write(__doc__)
+        return 0
     if len(argv) != 1 or not os.path.isdir(argv[0]):
         sys.stderr.write(__doc__)
         return 2

@@ -261,6 +261,9 @@ def merge_docs(path, block, host_key):
 
 def main(argv):
     args = argv[1:]
+    if args[:1] in (["-h"], ["--help"]):
+        sys.stdout.write("usage: op2_common_bench_report.py WORK [--docs FILE]\n\n" + __doc__)
+        return 0
     docs = None
     if len(args) == 3 and args[1] == "--docs":
         docs = args[2]
