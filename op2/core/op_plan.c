@@ -53,17 +53,24 @@ static int blocks_of_range(op_plan *p, int b, long long lo, long long hi) {
   return b;
 }
 
+/* Blocks of a range of n elements. */
+static long long blocks_for(long long n, long long ps) { return n <= 0 ? 0 : (n - 1) / ps + 1; }
+
 /* Any partition size in [1, INT_MAX] is valid: a block holds at most the
  * whole set, and every product below is formed in 64 bits. The core
- * elements [0, core_size) and the others are blocked apart. */
+ * elements [0, core_size), the other owned ones and (on many processes, a
+ * loop that writes through a map) the execute halo are blocked apart: the
+ * halo's blocks come last, and their reduction partials are left out (an
+ * element there is another process's, which counts it: nblocks_owned). */
 static void make_blocks(op_plan *p) {
   const long long size = p->set_size, core = p->core_size, ps = p->part_size;
-  const long long ncore = core == 0 ? 0 : (core - 1) / ps + 1;
-  const long long nrest = size == core ? 0 : (size - core - 1) / ps + 1;
-  p->nblocks = (int)(ncore + nrest);
+  const long long owned = p->set->size < size ? p->set->size : size;
+  const long long ncore = blocks_for(core, ps), nown = blocks_for(owned - core, ps);
+  p->nblocks = (int)(ncore + nown + blocks_for(size - owned, ps));
+  p->nblocks_owned = (int)(ncore + nown);
   p->offset = op_malloc(sizeof(int) * ((size_t)p->nblocks + 1));
   p->nelems = op_malloc(sizeof(int) * ((size_t)p->nblocks + 1));
-  blocks_of_range(p, blocks_of_range(p, 0, 0, core), core, size);
+  blocks_of_range(p, blocks_of_range(p, blocks_of_range(p, 0, 0, core), core, owned), owned, size);
 }
 
 /* Does argument i take part in conflicts (its dat is written indirectly)? */

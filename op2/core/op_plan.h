@@ -52,6 +52,8 @@ typedef struct op_plan {
 
   /* ---- blocks ---- */
   int nblocks;
+  int nblocks_owned; /* blocks [0, nblocks_owned) hold owned elements, the rest the
+                        execute halo (many processes): reductions take the first only */
   int *offset;    /* first element of each block */
   int *nelems;    /* elements in each block */
 

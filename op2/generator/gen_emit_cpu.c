@@ -680,7 +680,8 @@ static void emit_loop(FILE *f, const gen_loop *lp, gen_backend backend) {
   }
   fprintf(f, "    }\n  }\n");
   for (int a = 0; a < n; a++)
-    if (is_reduction(&lp->args[a])) gen_emit_reduce(f, lp, a, "  ", "part%d", "plan->nblocks");
+    /* The execute halo's blocks (many processes) are another process's to count. */
+    if (is_reduction(&lp->args[a])) gen_emit_reduce(f, lp, a, "  ", "part%d", "plan->nblocks_owned");
   fprintf(f, "  op_loop_end(&L);\n}\n");
 }
 

@@ -31,12 +31,16 @@ double scale; // a constant the kernels read by name
 // declares its constants): the loop code, compiled apart, keeps a copy.
 const double flag_sign[2] = {-1.0, 1.0};
 
-// An edge spreads each end's value to the other, weighted.
-void spread(const double *w, const double *xa, const double *xb, double *acca, double *accb) {
+// An edge spreads each end's value to the other, weighted, and counts
+// itself (on many processes a loop that increments through a map also runs
+// the execute halo, whose edges another process counts).
+void spread(const double *w, const double *xa, const double *xb, double *acca, double *accb,
+            int *edges_seen) {
   for (int d = 0; d < 3; d++) {
     acca[d] += *w * xb[d];
     accb[d] += *w * xa[d];
   }
+  (*edges_seen)++;
 }
 
 // A node takes its increment (with the sign its flag gives) and reports its
@@ -103,6 +107,7 @@ int main(int argc, char **argv) {
   check(op_free_dat_temp(p_x) == -1, "op_free_dat_temp refuses a dat that is not temporary");
   double largest = 0;
   int flagged = 0, plans_after_first = -1;
+  int edges_seen = 0;
   for (int iter = 0; iter < NITER; iter++) {
     op_dat p_acc = op_decl_dat_temp(nodes, 3, "double", (double *)NULL, "p_acc");
     op_par_loop(spread, "spread", edges,
@@ -110,7 +115,8 @@ int main(int argc, char **argv) {
                 op_arg_dat(p_x, 0, pedge, 3, "double:soa", OP_READ),
                 op_arg_dat(p_x, 1, pedge, 3, "double:soa", OP_READ),
                 op_arg_dat(p_acc, 0, pedge, 3, "double", OP_INC),
-                op_arg_dat(p_acc, 1, pedge, 3, "double", OP_INC));
+                op_arg_dat(p_acc, 1, pedge, 3, "double", OP_INC),
+                op_arg_gbl(&edges_seen, 1, "int", OP_INC));
     largest = -1e300;
     op_par_loop(apply, "apply", nodes,
                 op_arg_dat(p_acc, -1, OP_ID, 3, "double", OP_READ),
@@ -133,10 +139,11 @@ int main(int argc, char **argv) {
     for (int d = 0; d < 3; d++) ref[3 * n + d] = (n * 3 + d) % 7 - 3;
   for (int iter = 0; iter < NITER; iter++) {
     for (int k = 0; k < 3 * N; k++) acc[k] = 0;
+    int seen = 0;
     for (int e = 0; e < E; e++) {
       const double we = 1 + e % 3;
       const long long a = edge_end(e, 0), b = edge_end(e, 1);
-      spread(&we, &ref[3 * a], &ref[3 * b], &acc[3 * a], &acc[3 * b]);
+      spread(&we, &ref[3 * a], &ref[3 * b], &acc[3 * a], &acc[3 * b], &seen);
     }
     ref_largest = -1e300;
     for (int n = 0; n < N; n++) {
@@ -146,6 +153,7 @@ int main(int argc, char **argv) {
   }
   check(largest == ref_largest, "the OP_MAX reduction of the kernel calling std::max");
   check(flagged == N / 2, "the OP_INC reduction of the inline kernel");
+  check(edges_seen == NITER * E, "every edge counted once by the loop that increments through a map");
   const double *got = (const double *)op_fetch_data_global(p_x);
   if (op_is_root()) {
     int wrong = 0;
