@@ -4,8 +4,9 @@ with this suite against what OP2-Common's own build printed for the same run.
 
     op2_common_compare.py KIND REF_DIR RUN_DIR [--rtol R [--atol A]]
 
-KIND names the application's kind (airfoil, jac, reduction, aero): it picks
-the lines that carry results (timing and diagnostics output differs between
+KIND names the application's kind (airfoil, jac, reduction, aero, min, and
+airfoil_mpi, jac_mpi, jac2_mpi for OP2's *_mpi.cpp sources against the build
+of the source they were written from): it picks the lines that carry results (timing and diagnostics output differs between
 the libraries and is skipped). KIND rms compares OP2's airfoil with the
 suite's own airfoil solver (solvers/airfoil): the iterations and rms values
 both print every 100 iterations, nothing else. Without --rtol the comparison is exact: the
@@ -28,18 +29,29 @@ import sys
 
 NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 
-# What each kind of application prints as results, the files it dumps, and
-# how many numbers of a result line count (None: all of them).
+# What each kind of application prints as results, the files it dumps (a
+# name, or OP2-Common's name and this run's when they differ), and how many
+# numbers of a result line count (None: all of them). The *_mpi kinds compare
+# an OP2-Common *_mpi.cpp source's run with OP2-Common's build of the
+# shared-memory source it was written from.
+AIRFOIL_LINES = [r"^\s*\d+\s+\S+(, max err: \S+ at \d+)?\s*$", r"This test is considered"]
 KINDS = {
     # Not the "within N % of the expected solution" line: it prints the rms's
     # last digits, which depend on how the reduction associates its additions
     # (the CPU backends add each element's four terms before adding them to
     # the total; OP2's reference adds them one by one). Its verdict is kept.
-    "airfoil": ([r"^\s*\d+\s+\S+(, max err: \S+ at \d+)?\s*$", r"This test is considered"],
-                ["out_grid_seq.dat", "out_grid_seq.bin"], None),
+    "airfoil": (AIRFOIL_LINES, ["out_grid_seq.dat", "out_grid_seq.bin"], None),
+    "airfoil_mpi": (AIRFOIL_LINES, [("out_grid_seq.dat", "out_grid_mpi.dat"),
+                                    ("out_grid_seq.bin", "out_grid_mpi.bin")], None),
     "jac": ([r"u max/rms", r"^(\s+-?\d+\.\d{4})+\s*$"], ["out_grid.dat"], None),
+    # jac_mpi.cpp prints each process's part of the solution with printf, not
+    # the grid: the dump carries it.
+    "jac_mpi": ([r"u max/rms"], [("out_grid.dat", "out_grid_mpi.dat")], None),
+    # jac2's jac_mpi.cpp divides the rms by the process's own node count: u max only.
+    "jac2_mpi": ([r"u max/rms"], [("out_grid.dat", "out_grid_mpi.dat")], 1),
     "reduction": ([r"number of"], [], None),
     "aero": ([r"^\d+ \d+ \S+[eE][-+]\d+\s*$"], [], None),
+    "min": ([r"^min: "], [], None),
     "rms": ([r"^\s*\d+\s+\d\.\d{5}e[-+]\d+\b"], [], 2),
 }
 
@@ -118,12 +130,13 @@ def main(argv):
             problems.append(f"result line {n}: \"{x}\" there, \"{y}\" here")
         elif rtol is not None:
             problems += compare_numbers(f"result line {n}", x, y, rtol, a.atol, located)
-    for name in dumps:
-        pa, pb = os.path.join(ref_dir, name), os.path.join(run_dir, name)
+    for dump in dumps:
+        ref_name, name = dump if isinstance(dump, tuple) else (dump, dump)
+        pa, pb = os.path.join(ref_dir, ref_name), os.path.join(run_dir, name)
         if not os.path.exists(pa):
             continue
         if not os.path.exists(pb):
-            problems.append(f"{name}: written by OP2-Common's build, missing here")
+            problems.append(f"{name}: {ref_name} written by OP2-Common's build, {name} missing here")
             continue
         with open(pa, "rb") as f:
             da = f.read()

@@ -1,7 +1,8 @@
 # Installing the library: the headers (installed where they are declared),
 # the libraries of the core, every backend and the I/O, op2-gen, and the
 # CMake package OP2 (find_package(OP2 CONFIG): the targets OP2::op2_core,
-# OP2::op2_seq, OP2::op2_openmp, [OP2::op2_cuda,] [OP2::op2_offload,] OP2::op2_io, OP2::op2-gen,
+# OP2::op2_seq, OP2::op2_openmp, [OP2::op2_cuda, OP2::op2_cuda_emu,] [OP2::op2_offload,]
+# OP2::op2_io, OP2::op2-gen (and the MPI layer's, installed by op2/mpi),
 # and OP2::op2_text, the bounded text reading the core links,
 # and op2_application) with a pkg-config file per backend (op2-seq.pc, ...).
 # docs/developing.md, "Using an installed OP2".
@@ -15,7 +16,8 @@ if(TARGET op2_io)
 endif()
 set(OP2_PACKAGE_HAS_CUDA OFF)
 if(TARGET op2_cuda)
-  list(APPEND _op2_libs op2_cuda op2_cuda_flags)
+  # With the CPU emulation of CUDA (op2_cuda_emulation).
+  list(APPEND _op2_libs op2_cuda op2_cuda_flags op2_cuda_emu op2_cuda_emu_rt)
   set(OP2_PACKAGE_HAS_CUDA ON)
 endif()
 set(OP2_PACKAGE_HAS_OFFLOAD OFF)

@@ -21,6 +21,30 @@ function(_op2_mpi_libs out)
   set(${out} ${libs} PARENT_SCOPE)
 endfunction()
 
+# What an application's sources ask for, read when configuring (a change to
+# one configures again): out_mpi is ON when a source includes mpi.h or OP2's
+# op_lib_mpi.h (an MPI program of its own, as OP2's *_mpi.cpp are); out_io is
+# ON when a source calls the HDF5 I/O (an op_..._hdf5 call) or includes
+# op_hdf5.h or hdf5.h.
+function(_op2_scan_sources out_mpi out_io)
+  set(mpi OFF)
+  set(io OFF)
+  foreach(src ${ARGN})
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${src})
+    file(STRINGS ${src} hits REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"](mpi|op_lib_mpi)\\.h[>\"]")
+    if(hits)
+      set(mpi ON)
+    endif()
+    file(STRINGS ${src} hits
+         REGEX "(op_[a-z_]*hdf5[a-z_]*[ \t]*\\(|^[ \t]*#[ \t]*include[ \t]*[<\"](op_)?hdf5\\.h[>\"])")
+    if(hits)
+      set(io ON)
+    endif()
+  endforeach()
+  set(${out_mpi} ${mpi} PARENT_SCOPE)
+  set(${out_io} ${io} PARENT_SCOPE)
+endfunction()
+
 # op2_application(NAME SOURCES src... [KERNEL_DIR dir] [LIBS lib...])
 # Generates the loop code of NAME and builds NAME_seq and NAME_openmp (and
 # NAME_cuda when the CUDA backend is on, NAME_offload when the offload backend
@@ -29,10 +53,14 @@ endfunction()
 # NAME_mpi_cuda): the same loop code as NAME_seq, NAME_openmp (NAME_cuda),
 # linked with the layer, which runs under every backend (docs/mpi.md); op2_io
 # in LIBS becomes op2_io_mpi, the I/O library on parallel HDF5.
+# Sources that use MPI themselves (include mpi.h or op_lib_mpi.h, as OP2's
+# *_mpi.cpp do) build only the MPI executables, and need the layer. Sources
+# that call the HDF5 I/O link op2_io (op2_io_mpi) without being told.
 # The sources may be C or C++ (OP2's applications are C++): with any C++
 # source, the CPU loop code (which includes the kernel headers) is C++ too.
 # KERNEL_DIR holds the kernel headers <kernel>.h and OP2's optional
-# user_types.h (default: the current source directory).
+# user_types.h (default: the current source directory); a kernel without a
+# header there is taken from its definition in the sources (op2-gen).
 function(op2_application name)
   cmake_parse_arguments(APP "" "KERNEL_DIR" "SOURCES;LIBS;KERNELS" ${ARGN})
   if(NOT APP_KERNEL_DIR)
@@ -54,6 +82,15 @@ function(op2_application name)
     set(cpu_ext c)
   endif()
   file(GLOB kernel_headers ${APP_KERNEL_DIR}/*.h)
+  _op2_scan_sources(mpi_program uses_io ${abs_sources})
+  if(mpi_program AND NOT TARGET OP2::op2_mpi_api)
+    message(FATAL_ERROR "op2_application(${name}): the sources use MPI themselves (they include "
+                        "mpi.h or op_lib_mpi.h), but this OP2 has no MPI layer (docs/mpi.md)")
+  endif()
+  if(uses_io AND TARGET OP2::op2_io)
+    list(APPEND APP_LIBS OP2::op2_io)
+    list(REMOVE_DUPLICATES APP_LIBS)
+  endif()
   set(backends seq openmp)
   set(outputs ${gen_dir}/${name}_loops.h ${gen_dir}/${name}_seq.${cpu_ext}
               ${gen_dir}/${name}_openmp.${cpu_ext})
@@ -62,7 +99,8 @@ function(op2_application name)
     list(APPEND backends cuda)
     list(APPEND outputs ${gen_dir}/${name}_cuda.cu)
   endif()
-  if(TARGET OP2::op2_offload)
+  # The offload backend has no MPI executable (below): none for an MPI program.
+  if(TARGET OP2::op2_offload AND NOT mpi_program)
     list(APPEND backends offload)
     list(APPEND outputs ${gen_dir}/${name}_offload.${cpu_ext})
   endif()
@@ -80,6 +118,8 @@ function(op2_application name)
   set_property(GLOBAL PROPERTY OP2_APP_${name}_KERNEL_DIR ${APP_KERNEL_DIR})
   set_property(GLOBAL PROPERTY OP2_APP_${name}_LIBS ${APP_LIBS})
   set_property(GLOBAL PROPERTY OP2_APP_${name}_GEN_DIR ${gen_dir})
+  set_property(GLOBAL PROPERTY OP2_APP_${name}_MPI_PROGRAM ${mpi_program})
+  set_property(GLOBAL PROPERTY OP2_APP_${name}_LANGUAGE ${language})
   # Each backend's loop code is compiled once (an object library) and linked
   # into NAME_<backend> and, with the MPI layer, into NAME_mpi[_<backend>]:
   # the layer runs under every backend with the same loop code.
@@ -97,6 +137,9 @@ function(op2_application name)
     add_library(${loops} OBJECT ${gen_src})
     add_dependencies(${loops} ${name}_generated)
     set(exes ${name}_${backend})
+    if(mpi_program)
+      set(exes "")
+    endif()
     # The offload backend keeps its data on the device without the layer's
     # exchange hooks: no MPI executable of it.
     if(TARGET OP2::op2_mpi_api AND NOT backend STREQUAL "offload")
@@ -134,11 +177,18 @@ function(op2_application name)
                                    $<TARGET_PROPERTY:${lib},INTERFACE_INCLUDE_DIRECTORIES>)
       endif()
     endforeach()
+    # A kernel defined in an MPI program's source comes with the source's
+    # system headers (op2-gen), mpi.h among them.
+    if(mpi_program)
+      target_include_directories(${loops} SYSTEM PRIVATE
+                                 $<TARGET_PROPERTY:MPI::MPI_C,INTERFACE_INCLUDE_DIRECTORIES>)
+    endif()
     foreach(exe ${exes})
       if(exe STREQUAL "${name}_${backend}")
         set(libs ${APP_LIBS})
       else()
         set(libs OP2::op2_mpi_api ${mpi_libs})
+        _op2_mpi_cxx(libs ${language})
       endif()
       target_link_libraries(${exe} PRIVATE ${loops} OP2::op2_${backend} ${libs})
       if(backend STREQUAL "cuda")
@@ -148,24 +198,40 @@ function(op2_application name)
   endforeach()
 endfunction()
 
+# C++ sources of an MPI executable may include mpi.h, whose C++ part (Open MPI
+# declares its C++ bindings there) needs MPI's C++ library.
+function(_op2_mpi_cxx libs_var language)
+  if(language STREQUAL "c++")
+    if(NOT TARGET MPI::MPI_CXX)
+      find_package(MPI REQUIRED COMPONENTS CXX)
+    endif()
+    set(${libs_var} ${${libs_var}} MPI::MPI_CXX PARENT_SCOPE)
+  endif()
+endfunction()
+
 # op2_cuda_emulation(NAME) - NAME_cudaemu: the CUDA code generated for NAME,
 # compiled as host C++ over the CPU emulation of CUDA (op2/backends/cuda/emu),
 # so that the unit tests run the generated kernels without a GPU. Call it after
 # op2_application(NAME ...), in the same directory.
 function(op2_cuda_emulation name)
-  if(NOT TARGET op2_cuda_emu)
+  if(NOT TARGET OP2::op2_cuda_emu)
     return()
   endif()
   get_property(sources GLOBAL PROPERTY OP2_APP_${name}_SOURCES)
   get_property(kernel_dir GLOBAL PROPERTY OP2_APP_${name}_KERNEL_DIR)
   get_property(libs GLOBAL PROPERTY OP2_APP_${name}_LIBS)
   get_property(gen_dir GLOBAL PROPERTY OP2_APP_${name}_GEN_DIR)
+  get_property(mpi_program GLOBAL PROPERTY OP2_APP_${name}_MPI_PROGRAM)
+  get_property(language GLOBAL PROPERTY OP2_APP_${name}_LANGUAGE)
   set(wrapper ${gen_dir}/${name}_cudaemu.cpp)
   file(CONFIGURE OUTPUT ${wrapper}
        CONTENT "/* ${name}'s generated CUDA code over the CPU emulation. */\n#include \"${name}_cuda.cu\"\n")
   # NAME_mpi_cudaemu too with the MPI layer: the exchanges of data kept on the
   # device (op_cuda_halo.cu) tested without a GPU.
   set(exes ${name}_cudaemu)
+  if(mpi_program)
+    set(exes "")
+  endif()
   if(TARGET OP2::op2_mpi_api)
     list(APPEND exes ${name}_mpi_cudaemu)
   endif()
@@ -177,9 +243,10 @@ function(op2_cuda_emulation name)
                                OP2_BACKEND_cuda)
     if(exe STREQUAL "${name}_mpi_cudaemu")
       _op2_mpi_libs(mpi_libs ${libs})
-      target_link_libraries(${exe} PRIVATE op2_cuda_emu OP2::op2_mpi_api ${mpi_libs})
+      _op2_mpi_cxx(mpi_libs ${language})
+      target_link_libraries(${exe} PRIVATE OP2::op2_cuda_emu OP2::op2_mpi_api ${mpi_libs})
     else()
-      target_link_libraries(${exe} PRIVATE op2_cuda_emu ${libs})
+      target_link_libraries(${exe} PRIVATE OP2::op2_cuda_emu ${libs})
     endif()
   endforeach()
 endfunction()

@@ -36,6 +36,8 @@ typedef struct op_dist_ops {
   void (*set_declared)(op_set s);
   void (*map_declared)(op_map m);
   void (*dat_declared)(op_dat d, int zero);
+  /* op_free_dat_temp: the layer lets its rows go (before the core frees d). */
+  void (*dat_freed)(op_dat d);
   /* The HDF5 declarations of op2/io, each process reading its slice. */
   op_set (*decl_set_hdf5)(const char *file, const char *name);
   op_map (*decl_map_hdf5)(op_set from, op_set to, int dim, const char *file, const char *name);
@@ -44,6 +46,8 @@ typedef struct op_dist_ops {
 
   /* ---- the partition (op_partition; a loop before it partitions in blocks) ---- */
   void (*partition)(const char *lib, const char *routine, op_set set, op_map map, op_dat coords);
+  /* op_halo_create: distributes the mesh as declared when not yet distributed. */
+  void (*halo_create)(void);
   void (*partition_geometry)(const char *lib, const char *routine, op_set set, op_map map,
                              const op_mesh_geometry *geo);
   int (*needs_coords)(const char *lib, const char *routine);

@@ -137,11 +137,18 @@ void op_timer_add_mpi(int timer, double halo, double reduce);
  * thread. */
 int op_omp_chunk(int count);
 
+/* For generated CPU code: its own copy of constant `name` (the application's
+ * has internal linkage), which every op_decl_const of that name fills from
+ * then on. Called before main; `bytes` is the copy's size. */
+void op_register_const_copy(const char *name, void *copy, size_t bytes);
+
 /* ---- backend hooks: each backend library defines these ---- */
 /* Makes the host copy of dat current (device backends copy back). */
 void op_backend_dat_to_host(op_dat dat);
 /* Called once a dat is declared (device backends may allocate). */
 void op_backend_dat_declared(op_dat dat);
+/* Called before a dat is freed (op_free_dat_temp): device backends free its copy. */
+void op_backend_dat_freed(op_dat dat);
 /* Called from op_decl_const_named (device backends copy to constant memory). */
 void op_backend_const_declared(const char *name, const void *data, size_t bytes);
 void op_backend_init(void);

@@ -33,9 +33,14 @@ typedef struct {
 int op_num_consts(void);
 const op_const_info *op_const_at(int i);
 
-/* Parses "double", "float", "int" (and OP2's aliases "real(8)", "r8", "real(4)",
- * "r4", "integer(4)", "i4"); returns -1 for anything else. */
+/* Parses "double", "float", "int" and OP2's other spellings of them ("real(8)",
+ * "r8", "real*8", "double precision"; "real(4)", "r4", "real*4", "real";
+ * "integer(4)", "i4", "integer*4", "integer", "int(4)"), each also with OP2's
+ * layout suffix ":soa" ("double:soa"); returns -1 for anything else (OP2's
+ * "uint", "ll", "ull", "bool": docs/op2-library.md). */
 int op_type_from_name(const char *name);
+/* 1 when the type name asks for OP2's structure-of-arrays layout (":soa"). */
+int op_type_is_soa(const char *name);
 int op_type_bytes(op_type t);
 
 #ifdef __cplusplus

@@ -14,11 +14,14 @@ typedef struct {
   int thread_spread;        /* op_set_thread_spread's value (default 1) */
   int thread_spread_option; /* --op-thread-spread=N, 0 when not given */
   int affine_runs;          /* plans look for affine and interleaved runs (--op-affine-runs) */
+  int no_realloc;           /* OP2's OP_NO_REALLOC: op_decl_dat keeps the application's array */
+  int auto_soa;             /* OP2's op_init_soa / OP_AUTO_SOA: every dat declared ":soa" */
   op_set *sets;
   int nsets, cap_sets;
   op_map *maps;
   int nmaps, cap_maps;
-  op_dat *dats;
+  op_dat *dats;             /* NULL where a temporary dat was freed (its index is reused) */
+  unsigned char *dat_temp;  /* per dat: made by op_decl_dat_temp (op_free_dat_temp may free it) */
   int ndats, cap_dats;
   op_const_info *consts;
   int nconsts, cap_consts;

@@ -2,6 +2,7 @@
  * op_decl.c - declarations of sets, maps, dats and constants; loop
  * arguments; the registry that I/O and diagnostics enumerate.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,18 +51,36 @@ op_map op_find_map(const char *name) {
 }
 op_dat op_find_dat(const char *name) {
   for (int i = 0; i < op_g.ndats; i++)
-    if (strcmp(op_g.dats[i]->name, name) == 0) return op_g.dats[i];
+    if (op_g.dats[i] && strcmp(op_g.dats[i]->name, name) == 0) return op_g.dats[i];
   return NULL;
+}
+
+/* OP2's spellings of the three element types the backends compute with
+ * (C, and OP2's Fortran names), each also with the suffix ":soa". */
+static const struct {
+  const char *name;
+  op_type type;
+} type_names[] = {
+    {"double", OP_TYPE_DOUBLE}, {"real(8)", OP_TYPE_DOUBLE},    {"r8", OP_TYPE_DOUBLE},
+    {"real*8", OP_TYPE_DOUBLE}, {"double precision", OP_TYPE_DOUBLE},
+    {"float", OP_TYPE_FLOAT},   {"real(4)", OP_TYPE_FLOAT},     {"r4", OP_TYPE_FLOAT},
+    {"real*4", OP_TYPE_FLOAT},  {"real", OP_TYPE_FLOAT},
+    {"int", OP_TYPE_INT},       {"integer(4)", OP_TYPE_INT},    {"i4", OP_TYPE_INT},
+    {"integer*4", OP_TYPE_INT}, {"integer", OP_TYPE_INT},       {"int(4)", OP_TYPE_INT},
+};
+
+int op_type_is_soa(const char *name) {
+  static const char suffix[] = ":soa";
+  const size_t n = name ? strlen(name) : 0, k = sizeof suffix - 1;
+  return n > k && !strcmp(name + n - k, suffix);
 }
 
 int op_type_from_name(const char *name) {
   if (!name) return -1;
-  if (!strcmp(name, "double") || !strcmp(name, "real(8)") || !strcmp(name, "r8"))
-    return OP_TYPE_DOUBLE;
-  if (!strcmp(name, "float") || !strcmp(name, "real(4)") || !strcmp(name, "r4"))
-    return OP_TYPE_FLOAT;
-  if (!strcmp(name, "int") || !strcmp(name, "integer(4)") || !strcmp(name, "i4"))
-    return OP_TYPE_INT;
+  const size_t n = strlen(name) - (op_type_is_soa(name) ? 4 : 0);
+  for (size_t i = 0; i < sizeof type_names / sizeof *type_names; i++)
+    if (strlen(type_names[i].name) == n && !strncmp(name, type_names[i].name, n))
+      return (int)type_names[i].type;
   return -1;
 }
 
@@ -89,6 +108,21 @@ static void require_init(const char *what) {
 }
 
 /* ---- sets, maps, dats -------------------------------------------------------- */
+
+/* The index a new dat takes: the lowest one a freed temporary dat left (so
+ * that a loop on a temporary declared again each iteration, as OP2's
+ * airfoil_tempdats does, finds its plan again), else a new one. */
+static int free_dat_slot(void) {
+  for (int i = 0; i < op_g.ndats; i++)
+    if (!op_g.dats[i]) return i;
+  if (op_g.ndats == op_g.cap_dats) {
+    op_g.cap_dats = op_g.cap_dats ? 2 * op_g.cap_dats : 16;
+    op_g.dats = op_realloc(op_g.dats, sizeof(*op_g.dats) * (size_t)op_g.cap_dats);
+    op_g.dat_temp = op_realloc(op_g.dat_temp, (size_t)op_g.cap_dats);
+  }
+  op_g.dats[op_g.ndats] = NULL;
+  return op_g.ndats++;
+}
 
 op_set op_decl_set_local(int size, const char *name) {
   require_init("op_decl_set");
@@ -208,6 +242,24 @@ op_map op_decl_map(op_set from, op_set to, int dim, int *imap, const char *name)
   return m;
 }
 
+/* The entries converted to the library's int numbering, each checked to fit
+ * first (a value beyond it is no valid entry of any set here). */
+op_map op_decl_map_long(op_set from, op_set to, int dim, long long *imap, const char *name) {
+  check_map_decl(from, to, dim, imap != NULL, name);
+  const size_t n = (size_t)from->size * (size_t)dim;
+  int *entries = op_malloc(sizeof(int) * (n ? n : 1));
+  for (size_t i = 0; i < n; i++) {
+    OP_CHECK(imap[i] >= 0 && imap[i] <= INT_MAX,
+             "op_decl_map_long(\"%s\"): entry %d of element %zu is %lld, outside the int "
+             "numbering of the library (sets of at most %d elements)",
+             name, (int)(i % (size_t)dim), i / (size_t)dim, imap[i], INT_MAX);
+    entries[i] = (int)imap[i];
+  }
+  op_map m = op_decl_map(from, to, dim, entries, name);
+  free(entries);
+  return m;
+}
+
 /* op_decl_map_fill: the application's rows written straight into the
  * library's storage, piece by piece over the backend's threads (each first
  * touches the rows it fills), and each piece range-checked while it is
@@ -259,14 +311,17 @@ op_dat op_decl_dat_local(op_set set, int dim, const char *type, const void *data
   OP_CHECK(set, "op_decl_dat(\"%s\"): set is NULL", name);
   OP_CHECK(dim > 0, "op_decl_dat(\"%s\"): dim must be positive, got %d", name, dim);
   int t = op_type_from_name(type);
-  OP_CHECK(t >= 0, "op_decl_dat(\"%s\"): unknown type \"%s\" (use double, float or int)", name,
-           type ? type : "(null)");
+  OP_CHECK(t >= 0,
+           "op_decl_dat(\"%s\"): unknown type \"%s\" (use double, float or int, or OP2's other "
+           "spellings of them, with or without \":soa\")",
+           name, type ? type : "(null)");
   OP_CHECK(!op_find_dat(name), "op_decl_dat: a dat named \"%s\" already exists", name);
   op_dat d = op_calloc(1, sizeof(*d));
-  d->index = op_g.ndats;
+  d->index = free_dat_slot();
   d->set = set;
   d->dim = dim;
   d->type = (op_type)t;
+  d->soa = op_type_is_soa(type) || op_g.auto_soa;
   d->elem_bytes = op_type_bytes(d->type);
   d->size = dim * d->elem_bytes;
   d->name = op_strdup(name);
@@ -282,8 +337,8 @@ op_dat op_decl_dat_local(op_set set, int dim, const char *type, const void *data
   if (data && op_set_user_ids(set)) op_dat_user_rows_arrived(d); /* after op_renumber */
   d->user_owned = 0;
   d->where = OP_DAT_HOST_CURRENT;
-  GROW(op_g.dats, op_g.ndats, op_g.cap_dats);
-  op_g.dats[op_g.ndats++] = d;
+  op_g.dats[d->index] = d;
+  op_g.dat_temp[d->index] = 0;
   if (notify_backend) op_backend_dat_declared(d);
   return d;
 }
@@ -300,7 +355,16 @@ static op_dat decl_dat(op_set set, int dim, const char *type, const void *data,
 op_dat op_decl_dat(op_set set, int dim, const char *type, void *data, const char *name) {
   OP_CHECK(data || (set && set->size == 0), "op_decl_dat(\"%s\"): data is NULL",
            name ? name : "?");
-  return decl_dat(set, dim, type, data, name);
+  op_dat d = decl_dat(set, dim, type, data, name);
+  /* OP2's OP_NO_REALLOC: the application's array is the dat's (OP2's
+   * tutorial steps 3 and 4 mix op_par_loops with loops of their own over the
+   * same arrays). Many processes move rows: the layer's copy stays. */
+  if (op_g.no_realloc && data && !op_dist) {
+    free(d->data);
+    d->data = data;
+    d->user_owned = 1;
+  }
+  return d;
 }
 
 op_dat op_decl_dat_temp_core(op_set set, int dim, const char *type, size_t elem_bytes,
@@ -309,7 +373,65 @@ op_dat op_decl_dat_temp_core(op_set set, int dim, const char *type, size_t elem_
   OP_CHECK(elem_bytes == 0 || t < 0 || elem_bytes == (size_t)op_type_bytes((op_type)t),
            "op_decl_dat_temp(\"%s\"): the pointer's element has %zu bytes but \"%s\" has %d",
            name ? name : "?", elem_bytes, type, op_type_bytes((op_type)t));
-  return decl_dat(set, dim, type, NULL, name);
+  op_dat d = decl_dat(set, dim, type, NULL, name);
+  op_g.dat_temp[d->index] = 1;
+  return d;
+}
+
+int op_free_dat_temp(op_dat dat) {
+  require_init("op_free_dat_temp");
+  /* Found by its address (a dat freed already is not looked into). */
+  int at = -1;
+  for (int i = 0; dat && i < op_g.ndats; i++)
+    if (op_g.dats[i] == dat) at = i;
+  if (at < 0 || !op_g.dat_temp[at]) {
+    op_warn("op_free_dat_temp: %s%s%s is not a dat made by op_decl_dat_temp: not freed",
+            at >= 0 ? "dat \"" : "a dat not declared (or freed already)",
+            at >= 0 ? dat->name : "", at >= 0 ? "\"" : "");
+    return -1;
+  }
+  op_backend_dat_freed(dat);
+  if (op_dist) op_dist->dat_freed(dat);
+  op_g.dats[dat->index] = NULL;
+  op_g.dat_temp[dat->index] = 0;
+  if (!dat->user_owned) free(dat->data);
+  free(dat->name);
+  free(dat->type_name);
+  free(dat);
+  return 1;
+}
+
+/* Copies of constants kept by generated code (op_register_const_copy). A
+ * fixed table: registered before main, where nothing can be reported well. */
+enum { CONST_COPIES = 256 };
+static struct {
+  const char *name;
+  void *copy;
+  size_t bytes;
+} const_copies[CONST_COPIES];
+static int nconst_copies, const_copies_lost;
+
+void op_register_const_copy(const char *name, void *copy, size_t bytes) {
+  if (nconst_copies == CONST_COPIES) {
+    const_copies_lost++; /* op_decl_const reports it */
+    return;
+  }
+  const_copies[nconst_copies].name = name;
+  const_copies[nconst_copies].copy = copy;
+  const_copies[nconst_copies].bytes = bytes;
+  nconst_copies++;
+}
+
+static void fill_const_copies(const char *name, const void *data, size_t bytes) {
+  OP_CHECK(!const_copies_lost, "op_decl_const(%s): more than %d constants with copies of their "
+           "own in the loop code", name, CONST_COPIES);
+  for (int i = 0; i < nconst_copies; i++) {
+    if (strcmp(const_copies[i].name, name) != 0) continue;
+    OP_CHECK(bytes <= const_copies[i].bytes,
+             "op_decl_const(%s): %zu bytes given, but the loop code was generated for %zu",
+             name, bytes, const_copies[i].bytes);
+    memcpy(const_copies[i].copy, data, bytes);
+  }
 }
 
 void op_decl_const_named(int dim, const char *type, const void *data, size_t bytes,
@@ -339,6 +461,7 @@ void op_decl_const_named(int dim, const char *type, const void *data, size_t byt
   c->dim = dim;
   c->bytes = bytes;
   c->data = data;
+  fill_const_copies(c->name, data, bytes);
   op_backend_const_declared(c->name, data, bytes);
 }
 
@@ -468,7 +591,7 @@ void op_diagnostic_output(void) {
   printf("  dats:\n");
   for (int i = 0; i < op_g.ndats; i++) {
     op_dat d = op_g.dats[i];
-    printf("    %-20s on %s, dim %d, %s\n", d->name, d->set->name, d->dim, d->type_name);
+    if (d) printf("    %-20s on %s, dim %d, %s\n", d->name, d->set->name, d->dim, d->type_name);
   }
   printf("  constants:\n");
   for (int i = 0; i < op_g.nconsts; i++)
@@ -479,6 +602,7 @@ void op_diagnostic_output(void) {
 void op_registry_free(void) {
   for (int i = 0; i < op_g.ndats; i++) {
     op_dat d = op_g.dats[i];
+    if (!d) continue;
     if (!d->user_owned) free(d->data);
     free(d->name);
     free(d->type_name);
@@ -499,6 +623,8 @@ void op_registry_free(void) {
     free(op_g.consts[i].type_name);
   }
   free(op_g.dats);
+  free(op_g.dat_temp);
+  op_g.dat_temp = NULL;
   free(op_g.maps);
   free(op_g.sets);
   free(op_g.consts);

@@ -19,6 +19,10 @@ void op_partition(const char *lib, const char *routine, op_set prime_set, op_map
   if (op_dist) op_dist->partition(lib, routine, prime_set, prime_map, coords);
 }
 
+void op_halo_create(void) {
+  if (op_dist) op_dist->halo_create();
+}
+
 void op_partition_geometry(const char *lib, const char *routine, op_set prime_set,
                            op_map prime_map, const op_mesh_geometry *geo) {
   OP_CHECK(geo && geo->set, "op_partition_geometry: no geometry (or no set) given");

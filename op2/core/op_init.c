@@ -32,7 +32,11 @@ static const char *usage =
     "                      spread over the set, 1 to 64 (default: the application's, 1)\n"
     "  --op-affine-runs=N  CPU backends: 1 run the affine and interleaved runs of a mesh\n"
     "                      as direct SIMD loops (default), 0 every element the general\n"
-    "                      way, through the maps (env OP_AFFINE_RUNS; same results)\n";
+    "                      way, through the maps (env OP_AFFINE_RUNS; same results)\n"
+    "  OP_NO_REALLOC       OP2's option: op_decl_dat keeps the application's array instead\n"
+    "                      of a copy (one process; no op_renumber)\n"
+    "  OP_AUTO_SOA         OP2's option (also env OP_AUTO_SOA): every dat as if declared\n"
+    "                      \":soa\" (held component by component where a backend can)\n";
 
 const char *op_usage_text(void) {
   static char text[4096];
@@ -65,6 +69,10 @@ static int take_option(const char *a) {
     op_set_huge_pages(parse_int_option("option --op-huge-pages", a + 16, 0, 1));
   } else if (!strncmp(a, "OP_PART_SIZE=", 13)) {
     op_g.part_size = parse_int_option("option OP_PART_SIZE", a + 13, 1, 1 << 20);
+  } else if (!strcmp(a, "OP_NO_REALLOC")) {
+    op_g.no_realloc = 1;
+  } else if (!strcmp(a, "OP_AUTO_SOA")) {
+    op_g.auto_soa = 1;
   } else if (!strncmp(a, "--op-", 5)) {
     if (!op_backend_option(a) && !(op_dist && op_dist->option(a)))
       op_fatal("unknown OP2 option \"%s\" for the %s backend; OP2 options are:\n%s", a,
@@ -114,6 +122,9 @@ static void init(int argc, char **argv, int *argc_io, int diags) {
   op_g.part_size = op_backend_default_part_size();
   op_g.thread_spread_option = 0; /* op_g.thread_spread: the application's, set any time */
   op_g.affine_runs = 1;
+  op_g.no_realloc = 0;
+  /* op_g.auto_soa: op_init_soa's, or OP2's OP_AUTO_SOA set at all, whatever its value. */
+  if (getenv("OP_AUTO_SOA")) op_g.auto_soa = 1;
   const char *env = getenv("OP_DIAGS");
   if (env && *env) op_g.diags = parse_int_option("environment variable OP_DIAGS", env, 0, 9);
   env = getenv("OP_HUGE_PAGES");
@@ -141,6 +152,11 @@ static void init(int argc, char **argv, int *argc_io, int diags) {
 
 void op_init(int argc, char **argv, int diags) { init(argc, argv, NULL, diags); }
 
+void op_init_soa(int argc, char **argv, int diags, int soa) {
+  op_g.auto_soa = soa != 0;
+  init(argc, argv, NULL, diags);
+}
+
 void op_init_strip_options(int *argc, char **argv, int diags) {
   OP_CHECK(argc, "op_init_strip_options: argc is NULL (pass &argc)");
   init(*argc, argv, argc, diags);
@@ -155,6 +171,7 @@ void op_exit(void) {
   op_profile_free();
   op_registry_free();
   op_g.initialised = 0;
+  op_g.auto_soa = 0;
   if (op_dist && op_g.started) op_dist->exit();
   op_g.started = 0;
 }

@@ -53,17 +53,24 @@ static int blocks_of_range(op_plan *p, int b, long long lo, long long hi) {
   return b;
 }
 
+/* Blocks of a range of n elements. */
+static long long blocks_for(long long n, long long ps) { return n <= 0 ? 0 : (n - 1) / ps + 1; }
+
 /* Any partition size in [1, INT_MAX] is valid: a block holds at most the
  * whole set, and every product below is formed in 64 bits. The core
- * elements [0, core_size) and the others are blocked apart. */
+ * elements [0, core_size), the other owned ones and (on many processes, a
+ * loop that writes through a map) the execute halo are blocked apart: the
+ * halo's blocks come last, and their reduction partials are left out (an
+ * element there is another process's, which counts it: nblocks_owned). */
 static void make_blocks(op_plan *p) {
   const long long size = p->set_size, core = p->core_size, ps = p->part_size;
-  const long long ncore = core == 0 ? 0 : (core - 1) / ps + 1;
-  const long long nrest = size == core ? 0 : (size - core - 1) / ps + 1;
-  p->nblocks = (int)(ncore + nrest);
+  const long long owned = p->set->size < size ? p->set->size : size;
+  const long long ncore = blocks_for(core, ps), nown = blocks_for(owned - core, ps);
+  p->nblocks = (int)(ncore + nown + blocks_for(size - owned, ps));
+  p->nblocks_owned = (int)(ncore + nown);
   p->offset = op_malloc(sizeof(int) * ((size_t)p->nblocks + 1));
   p->nelems = op_malloc(sizeof(int) * ((size_t)p->nblocks + 1));
-  blocks_of_range(p, blocks_of_range(p, 0, 0, core), core, size);
+  blocks_of_range(p, blocks_of_range(p, blocks_of_range(p, 0, 0, core), core, owned), owned, size);
 }
 
 /* Does argument i take part in conflicts (its dat is written indirectly)? */
@@ -324,11 +331,13 @@ op_plan *op_plan_build(const char *loop_name, op_set set, int part_size, int nar
   p->what = what;
   size_t na = (size_t)(nargs ? nargs : 1);
   p->arg_dat = op_malloc(sizeof(int) * na);
+  p->arg_bytes = op_malloc(sizeof(int) * na);
   p->arg_map = op_malloc(sizeof(int) * na);
   p->arg_idx = op_malloc(sizeof(int) * na);
   p->arg_acc = op_malloc(sizeof(int) * na);
   for (int i = 0; i < nargs; i++) {
     p->arg_dat[i] = (args[i].kind == OP_ARG_DAT && args[i].dat) ? args[i].dat->index : -1;
+    p->arg_bytes[i] = (args[i].kind == OP_ARG_DAT && args[i].dat) ? args[i].dat->size : 0;
     p->arg_map[i] = args[i].map ? args[i].map->index : -1;
     p->arg_idx[i] = args[i].idx;
     p->arg_acc[i] = (int)args[i].acc;
@@ -364,6 +373,7 @@ void op_plan_free(op_plan *p) {
   if (!p) return;
   free(p->loop_name);
   free(p->arg_dat);
+  free(p->arg_bytes);
   free(p->arg_map);
   free(p->arg_idx);
   free(p->arg_acc);
@@ -415,9 +425,11 @@ static int matches(const op_plan *p, const char *loop_name, op_set set, int part
       ((p->what & OP_PLAN_SIZE_ONLY) || (p->what & what) != what))
     return 0;
   for (int i = 0; i < nargs; i++) {
-    int dat = (args[i].kind == OP_ARG_DAT && args[i].dat) ? args[i].dat->index : -1;
+    const int is_dat = args[i].kind == OP_ARG_DAT && args[i].dat;
+    int dat = is_dat ? args[i].dat->index : -1;
     int map = args[i].map ? args[i].map->index : -1;
-    if (p->arg_dat[i] != dat || p->arg_map[i] != map || p->arg_idx[i] != args[i].idx ||
+    if (p->arg_dat[i] != dat || p->arg_bytes[i] != (is_dat ? args[i].dat->size : 0) ||
+        p->arg_map[i] != map || p->arg_idx[i] != args[i].idx ||
         p->arg_acc[i] != (int)args[i].acc)
       return 0;
   }

@@ -34,6 +34,9 @@ typedef struct op_plan {
   int part_size;
   int nargs;
   int *arg_dat;   /* dat index per argument, -1 for gbl/idx */
+  int *arg_bytes; /* its dat's bytes per element: a freed temporary's index may
+                     come back with another dat (op_free_dat_temp), which finds
+                     this plan only when it has the same shape */
   int *arg_map;   /* map index per argument, -1 when direct */
   int *arg_idx;
   int *arg_acc;
@@ -49,6 +52,8 @@ typedef struct op_plan {
 
   /* ---- blocks ---- */
   int nblocks;
+  int nblocks_owned; /* blocks [0, nblocks_owned) hold owned elements, the rest the
+                        execute halo (many processes): reductions take the first only */
   int *offset;    /* first element of each block */
   int *nelems;    /* elements in each block */
 

@@ -73,8 +73,18 @@ static void free_owners(const op_plan *p, int **owner, int **group) {
 }
 
 static int check_blocks(const op_plan *p, char *msg, size_t len) {
+  /* Reductions take blocks [0, nblocks_owned): exactly the owned elements
+   * (on many processes the execute halo's blocks come after them). */
+  const int owned = p->set->size < p->set_size ? p->set->size : p->set_size;
   int next = 0;
   for (int b = 0; b < p->nblocks; b++) {
+    if ((b < p->nblocks_owned) != (p->offset[b] < owned))
+      return fail(msg, len, "block %d (from element %d) is %s the owned blocks (%d) of %d owned "
+                  "elements", b, p->offset[b], b < p->nblocks_owned ? "among" : "not among",
+                  p->nblocks_owned, owned);
+    if (next < owned && next + p->nelems[b] > owned)
+      return fail(msg, len, "block %d (elements %d to %d) straddles the owned boundary %d", b, next,
+                  next + p->nelems[b] - 1, owned);
     if (p->offset[b] != next)
       return fail(msg, len, "block %d starts at %d, expected %d", b, p->offset[b], next);
     if (p->nelems[b] <= 0 || p->nelems[b] > p->part_size)

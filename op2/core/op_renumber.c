@@ -355,7 +355,11 @@ static void apply_order(op_set s, const int *order) {
   op_renumber_invert(n, order, new_of_old);
   for (int d = 0; d < op_g.ndats; d++) {
     op_dat dat = op_g.dats[d];
-    if (dat->set != s) continue;
+    if (!dat || dat->set != s) continue; /* NULL: a freed temporary */
+    OP_CHECK(!dat->user_owned,
+             "op_renumber: dat \"%s\" is the application's own array (OP_NO_REALLOC), which "
+             "renumbering would reorder: leave out one or the other",
+             dat->name);
     permute_rows(op_fetch_data_ptr(dat), (size_t)dat->size, n, order);
     op_host_data_changed(dat);
   }

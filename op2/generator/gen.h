@@ -54,6 +54,12 @@ typedef struct {
   int line;
   int nargs;
   gen_arg args[GEN_MAX_ARGS];
+  /* Where the kernel comes from (gen_main.c): the name the loop code
+   * includes (<kernel>.h from the kernel directory, or <app>_kernel_<kernel>.h
+   * written beside the loop code when the application's source defines it)
+   * and that file's path. */
+  char header[GEN_NAME + 64];
+  char header_path[4096];
 } gen_loop;
 
 typedef struct {
@@ -61,6 +67,8 @@ typedef struct {
   char type[16];
   int dim;                  /* literal dim, or -1 */
   int scalar;               /* declared as op_decl_const(1, "t", &name) */
+  int internal;             /* the sources define it with internal linkage
+                               (gen_source_const.c): the CPU code keeps a copy */
   char file[512];
   int line;
 } gen_const;
@@ -77,6 +85,27 @@ typedef struct {
 /* Adds the loops and constants of one tokenized file; refuses (exit 1 with
  * file:line) what the generator cannot handle. */
 void gen_parse(const token_list *tl, gen_program *prog);
+
+/* ---- kernels written in the application's source (gen_source_kernel.c) ---- */
+typedef struct {
+  const char *path;  /* the source */
+  int line;          /* where the definition starts */
+  long begin, end;   /* its bytes in the source: [begin, end) */
+  int is_static;     /* declared static */
+} gen_source_kernel;
+
+/* Finds the definition of function `kernel` at file scope in a tokenized
+ * source: 1 (and *out) when found, 0 when not. */
+int gen_find_source_kernel(const token_list *tl, const char *kernel, gen_source_kernel *out);
+/* Writes the definition as a header of the loop code: in an unnamed namespace
+ * (cxx) or static (C), under a #line directive naming the source. */
+void gen_emit_source_kernel(FILE *f, const token_list *tl, const char *kernel,
+                            const gen_source_kernel *k, int cxx, const char *app);
+
+/* 1 when a source defines constant `name` at file scope with internal
+ * linkage (static; const in C++), so that loop code compiled apart cannot
+ * reach it (gen_source_const.c). */
+int gen_source_const_internal(const token_list *tl, const char *name, int cxx);
 
 /* ---- output ---- */
 typedef enum { GEN_SEQ, GEN_OPENMP, GEN_CUDA, GEN_OFFLOAD } gen_backend;

@@ -22,17 +22,34 @@ void gen_emit_prototypes(FILE *f, const gen_program *prog, const char *app) {
   fprintf(f, "\n#endif\n");
 }
 
-/* extern declarations of the constants that kernels read by name. */
-static void emit_const_decls(FILE *f, const gen_program *prog) {
+/* Declarations of the constants that kernels read by name: extern (the
+ * application's own variables), or a copy of this file's own that
+ * op_decl_const fills where the application's has internal linkage
+ * (gen_source_const.c; an array needs its literal dim for that). */
+static void emit_const_decls(FILE *f, const gen_program *prog, const char *app) {
+  int copies = 0;
   for (int c = 0; c < prog->nconsts; c++) {
     const gen_const *k = &prog->consts[c];
+    const int copy = k->internal && (k->scalar || k->dim > 0);
+    copies += copy;
+    const char *storage = copy ? "static" : "extern";
     if (k->scalar)
-      fprintf(f, "extern %s %s;\n", k->type, k->name);
+      fprintf(f, "%s %s %s;\n", storage, k->type, k->name);
     else if (k->dim > 0)
-      fprintf(f, "extern %s %s[%d];\n", k->type, k->name, k->dim);
+      fprintf(f, "%s %s %s[%d];\n", storage, k->type, k->name, k->dim);
     else
       fprintf(f, "extern %s %s[];\n", k->type, k->name);
   }
+  if (!copies) return;
+  fprintf(f, "/* The copies, registered before main: op_decl_const fills them. */\n"
+             "__attribute__((constructor)) static void op2_const_copies_%s(void) {\n", app);
+  for (int c = 0; c < prog->nconsts; c++) {
+    const gen_const *k = &prog->consts[c];
+    if (k->internal && (k->scalar || k->dim > 0))
+      fprintf(f, "  op_register_const_copy(\"%s\", %s%s, sizeof %s);\n", k->name,
+              k->scalar ? "&" : "", k->name, k->name);
+  }
+  fprintf(f, "}\n");
 }
 
 static int is_reduction(const gen_arg *a) {
@@ -663,7 +680,8 @@ static void emit_loop(FILE *f, const gen_loop *lp, gen_backend backend) {
   }
   fprintf(f, "    }\n  }\n");
   for (int a = 0; a < n; a++)
-    if (is_reduction(&lp->args[a])) gen_emit_reduce(f, lp, a, "  ", "part%d", "plan->nblocks");
+    /* The execute halo's blocks (many processes) are another process's to count. */
+    if (is_reduction(&lp->args[a])) gen_emit_reduce(f, lp, a, "  ", "part%d", "plan->nblocks_owned");
   fprintf(f, "  op_loop_end(&L);\n}\n");
 }
 
@@ -675,9 +693,9 @@ void gen_emit_cpu(FILE *f, const gen_program *prog, const char *app, gen_backend
   fprintf(f, "#include <math.h>\n#include <stddef.h>\n#include \"op_lib_core.h\"\n"
              "#include \"op2_loop.h\"\n\n");
   fprintf(f, "/* Constants read by the kernels (op_decl_const). */\n");
-  emit_const_decls(f, prog);
+  emit_const_decls(f, prog, app);
   fprintf(f, "\n/* The user kernels, compiled unchanged. */\n");
   if (prog->user_types) fprintf(f, "#include \"user_types.h\"\n");
-  for (int l = 0; l < prog->nloops; l++) fprintf(f, "#include \"%s.h\"\n", prog->loops[l].kernel);
+  for (int l = 0; l < prog->nloops; l++) fprintf(f, "#include \"%s\"\n", prog->loops[l].header);
   for (int l = 0; l < prog->nloops; l++) emit_loop(f, &prog->loops[l], backend);
 }

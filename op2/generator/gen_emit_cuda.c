@@ -127,6 +127,9 @@ static void emit_params(FILE *f, const loop_info *L) {
   const gen_loop *lp = L->lp;
   fprintf(f, "\n/* %s, from %s:%d */\nstruct op_cuda_p_%s {\n  int size;\n", lp->kernel, lp->file,
           lp->line, lp->kernel);
+  /* Elements [owned, size) are the execute halo (many processes): their
+   * reduction contributions are another process's. */
+  if (L->nred) out(f, 2, "int owned;\n");
   for (int i = 0; i < L->n; i++) {
     const gen_arg *a = &lp->args[i];
     if (is_dat(a)) out(f, 2, "%s *d%d;\n", a->type, i);
@@ -150,15 +153,21 @@ static void emit_params(FILE *f, const loop_info *L) {
 
 /* ---- pieces of kernels ---------------------------------------------------------------- */
 
-static void emit_red_init(FILE *f, const loop_info *L, int ind) {
+/* The thread's partial results r<i>, and with halo (a kernel that may run
+ * the execute halo: staged, atomic, colour) z<i>, where an execute-halo
+ * element's contribution goes and is forgotten (emit_call). */
+static void emit_red_init(FILE *f, const loop_info *L, int ind, int halo) {
   for (int i = 0; i < L->n; i++) {
     const gen_arg *a = &L->lp->args[i];
     if (!is_part(a)) continue;
-    out(f, ind, "%s r%d[%s];\n", a->type, i, a->dim > 0 ? ddim(a, i) : "OP_MAX_GBL_DIM");
-    if (is_inc(a))
-      out(f, ind, "for (int d = 0; d < %s; d++) r%d[d] = (%s)0;\n", ddim(a, i), i, a->type);
-    else
-      out(f, ind, "for (int d = 0; d < %s; d++) r%d[d] = p.g%d[d];\n", ddim(a, i), i, i);
+    for (int z = 0; z <= halo; z++) {
+      const char r = z ? 'z' : 'r';
+      out(f, ind, "%s %c%d[%s];\n", a->type, r, i, a->dim > 0 ? ddim(a, i) : "OP_MAX_GBL_DIM");
+      if (is_inc(a))
+        out(f, ind, "for (int d = 0; d < %s; d++) %c%d[d] = (%s)0;\n", ddim(a, i), r, i, a->type);
+      else
+        out(f, ind, "for (int d = 0; d < %s; d++) %c%d[d] = p.g%d[d];\n", ddim(a, i), r, i, i);
+    }
   }
 }
 
@@ -229,7 +238,9 @@ static void emit_call(FILE *f, const loop_info *L, int ind, int v) {
     if (a->kind == GEN_ARG_IDX) {
       snprintf(buf, sizeof buf, "&i%d", i);
     } else if (a->kind == GEN_ARG_GBL || is_info(a)) {
-      if (is_part(a))
+      if (is_part(a) && (v == V_STAGED || v == V_ATOMIC || v == V_COLOUR))
+        snprintf(buf, sizeof buf, "n < p.owned ? r%d : z%d", i, i);
+      else if (is_part(a))
         snprintf(buf, sizeof buf, "r%d", i);
       else
         snprintf(buf, sizeof buf, "p.g%d", i);
@@ -261,10 +272,10 @@ static void kernel_head(FILE *f, const loop_info *L, const char *variant, const 
 /* Opens a kernel whose threads stride over VAR from 0 to BOUND by the size of
  * the grid (plain, atomic, colour), after its reduction partials. */
 static void grid_kernel_begin(FILE *f, const loop_info *L, const char *variant, const char *extra,
-                              const char *var, const char *bound) {
+                              const char *var, const char *bound, int halo) {
   kernel_head(f, L, variant, extra);
   if (!L->nred) out(f, 2, "(void)part_base;\n");
-  emit_red_init(f, L, 2);
+  emit_red_init(f, L, 2, halo);
   out(f, 2, "for (int %s = (int)(blockIdx.x * blockDim.x + threadIdx.x); %s < %s;\n", var, var,
       bound);
   out(f, 7, "%s += (int)(blockDim.x * gridDim.x)) {\n", var);
@@ -289,7 +300,7 @@ static void emit_inc_locals(FILE *f, const loop_info *L, int ind) {
 }
 
 static void emit_plain(FILE *f, const loop_info *L) {
-  grid_kernel_begin(f, L, "plain", ", const int part_base", "n", "p.size");
+  grid_kernel_begin(f, L, "plain", ", const int part_base", "n", "p.size", 0);
   emit_idx(f, L, 4);
   emit_call(f, L, 4, V_PLAIN);
   grid_kernel_end(f, L);
@@ -302,7 +313,7 @@ static void emit_coalesced(FILE *f, const loop_info *L) {
   out(f, 2, "OP_CUDA_DYNAMIC_SHARED(op_sh);\n");
   out(f, 2, "const int lane = (int)(threadIdx.x & 31u), warp = (int)(threadIdx.x >> 5);\n");
   out(f, 2, "char *ws = op_sh + (size_t)warp * (size_t)scratch; /* this warp's scratch */\n");
-  emit_red_init(f, L, 2);
+  emit_red_init(f, L, 2, 0);
   out(f, 2, "for (int base = (int)(blockIdx.x * (blockDim.x >> 5) + (unsigned)warp) * 32; "
             "base < p.size;\n");
   out(f, 7, "base += (int)(gridDim.x * blockDim.x)) {\n");
@@ -346,7 +357,7 @@ static void emit_coalesced(FILE *f, const loop_info *L) {
 
 static void emit_atomic(FILE *f, const loop_info *L) {
   const gen_loop *lp = L->lp;
-  grid_kernel_begin(f, L, "atomic", ", const int part_base", "n", "p.size");
+  grid_kernel_begin(f, L, "atomic", ", const int part_base", "n", "p.size", 1);
   emit_idx(f, L, 4);
   emit_inc_locals(f, L, 4);
   emit_call(f, L, 4, V_ATOMIC);
@@ -365,7 +376,7 @@ static void emit_atomic(FILE *f, const loop_info *L) {
 
 static void emit_colour(FILE *f, const loop_info *L) {
   grid_kernel_begin(f, L, "colour", ", const int cstart, const int ccount, const int part_base",
-                    "j", "ccount");
+                    "j", "ccount", 1);
   out(f, 4, "const int n = p.gcol_elems[cstart + j];\n");
   emit_idx(f, L, 4);
   emit_call(f, L, 4, V_COLOUR);
@@ -406,7 +417,7 @@ static void emit_staged(FILE *f, const loop_info *L) {
           g, i, g, D, D, D);
   }
   out(f, 2, "__syncthreads();\n");
-  emit_red_init(f, L, 2);
+  emit_red_init(f, L, 2, 1);
   out(f, 2, "/* Every thread runs the same number of rounds: __syncthreads below is reached by all. */\n");
   out(f, 2, "for (int n0 = 0; n0 < nelem; n0 += (int)blockDim.x) {\n");
   out(f, 4, "const int nl = n0 + (int)threadIdx.x;\n");
@@ -498,6 +509,7 @@ static void emit_stub(FILE *f, const loop_info *L) {
   out(f, 2, "memset(&p, 0, sizeof p);\n");
   /* The elements the loop runs (on many processes the execute halo too). */
   out(f, 2, "p.size = C.L.size;\n");
+  if (L->nred) out(f, 2, "p.owned = set->size < C.L.size ? set->size : C.L.size;\n");
   for (int i = 0; i < n; i++) {
     const gen_arg *a = &lp->args[i];
     if (is_dat(a)) out(f, 2, "p.d%d = (%s *)op_cuda_dat_d(arg%d.dat);\n", i, a->type, i);

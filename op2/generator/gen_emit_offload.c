@@ -359,8 +359,12 @@ static void emit_case(FILE *f, const loop_info *L, strategy s, int soa, int host
     out(f, ind + 2, "op_offload_loop_partials(&C);\n");
     char in[64];
     snprintf(in, sizeof in, "%*s", ind + 2, "");
+    /* The owned blocks only, as the CPU backends combine them (the plan's
+     * execute-halo blocks come last; the offload backend has no MPI
+     * executable, so there are none yet). */
     for (int i = 0; i < L->n; i++)
-      if (is_red(&L->lp->args[i])) gen_emit_reduce(f, L->lp, i, in, "C.part_h[%d]", "C.plan->nblocks");
+      if (is_red(&L->lp->args[i]))
+        gen_emit_reduce(f, L->lp, i, in, "C.part_h[%d]", "C.plan->nblocks_owned");
   } else {
     emit_red_begin(f, L, ind + 2);
     emit_element_region(f, L, s, soa, host, ind + 2);
@@ -516,7 +520,7 @@ void gen_emit_offload(FILE *f, const gen_program *prog, const char *app) {
           "#ifndef OP_FUN_PREFIX\n#define OP_FUN_PREFIX\n#endif\n"
           "#pragma omp declare target\n");
   if (prog->user_types) fprintf(f, "#include \"user_types.h\"\n");
-  for (int l = 0; l < prog->nloops; l++) fprintf(f, "#include \"%s.h\"\n", prog->loops[l].kernel);
+  for (int l = 0; l < prog->nloops; l++) fprintf(f, "#include \"%s\"\n", prog->loops[l].header);
   fprintf(f, "#pragma omp end declare target\n");
   for (int l = 0; l < prog->nloops; l++) emit_loop(f, &prog->loops[l]);
   emit_registration(f, prog, app);

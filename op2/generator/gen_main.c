@@ -20,14 +20,17 @@ static void usage(FILE *f) {
           "usage: op2-gen --app NAME --out DIR [--kernel-dir DIR] [--backends LIST]\n"
           "               [--language c|c++] SOURCE...\n"
           "  Reads the application's sources, finds every op_par_loop and op_decl_const,\n"
-          "  and writes the loop code for each backend into DIR:\n"
+          "  and writes the loop code for each backend into DIR (sources without a loop\n"
+          "  give loop code with none):\n"
           "    NAME_loops.h     prototypes of op_par_loop_<kernel>\n"
           "    NAME_seq.c       sequential backend (NAME_seq.cpp for C++)\n"
           "    NAME_openmp.c    OpenMP backend (NAME_openmp.cpp for C++)\n"
           "    NAME_cuda.cu     CUDA backend\n"
           "    NAME_offload.c   OpenMP target-offload backend (NAME_offload.cpp for C++)\n"
           "  --kernel-dir DIR   where the kernel headers <kernel>.h (and OP2's optional\n"
-          "                     user_types.h) live (default: the directory of the first source)\n"
+          "                     user_types.h) live (default: the directory of the first source);\n"
+          "                     a kernel with no header there is taken from its definition in\n"
+          "                     the sources (written as DIR/NAME_kernel_<kernel>.h)\n"
           "  --backends LIST    comma-separated subset of seq,openmp,cuda,offload\n"
           "                     (default seq,openmp,cuda)\n"
           "  --language L       c or c++: the language of the CPU loop code, which includes\n"
@@ -95,9 +98,8 @@ static void emit_device_headers(const char *dir, const char *app, const gen_prog
     char *buf = NULL;
     size_t len = 0;
     char path[8192];
-    snprintf(path, sizeof path, "%s/%s.h", prog->kernel_dir, prog->loops[l].kernel);
     FILE *f = open_buffer(&buf, &len);
-    gen_emit_device_header(f, path);
+    gen_emit_device_header(f, prog->loops[l].header_path);
     fclose(f);
     snprintf(path, sizeof path, "%s/%s_cuda_%s.h", dir, app, prog->loops[l].kernel);
     write_if_changed(path, buf, len);
@@ -115,6 +117,43 @@ static int is_cxx_source(const char *path) {
 static int file_exists(const char *path) {
   struct stat st;
   return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Where loop lp's kernel comes from: its header in the kernel directory, or
+ * else its definition in one of the sources, written beside the loop code. */
+static void find_kernel(gen_loop *lp, const char *kdir, const char *out, const char *app,
+                        const token_list *tls, int nsrc, int cxx) {
+  char *path = lp->header_path;
+  if (snprintf(path, sizeof lp->header_path, "%s/%s.h", kdir, lp->kernel) >=
+      (int)sizeof lp->header_path)
+    gen_error_at(lp->file, lp->line, "kernel %s: the kernel directory's path is too long",
+                 lp->kernel);
+  if (file_exists(path)) {
+    snprintf(lp->header, sizeof lp->header, "%s.h", lp->kernel);
+    return;
+  }
+  for (int s = 0; s < nsrc; s++) {
+    gen_source_kernel k;
+    if (!gen_find_source_kernel(&tls[s], lp->kernel, &k)) continue;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_buffer(&buf, &len);
+    gen_emit_source_kernel(f, &tls[s], lp->kernel, &k, cxx, app);
+    fclose(f);
+    snprintf(lp->header, sizeof lp->header, "%s_kernel_%s.h", app, lp->kernel);
+    if (snprintf(path, sizeof lp->header_path, "%s/%s", out, lp->header) >=
+        (int)sizeof lp->header_path)
+      gen_error_at(lp->file, lp->line, "kernel %s: the output directory's path is too long",
+                   lp->kernel);
+    write_if_changed(path, buf, len);
+    free(buf);
+    return;
+  }
+  snprintf(path, sizeof lp->header_path, "%s/%s.h", kdir, lp->kernel);
+  gen_error_at(lp->file, lp->line,
+               "kernel %s: neither its header %s exists (one kernel per header, named after the "
+               "kernel) nor do the sources define it at file scope",
+               lp->kernel, path);
 }
 
 int main(int argc, char **argv) {
@@ -173,28 +212,18 @@ int main(int argc, char **argv) {
   gen_program prog;
   memset(&prog, 0, sizeof prog);
   prog.kernel_dir = kdir;
-  for (int s = 0; s < nsrc; s++) {
-    token_list tl;
-    gen_lex_file(sources[s], &tl);
-    gen_parse(&tl, &prog);
-    gen_free_tokens(&tl);
-  }
-  if (prog.nloops == 0) {
-    fprintf(stderr, "op2-gen: no op_par_loop found in the sources of %s\n", app);
+  /* Kept until the kernels are found: one may be defined in a source. */
+  token_list *tls = calloc((size_t)nsrc, sizeof *tls);
+  if (!tls) {
+    fprintf(stderr, "op2-gen: out of memory\n");
     return 1;
   }
-  for (int l = 0; l < prog.nloops; l++) {
-    char path[8192];
-    snprintf(path, sizeof path, "%s/%s.h", kdir, prog.loops[l].kernel);
-    if (!file_exists(path))
-      gen_error_at(prog.loops[l].file, prog.loops[l].line,
-                   "kernel %s: its header %s does not exist (one kernel per header, named after "
-                   "the kernel)",
-                   prog.loops[l].kernel, path);
+  for (int s = 0; s < nsrc; s++) {
+    gen_lex_file(sources[s], &tls[s]);
+    gen_parse(&tls[s], &prog);
   }
-  char ut[8192];
-  snprintf(ut, sizeof ut, "%s/user_types.h", kdir);
-  prog.user_types = file_exists(ut);
+  /* A source with no loop (OP2's tutorial starts so) still builds: the loop
+   * code is then empty. */
   if (mkdir(out, 0777) != 0) {
     struct stat st;
     if (stat(out, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -202,6 +231,17 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
+  for (int l = 0; l < prog.nloops; l++)
+    find_kernel(&prog.loops[l], kdir, out, app, tls, nsrc, !strcmp(language, "c++"));
+  for (int c = 0; c < prog.nconsts; c++)
+    for (int s = 0; s < nsrc && !prog.consts[c].internal; s++)
+      prog.consts[c].internal =
+          gen_source_const_internal(&tls[s], prog.consts[c].name, is_cxx_source(sources[s]));
+  for (int s = 0; s < nsrc; s++) gen_free_tokens(&tls[s]);
+  free(tls);
+  char ut[8192];
+  snprintf(ut, sizeof ut, "%s/user_types.h", kdir);
+  prog.user_types = file_exists(ut);
   emit_to(out, app, "_loops.h", &prog, GEN_SEQ, 1);
   char suffix[16];
   snprintf(suffix, sizeof suffix, "_seq%s", cpu_suffix);

@@ -75,24 +75,40 @@ static int literal_dim(const token_list *tl, range r) {
   return (int)v;
 }
 
+/* OP2's spellings of the element types the backends compute with, as the
+ * library reads them (op_type_from_name), each also with the suffix ":soa". */
+static const struct {
+  const char *name, *type, *type_enum;
+} type_names[] = {
+    {"double", "double", "OP_TYPE_DOUBLE"},     {"real(8)", "double", "OP_TYPE_DOUBLE"},
+    {"r8", "double", "OP_TYPE_DOUBLE"},         {"real*8", "double", "OP_TYPE_DOUBLE"},
+    {"double precision", "double", "OP_TYPE_DOUBLE"},
+    {"float", "float", "OP_TYPE_FLOAT"},        {"real(4)", "float", "OP_TYPE_FLOAT"},
+    {"r4", "float", "OP_TYPE_FLOAT"},           {"real*4", "float", "OP_TYPE_FLOAT"},
+    {"real", "float", "OP_TYPE_FLOAT"},
+    {"int", "int", "OP_TYPE_INT"},              {"integer(4)", "int", "OP_TYPE_INT"},
+    {"i4", "int", "OP_TYPE_INT"},               {"integer*4", "int", "OP_TYPE_INT"},
+    {"integer", "int", "OP_TYPE_INT"},          {"int(4)", "int", "OP_TYPE_INT"},
+};
+
 static void read_type(const token_list *tl, range r, const char *what, char *type, char *type_enum) {
   int line = tl->toks[r.begin].line;
   if (!single(r) || tl->toks[r.begin].kind != TOK_STRING)
     gen_error_at(tl->path, line, "%s: the type must be a string literal such as \"double\"", what);
   const char *s = tl->toks[r.begin].text;
-  if (!strcmp(s, "\"double\"") || !strcmp(s, "\"real(8)\"") || !strcmp(s, "\"r8\"")) {
-    strcpy(type, "double");
-    strcpy(type_enum, "OP_TYPE_DOUBLE");
-  } else if (!strcmp(s, "\"float\"") || !strcmp(s, "\"real(4)\"") || !strcmp(s, "\"r4\"")) {
-    strcpy(type, "float");
-    strcpy(type_enum, "OP_TYPE_FLOAT");
-  } else if (!strcmp(s, "\"int\"") || !strcmp(s, "\"integer(4)\"") || !strcmp(s, "\"i4\"")) {
-    strcpy(type, "int");
-    strcpy(type_enum, "OP_TYPE_INT");
-  } else {
-    gen_error_at(tl->path, line, "%s: unsupported type %s (use \"double\", \"float\" or \"int\")",
-                 what, s);
-  }
+  /* The literal without its quotes and without OP2's layout suffix ":soa". */
+  size_t n = strlen(s) - 2;
+  if (n > 4 && !strncmp(s + 1 + n - 4, ":soa", 4)) n -= 4;
+  for (size_t i = 0; i < sizeof type_names / sizeof *type_names; i++)
+    if (strlen(type_names[i].name) == n && !strncmp(s + 1, type_names[i].name, n)) {
+      strcpy(type, type_names[i].type);
+      strcpy(type_enum, type_names[i].type_enum);
+      return;
+    }
+  gen_error_at(tl->path, line,
+               "%s: unsupported type %s (use \"double\", \"float\" or \"int\", OP2's other "
+               "spellings of them such as \"real(8)\", or any of them with \":soa\")",
+               what, s);
 }
 
 static void read_access(const token_list *tl, range r, const char *what, char *acc) {

@@ -59,8 +59,8 @@ typedef struct op_map_core {
   int dim;          /* entries per element of `from` */
   int *map;         /* from->size * dim entries, row major (the library's copy) */
   char *name;
-  int user_owned;   /* 1 when `map` is the application's own array (never, since
-                       op_decl_map copies as OP2 does; kept for readers of the field) */
+  int user_owned;   /* 1 when `map` is not the core's to free: on many processes
+                       the MPI layer's rows (op_decl_map itself copies, as OP2 does) */
 } *op_map;
 
 /* Where the up-to-date copy of a dat lives, for backends with device memory. */
@@ -77,9 +77,12 @@ typedef struct op_dat_core {
   char *data_d;     /* device copy, or NULL */
   char *name;
   char *type_name;  /* "double", "float" or "int" */
-  int user_owned;   /* 1 when `data` is the application's own array (never, since
-                       op_decl_dat copies as OP2 does; kept for readers of the field) */
+  int user_owned;   /* 1 when `data` is not the core's to free: the application's
+                       own array (OP2's OP_NO_REALLOC) or, on many processes, the
+                       MPI layer's rows */
   int where;        /* OP_DAT_HOST_CURRENT | OP_DAT_DEVICE_CURRENT */
+  int soa;          /* declared with OP2's layout suffix ("double:soa"): a backend
+                       with a structure-of-arrays layout holds it so (offload) */
 } *op_dat;
 
 /* ---- loop arguments ---------------------------------------------------- */
@@ -111,6 +114,9 @@ typedef struct {
  * diags is the level used when neither the command line nor OP_DIAGS sets one.
  * argc may be 0 and argv NULL. */
 void op_init(int argc, char **argv, int diags);
+/* OP2's op_init_soa: op_init, and with soa non-zero every dat is held as if
+ * declared with ":soa" (as OP2's OP_AUTO_SOA, which is understood too). */
+void op_init_soa(int argc, char **argv, int diags, int soa);
 /* The same, and takes the options it recognised out of argv (updating *argc
  * and keeping argv NULL-terminated), so that the application parses only its
  * own arguments. The suite's solvers start with this one. */
@@ -129,6 +135,10 @@ const char *op_usage_text(void);
  * loop before it partitions in blocks). A no-op on one process without MPI. */
 void op_partition(const char *lib, const char *routine, op_set prime_set, op_map prime_map,
                   op_dat coords);
+/* OP2's op_halo_create: on many processes, distributes the mesh as declared
+ * (each process keeps its slices, as OP2 keeps them) and builds the halos,
+ * when op_partition has not done so; nothing once it has, or on one process. */
+void op_halo_create(void);
 /* This suite's: a mesh whose geometry follows from an element's number (a
  * structured grid) describes it by functions instead of a dat of coordinates
  * and a map for the graph, so that neither has to exist. The functions are
@@ -188,7 +198,10 @@ int op_root_status(int rc);
 op_set op_decl_set(int size, const char *name);
 /* op_decl_map and op_decl_dat copy the application's array, as OP2 does: it
  * may be freed (or reused) right after the call. Later changes to it are not
- * seen; the library's copy is read with op_fetch_data / op_fetch_data_ptr. */
+ * seen; the library's copy is read with op_fetch_data / op_fetch_data_ptr.
+ * With OP2's option OP_NO_REALLOC on the command line (one process),
+ * op_decl_dat keeps the application's array as the dat's own, as OP2 then
+ * does: it must outlive the dat, and the loops change it in place. */
 op_map op_decl_map(op_set from, op_set to, int dim, int *imap, const char *name);
 /* A map whose rows the application writes straight into the library's
  * storage, instead of building an array for op_decl_map to copy (a map of
@@ -203,6 +216,10 @@ op_map op_decl_map(op_set from, op_set to, int dim, int *imap, const char *name)
 typedef void (*op_map_fill_fn)(int first, int count, int *rows, void *ctx);
 op_map op_decl_map_fill(op_set from, op_set to, int dim, op_map_fill_fn fill, void *ctx,
                         const char *name);
+/* OP2's op_decl_map_long: entries given as 64-bit integers (OP2's idx_g_t),
+ * for meshes declared in global numbers; each must fit the library's int
+ * numbering (checked, with the element and entry named). */
+op_map op_decl_map_long(op_set from, op_set to, int dim, long long *imap, const char *name);
 op_dat op_decl_dat(op_set set, int dim, const char *type, void *data, const char *name);
 /* Like op_decl_dat, but the library allocates and zero-fills the data. Two
  * spellings: this suite's op_decl_dat_temp(set, dim, type, name), and OP2's
@@ -216,6 +233,12 @@ op_dat op_decl_dat_temp_core(op_set set, int dim, const char *type, size_t elem_
 #define OP2_DAT_TEMP_UNTYPED(set, dim, type, name) op_decl_dat_temp_core((set), (dim), (type), 0, (name))
 #define OP2_DAT_TEMP_TYPED(set, dim, type, ptr, name) \
   op_decl_dat_temp_core((set), (dim), (type), sizeof(*(ptr)), (name))
+
+/* OP2's op_free_dat_temp: frees a dat made by op_decl_dat_temp (its data,
+ * device copy and name: a dat of the same name may be declared again).
+ * Returns 1, or -1 (with a message) when dat is not such a dat. On many
+ * processes every process frees it. */
+int op_free_dat_temp(op_dat dat);
 
 /* op_decl_const(dim, "double", &gam) registers a global constant that user
  * kernels read by its C name. Call it again after changing the value. */

@@ -25,6 +25,9 @@
 #endif
 #endif
 
+/* OP2's type of global element numbers (op_decl_map_long's entries). */
+typedef long long idx_g_t;
+
 /* A global argument's "map" in OP2's spelling of op_arg_gbl's relatives. */
 #ifndef OP_GBL
 #define OP_GBL ((op_map)0)

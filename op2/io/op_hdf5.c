@@ -618,7 +618,12 @@ const void *op_h5_user_rows(op_dat dat, void **owned) {
 }
 
 int op_h5_write_dat(const op_io_ctx *c, hid_t f, op_dat dat, const void *data, int replace) {
-  if (!dat || !dat->name || !dat->set || dat->dim < 1)
+  return op_h5_write_dat_as(c, f, dat, data, dat ? dat->name : NULL, replace);
+}
+
+int op_h5_write_dat_as(const op_io_ctx *c, hid_t f, op_dat dat, const void *data,
+                       const char *name, int replace) {
+  if (!dat || !name || !dat->set || dat->dim < 1)
     return OP_IO_ERR(c, OP_IO_EARG, "invalid dat");
   /* In the user's order after op_renumber (one process only). */
   void *owned = NULL;
@@ -628,7 +633,7 @@ int op_h5_write_dat(const op_io_ctx *c, hid_t f, op_dat dat, const void *data, i
   }
   const char *names[1] = {"set"};
   const char *vals[1] = {dat->set->name ? dat->set->name : ""};
-  const int rc = write_impl(c, f, dat->name, dat->type, 2, op_get_size(dat->set), dat->dim, data,
+  const int rc = write_impl(c, f, name, dat->type, 2, op_get_size(dat->set), dat->dim, data,
                             dat->dim, replace, 1, names, vals);
   free(owned);
   return rc;
@@ -851,23 +856,29 @@ int op_hdf5_read_dat(const char *file, op_dat dat, const char *name, char *err, 
   return rc;
 }
 
-static int write_dat(const char *file, op_dat dat, const void *data, char *err, size_t errlen) {
+static int write_dat(const char *file, op_dat dat, const char *name, const void *data, char *err,
+                     size_t errlen) {
   op_io_ctx c = op_h5_ctx(err, errlen, file);
-  op_io_ctx co = with_object(&c, "dataset", dat ? dat->name : NULL);
-  int rc = op_h5_check_name(&co, dat ? dat->name : NULL);
+  op_io_ctx co = with_object(&c, "dataset", name);
+  int rc = op_h5_check_name(&co, name);
   if (rc != OP_IO_OK)
     return rc;
   hid_t f;
   rc = op_h5_open_write(&co, &f);
   if (rc != OP_IO_OK)
     return rc;
-  rc = op_h5_write_dat(&c, f, dat, data, 1);
+  rc = op_h5_write_dat_as(&c, f, dat, data, name, 1);
   return keep(rc, op_h5_close(&co, f));
 }
 
 int op_hdf5_write_dat(const char *file, op_dat dat, char *err, size_t errlen) {
+  return op_hdf5_write_dat_as(file, dat, dat ? dat->name : NULL, err, errlen);
+}
+
+int op_hdf5_write_dat_as(const char *file, op_dat dat, const char *name, char *err,
+                         size_t errlen) {
   const void *data = dat ? op_fetch_data_global(dat) : NULL; /* collective */
-  int rc = op_io_writer() ? write_dat(file, dat, data, err, errlen) : OP_IO_OK;
+  int rc = op_io_writer() ? write_dat(file, dat, name, data, err, errlen) : OP_IO_OK;
   return op_io_shared(rc, err);
 }
 
@@ -963,7 +974,22 @@ static void die(const char *func, const char *err) {
   op_io_die(msg);
 }
 
+int op_hdf5_decl_missing(const char *func, const char *file, const char *name) {
+  char err[OP_IO_ERRLEN];
+  const int e = op_hdf5_dataset_exists(file, name, err, sizeof err);
+  /* On many processes the layer's reader reports a file it cannot read
+   * (naming the rank, ending the job with the status of bad input). */
+  if (e < 0 && op_dist) return 0;
+  if (e < 0) die(func, err);
+  if (e == 0)
+    op_printf("%s: HDF5 file '%s' has no dataset '%s': nothing declared (NULL returned, as OP2 "
+              "does)\n",
+              func, file, name);
+  return e == 0;
+}
+
 op_set op_decl_set_hdf5(const char *file, const char *name) {
+  if (op_hdf5_decl_missing(__func__, file, name)) return NULL;
   /* Many processes: each reads its slice (op2/mpi). */
   if (op_dist) return op_dist->decl_set_hdf5(file, name);
   char err[OP_IO_ERRLEN];
@@ -981,6 +1007,7 @@ op_set op_decl_set_hdf5(const char *file, const char *name) {
 }
 
 op_map op_decl_map_hdf5(op_set from, op_set to, int dim, const char *file, const char *name) {
+  if (op_hdf5_decl_missing(__func__, file, name)) return NULL;
   if (op_dist) return op_dist->decl_map_hdf5(from, to, dim, file, name);
   char err[OP_IO_ERRLEN];
   op_io_ctx c = with_object(&(op_io_ctx){err, sizeof err, "HDF5 file", file, NULL, NULL}, "dataset",
@@ -1014,6 +1041,7 @@ op_map op_decl_map_hdf5(op_set from, op_set to, int dim, const char *file, const
 
 op_dat op_decl_dat_hdf5(op_set set, int dim, const char *type, const char *file,
                         const char *name) {
+  if (op_hdf5_decl_missing(__func__, file, name)) return NULL;
   if (op_dist) return op_dist->decl_dat_hdf5(set, dim, type, file, name);
   char err[OP_IO_ERRLEN];
   op_io_ctx c = op_h5_ctx(err, sizeof err, file);
@@ -1071,5 +1099,11 @@ void op_dump_to_hdf5(const char *file) {
 void op_fetch_data_hdf5_file(op_dat dat, const char *file) {
   char err[OP_IO_ERRLEN];
   if (op_hdf5_write_dat(file, dat, err, sizeof err) != OP_IO_OK)
+    die(__func__, err);
+}
+
+void op_fetch_data_hdf5_file_path(op_dat dat, const char *file, const char *path) {
+  char err[OP_IO_ERRLEN];
+  if (op_hdf5_write_dat_as(file, dat, path, err, sizeof err) != OP_IO_OK)
     die(__func__, err);
 }

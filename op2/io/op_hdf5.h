@@ -36,6 +36,9 @@ extern "C" {
 
 /* ---- OP2 API: print a message and exit(1) on error --------------------------- */
 
+/* A set, map or dat whose dataset the file does not have is not an error, as
+ * in OP2: the call says so (on the root) and returns NULL, and the
+ * application decides (OP2's airfoil_hdf5 asks for one that is not there). */
 op_set op_decl_set_hdf5(const char *file, const char *name);
 /* Entries are checked to lie in [0, to->size). */
 op_map op_decl_map_hdf5(op_set from, op_set to, int dim, const char *file, const char *name);
@@ -55,6 +58,9 @@ void op_dump_to_hdf5(const char *file);
 /* Writes one dat (its current host data); creates the file if missing, else
  * replaces the dataset of that name in it. */
 void op_fetch_data_hdf5_file(op_dat dat, const char *file);
+/* The same as dataset `path` ("states_0000100", "/results/states_0000100":
+ * missing groups are created) instead of the dat's name. */
+void op_fetch_data_hdf5_file_path(op_dat dat, const char *file, const char *path);
 
 /* ---- lower level: return OP_IO_OK or an OP_IO_E* code -------------------------- */
 
@@ -102,14 +108,21 @@ int op_hdf5_write_map(const char *file, op_map map, char *err, size_t errlen);
 /* Reads dataset `name` (NULL: dat->name) into an existing dat after checking
  * shape [set size, dim] and type; then calls op_host_data_changed(dat). */
 int op_hdf5_read_dat(const char *file, op_dat dat, const char *name, char *err, size_t errlen);
-/* Writes a dat (after op_fetch_data_ptr) under its own name. */
+/* Writes a dat (after op_fetch_data_ptr) under its own name, or under name. */
 int op_hdf5_write_dat(const char *file, op_dat dat, char *err, size_t errlen);
+int op_hdf5_write_dat_as(const char *file, op_dat dat, const char *name, char *err,
+                         size_t errlen);
 
 /* Constants: 1D dataset [dim]. */
 int op_hdf5_read_const(const char *file, const char *name, int dim, const char *type,
                        void *data, char *err, size_t errlen);
 int op_hdf5_write_const(const char *file, const char *name, int dim, const char *type,
                         const void *data, char *err, size_t errlen);
+
+/* For op_decl_*_hdf5 (func names the caller): 1, with OP2's message, when the
+ * file has no dataset `name`; 0 when it has; exits naming the file on any
+ * other failure (no file, not HDF5, a group where the dataset should be). */
+int op_hdf5_decl_missing(const char *func, const char *file, const char *name);
 
 /* op_dump_to_hdf5 with an error code instead of exit. */
 int op_hdf5_dump(const char *file, char *err, size_t errlen);

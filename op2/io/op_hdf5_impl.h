@@ -74,6 +74,9 @@ int op_h5_get_attr_str(const op_io_ctx *c, hid_t obj, const char *objname, const
 int op_h5_write_set(const op_io_ctx *c, hid_t f, op_set set, int replace);
 int op_h5_write_map(const op_io_ctx *c, hid_t f, op_map map, const int *entries, int replace);
 int op_h5_write_dat(const op_io_ctx *c, hid_t f, op_dat dat, const void *data, int replace);
+/* The same under another dataset name (a path: groups are created). */
+int op_h5_write_dat_as(const op_io_ctx *c, hid_t f, op_dat dat, const void *data,
+                       const char *name, int replace);
 /* Validates [global size, dim] and type of dataset `name` for dat. */
 int op_h5_check_dat(const op_io_ctx *c, hid_t f, op_dat dat, const char *name);
 /* Reads dataset `name` (validated first) into buf: a row for each element of

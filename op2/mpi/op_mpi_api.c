@@ -134,10 +134,12 @@ static void init(void) {
    * already touched: no huge pages for the arrays the loops run over (on one
    * process that cost airfoil 20%, as seq without huge pages), and freed
    * memory kept. A fixed threshold gives every big array fresh pages and
-   * returns it to the system when freed. Another allocator (a sanitizer's,
-   * tcmalloc) refuses the option: the run is then only slower, not wrong,
-   * so it goes on whatever mallopt answers. */
-  (void)mallopt(M_MMAP_THRESHOLD, 1 << 20);
+   * returns it to the system when freed. Under AddressSanitizer its own
+   * allocator serves malloc, and its mallopt does nothing and returns 0. */
+#ifndef __SANITIZE_ADDRESS__
+  if (mallopt(M_MMAP_THRESHOLD, 1 << 20) != 1)
+    op_mpi_fatal("mallopt(M_MMAP_THRESHOLD) failed: cannot fix where big arrays are allocated");
+#endif
   mesh = op_mpi_mesh_create(MPI_COMM_WORLD);
   ops.rank = mesh->rank;
   ops.nprocs = mesh->nprocs;
@@ -171,6 +173,10 @@ static const char *usage(void) {
 }
 
 static void free_gathered(void);
+/* Gathered rows of each dat on the root (op_fetch_data_global), by the core's index. */
+static char **gathered_dats;
+static int **gathered_maps;
+static int ngathered_dats, ngathered_maps;
 
 static void finish(void) {
   if (root_failed) {
@@ -252,6 +258,20 @@ static void dat_declared(op_dat d, int zero) {
   op_backend_dat_declared(d);
 }
 
+/* op_free_dat_temp: the layer's dat and everything kept for it go; the core
+ * then frees its own (whose rows were the layer's). */
+static void dat_freed(op_dat d) {
+  op_mpi_dat p = mdat(d);
+  if (p->index < cap_core_dats) core_dats[p->index] = NULL;
+  mdats[d->index] = NULL;
+  if (d->index < ngathered_dats) {
+    free(gathered_dats[d->index]);
+    gathered_dats[d->index] = NULL;
+  }
+  op_mpi_free_dat(mesh, p);
+  d->data = NULL;
+}
+
 static op_set decl_set_hdf5(const char *file, const char *name) {
   check_declaring("set", name);
   op_mpi_set p = op_mpi_decl_set_hdf5(mesh, file, name);
@@ -301,6 +321,7 @@ static void install(void) {
   }
   for (int i = 0; i < op_num_dats(); i++) {
     op_dat d = op_dat_at(i);
+    if (!d) continue; /* a freed temporary */
     d->data = mdat(d)->data;
     d->where = OP_DAT_HOST_CURRENT;
     op_backend_dat_declared(d);
@@ -319,15 +340,40 @@ static void choose(const char **lib, const char **routine) {
   if (!*lib || !(*lib)[0]) *lib = "BLOCK";
 }
 
+static void distribute_as_declared(FILE *summary) {
+  op_mpi_partition_as_declared(mesh);
+  op_mpi_halo_create(mesh);
+  if (summary) op_mpi_print_summary(mesh, summary);
+  distributed = 1;
+  install();
+}
+
 static void distribute(const char *lib, const char *routine, const op_mpi_part_mesh *pm) {
   if (distributed)
     op_mpi_fatal("op_partition called twice (or after the first loop, which partitions in "
                  "blocks): call it once, after the declarations");
   choose(&lib, &routine);
   /* The summary on many processes only: one process prints what seq prints. */
-  op_mpi_distribute_mesh(mesh, lib, routine, pm, mesh->nprocs > 1 ? stdout : NULL);
+  FILE *summary = mesh->nprocs > 1 ? stdout : NULL;
+  char why[512];
+  if (!op_mpi_partition_prime(lib, routine, pm, why, sizeof why)) {
+    /* OP2's answer to a partitioner it was not built with (ParMETIS, KaHIP,
+     * ...), or to a call without what the partitioner needs: the mesh stays
+     * as declared. */
+    if (is_root())
+      printf("OP2 MPI: %s; each process keeps the elements it declared, as OP2 does\n", why);
+    distribute_as_declared(summary);
+    return;
+  }
+  op_mpi_distribute_mesh(mesh, lib, routine, pm, summary);
   distributed = 1;
   install();
+}
+
+/* OP2's op_halo_create: halos for the mesh as declared, unless op_partition
+ * has made them already. */
+static void halo_create(void) {
+  if (!distributed) distribute_as_declared(mesh->nprocs > 1 ? stdout : NULL);
 }
 
 static void partition(const char *lib, const char *routine, op_set set, op_map map, op_dat coords) {
@@ -446,10 +492,6 @@ static void dat_changed(op_dat d) {
 /* ---- data in the user's numbering ------------------------------------------------------ */
 
 /* Per dat and map: the last whole copy gathered on the root. */
-static char **gathered_dats;
-static int **gathered_maps;
-static int ngathered_dats, ngathered_maps;
-
 static void free_gathered(void) {
   for (int i = 0; i < ngathered_dats; i++) free(gathered_dats[i]);
   for (int i = 0; i < ngathered_maps; i++) free(gathered_maps[i]);
@@ -493,26 +535,30 @@ static void gather_rows(op_mpi_set s, const char *rows, size_t rb, char *out) {
   free(recv);
 }
 
+/* Before the partition (no loop yet) the slices are in global order: each
+ * process's rows (rb bytes each) of s to the root, into out. Collective. */
+static void gather_slices(op_mpi_set s, const char *rows, size_t rb, char *out) {
+  int *counts = NULL, *displs = NULL;
+  if (is_root()) {
+    counts = op_mpi_alloc(int, mesh->nprocs);
+    displs = op_mpi_alloc(int, mesh->nprocs);
+    for (int r = 0; r < mesh->nprocs; r++) {
+      counts[r] = (int)((size_t)(s->slice_starts[r + 1] - s->slice_starts[r]) * rb);
+      displs[r] = (int)((size_t)s->slice_starts[r] * rb);
+    }
+  }
+  OP_MPI_CHECK(MPI_Gatherv(rows, (int)((size_t)s->slice_size * rb), MPI_BYTE, out, counts, displs,
+                           MPI_BYTE, 0, mesh->comm));
+  free(counts);
+  free(displs);
+}
+
 static const void *dat_global(op_dat d) {
   op_mpi_dat p = mdat(d);
   const char *rows = op_fetch_data_ptr(d); /* from the device, where there is one */
   if (!distributed) {
-    /* Still in slices (no loop yet): the slices are the global order. */
-    op_mpi_set s = p->set;
-    char *out = is_root() ? op_mpi_alloc(char, (size_t)s->global_size * p->size) : NULL;
-    int *counts = NULL, *displs = NULL;
-    if (is_root()) {
-      counts = op_mpi_alloc(int, mesh->nprocs);
-      displs = op_mpi_alloc(int, mesh->nprocs);
-      for (int r = 0; r < mesh->nprocs; r++) {
-        counts[r] = (int)((size_t)(s->slice_starts[r + 1] - s->slice_starts[r]) * p->size);
-        displs[r] = (int)((size_t)s->slice_starts[r] * p->size);
-      }
-    }
-    OP_MPI_CHECK(MPI_Gatherv(rows, (int)((size_t)s->slice_size * p->size), MPI_BYTE, out, counts,
-                             displs, MPI_BYTE, 0, mesh->comm));
-    free(counts);
-    free(displs);
+    char *out = is_root() ? op_mpi_alloc(char, (size_t)p->set->global_size * p->size) : NULL;
+    gather_slices(p->set, rows, p->size, out);
     rows = out;
   } else {
     char *out = is_root() ? op_mpi_alloc(char, (size_t)p->set->global_size * p->size) : NULL;
@@ -533,13 +579,18 @@ static const void *dat_global(op_dat d) {
 
 static const int *map_global(op_map m) {
   op_mpi_map p = mmap_of(m);
-  if (!distributed) op_mpi_fatal("op_fetch_map_global('%s'): call it after op_partition", m->name);
-  size_t n = (size_t)p->from->size * p->dim;
-  int *rows = op_mpi_alloc(int, n ? n : 1);
-  for (size_t q = 0; q < n; q++) rows[q] = p->to->gid[p->map[q]];
   int *out = is_root() ? op_mpi_alloc(int, (size_t)p->from->global_size * p->dim) : NULL;
-  gather_rows(p->from, (const char *)rows, (size_t)p->dim * sizeof(int), (char *)out);
-  free(rows);
+  if (!distributed) {
+    /* Still in slices, their entries global numbers (OP2's op_dump_to_hdf5
+     * before op_partition, as aero's write_hdf5 calls it). */
+    gather_slices(p->from, (const char *)p->slice, (size_t)p->dim * sizeof(int), (char *)out);
+  } else {
+    size_t n = (size_t)p->from->size * p->dim;
+    int *rows = op_mpi_alloc(int, n ? n : 1);
+    for (size_t q = 0; q < n; q++) rows[q] = p->to->gid[p->map[q]];
+    gather_rows(p->from, (const char *)rows, (size_t)p->dim * sizeof(int), (char *)out);
+    free(rows);
+  }
   if (!is_root()) return NULL;
   if (m->index >= ngathered_maps) {
     int k = m->index + 16;
@@ -636,10 +687,12 @@ __attribute__((constructor)) static void attach(void) {
   ops.set_declared = set_declared;
   ops.map_declared = map_declared;
   ops.dat_declared = dat_declared;
+  ops.dat_freed = dat_freed;
   ops.decl_set_hdf5 = decl_set_hdf5;
   ops.decl_map_hdf5 = decl_map_hdf5;
   ops.decl_dat_hdf5 = decl_dat_hdf5;
   ops.partition = partition;
+  ops.halo_create = halo_create;
   ops.partition_geometry = partition_geometry;
   ops.needs_coords = needs_coords;
   ops.before_loop = before_loop;

@@ -424,11 +424,14 @@ void op_mpi_halo_create(op_mpi_mesh m) {
   for (int i = 0; i < m->nsets; i++) free(run[i].off), free(run[i].rank);
   free(run);
   for (int i = 0; i < m->nsets; i++) localize(m, m->sets[i]);
-  for (int i = 0; i < m->ndats; i++) migrate_dat(m, m->dats[i], identity);
+  for (int i = 0; i < m->ndats; i++)
+    if (m->dats[i]) migrate_dat(m, m->dats[i], identity); /* NULL: a freed temporary */
   for (int i = 0; i < m->nsets; i++) op_mpi_exchange_plan_build(m->sets[i]);
   m->stage = OP_MPI_DISTRIBUTED;
-  for (int i = 0; i < m->ndats; i++) op_mpi_exchange_begin(m->dats[i]);
-  for (int i = 0; i < m->ndats; i++) op_mpi_exchange_finish(m->dats[i]);
+  for (int i = 0; i < m->ndats; i++)
+    if (m->dats[i]) op_mpi_exchange_begin(m->dats[i]);
+  for (int i = 0; i < m->ndats; i++)
+    if (m->dats[i]) op_mpi_exchange_finish(m->dats[i]);
 }
 
 void op_mpi_distribute_mesh(op_mpi_mesh m, const char *lib, const char *routine,

@@ -427,5 +427,11 @@ void op_mpi_write_hdf5(op_mpi_mesh m, const char *file, int nmaps, const op_mpi_
 }
 
 void op_mpi_dump_hdf5(op_mpi_mesh m, const char *file) {
-  op_mpi_write_hdf5(m, file, m->nmaps, (const op_mpi_map *)m->maps, m->ndats, (const op_mpi_dat *)m->dats);
+  /* The dats there are (a freed temporary leaves a NULL). */
+  op_mpi_dat *dats = op_mpi_alloc(op_mpi_dat, m->ndats);
+  int n = 0;
+  for (int i = 0; i < m->ndats; i++)
+    if (m->dats[i]) dats[n++] = m->dats[i];
+  op_mpi_write_hdf5(m, file, m->nmaps, (const op_mpi_map *)m->maps, n, (const op_mpi_dat *)dats);
+  free(dats);
 }

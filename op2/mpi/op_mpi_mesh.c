@@ -45,14 +45,8 @@ static void free_halo_list(op_mpi_halo_list *h) {
 
 void op_mpi_mesh_free(op_mpi_mesh m) {
   if (!m) return;
-  for (int i = 0; i < m->ndats; i++) {
-    op_mpi_dat d = m->dats[i];
-    op_mpi_exchange_free(d);
-    free(d->name);
-    free(d->slice);
-    free(d->data);
-    free(d);
-  }
+  for (int i = 0; i < m->ndats; i++)
+    if (m->dats[i]) op_mpi_free_dat(m, m->dats[i]);
   for (int i = 0; i < m->nmaps; i++) {
     op_mpi_map p = m->maps[i];
     free(p->name);
@@ -183,15 +177,31 @@ static op_mpi_dat add_dat(op_mpi_mesh m, op_mpi_set set, int dim, op_type type, 
   size_t tsize = op_io_type_size(type);
   if (tsize == 0) op_mpi_fatal("dat '%s': unknown type %d", name ? name : "?", (int)type);
   op_mpi_dat d = op_mpi_zalloc(struct op_mpi_dat_core, 1);
-  d->index = m->ndats;
+  /* The lowest index a freed dat left, else a new one. */
+  d->index = 0;
+  while (d->index < m->ndats && m->dats[d->index]) d->index++;
   d->name = dup_name(name, "dat");
   d->set = set;
   d->dim = dim;
   d->type = type;
   d->size = (size_t)dim * tsize;
-  m->dats = op_mpi_grow(op_mpi_dat, m->dats, m->ndats + 1);
-  m->dats[m->ndats++] = d;
+  if (d->index == m->ndats) {
+    m->dats = op_mpi_grow(op_mpi_dat, m->dats, m->ndats + 1);
+    m->ndats++;
+  }
+  m->dats[d->index] = d;
   return d;
+}
+
+void op_mpi_free_dat(op_mpi_mesh m, op_mpi_dat d) {
+  if (d->index < 0 || d->index >= m->ndats || m->dats[d->index] != d)
+    op_mpi_fatal("internal error: dat '%s' is not one of the mesh's", d->name ? d->name : "?");
+  m->dats[d->index] = NULL;
+  op_mpi_exchange_free(d);
+  free(d->name);
+  free(d->slice);
+  free(d->data);
+  free(d);
 }
 
 op_mpi_dat op_mpi_decl_dat(op_mpi_mesh m, op_mpi_set set, int dim, op_type type,
@@ -238,6 +248,6 @@ op_mpi_map op_mpi_find_map(op_mpi_mesh m, const char *name) {
 
 op_mpi_dat op_mpi_find_dat(op_mpi_mesh m, const char *name) {
   for (int i = 0; i < m->ndats; i++)
-    if (!strcmp(m->dats[i]->name, name)) return m->dats[i];
+    if (m->dats[i] && !strcmp(m->dats[i]->name, name)) return m->dats[i];
   return NULL;
 }

@@ -100,7 +100,7 @@ typedef struct op_mpi_mesh_core {
   MPI_Comm comm; /* a duplicate of the caller's, errors returned to OP_MPI_CHECK */
   int rank, nprocs;
   op_mpi_stage stage;
-  int nsets, nmaps, ndats;
+  int nsets, nmaps, ndats; /* dats[i] is NULL where a dat was freed (op_mpi_free_dat) */
   op_mpi_set *sets;
   op_mpi_map *maps;
   op_mpi_dat *dats;
@@ -147,6 +147,10 @@ op_mpi_dat op_mpi_decl_dat_take(op_mpi_mesh m, op_mpi_set set, int dim, op_type 
  * declared after the partition): rows for every local element, halos fresh. */
 op_mpi_dat op_mpi_decl_dat_distributed(op_mpi_mesh m, op_mpi_set set, int dim, op_type type,
                                        const char *name);
+
+/* Frees a dat of the mesh (no exchange of it in flight): its rows and name;
+ * its index is given to the next dat declared (op_free_dat_temp). */
+void op_mpi_free_dat(op_mpi_mesh m, op_mpi_dat d);
 
 op_mpi_set op_mpi_find_set(op_mpi_mesh m, const char *name);
 op_mpi_map op_mpi_find_map(op_mpi_mesh m, const char *name);

@@ -350,6 +350,24 @@ void op_mpi_partition_parts(op_mpi_mesh m, const char *lib, const char *routine,
   op_mpi_partition_mesh(m, lib, routine, &pm, nparts);
 }
 
+void op_mpi_partition_as_declared(op_mpi_mesh m) {
+  if (m->stage == OP_MPI_DISTRIBUTED)
+    op_mpi_fatal("op_partition: the mesh is already distributed (partition it once)");
+  op_mpi_set prime = NULL;
+  for (int i = 0; i < m->nsets; i++) {
+    op_mpi_set s = m->sets[i];
+    free(s->part);
+    s->part = op_mpi_alloc(int, (size_t)s->slice_size + 1);
+    for (int e = 0; e < s->slice_size; e++) s->part[e] = m->rank;
+    if (!prime || s->global_size > prime->global_size) prime = s;
+  }
+  snprintf(m->partitioner, sizeof m->partitioner, "as declared");
+  m->prime = prime;
+  m->nparts = m->nprocs;
+  m->edge_cut = -1;
+  m->stage = OP_MPI_PARTITIONED;
+}
+
 long long op_mpi_edge_cut(op_mpi_mesh m, op_mpi_map map) {
   op_mpi_set t = map->to;
   if (!t->part) op_mpi_fatal("edge cut of map '%s': set '%s' is not partitioned", map->name, t->name);

@@ -123,6 +123,12 @@ void op_mpi_partition_mesh(op_mpi_mesh m, const char *lib, const char *routine,
 void op_mpi_partition_parts(op_mpi_mesh m, const char *lib, const char *routine, op_mpi_set set,
                             op_mpi_map map, op_mpi_dat coords, int nparts);
 
+/* OP2's trivial partition: every process keeps the elements it declared
+ * (part = its rank, for every set). What op_halo_create distributes without
+ * op_partition, and what op_partition falls back to, as OP2 does, when asked
+ * for a partitioner this layer does not have or not given what it needs. */
+void op_mpi_partition_as_declared(op_mpi_mesh m);
+
 /* The parts of every element of set's slice when it is split into nparts
  * blocks of consecutive global numbers (sizes differ by at most one). */
 int op_mpi_block_part(int global, int global_size, int nparts);

@@ -75,6 +75,19 @@ int main(int argc, char **argv) {
   } else if (!strcmp(mode, "map_range")) {
     op_decl_map(edges, nodes, 2, bad, "pbad");
     return 0;
+  } else if (!strcmp(mode, "map_long_range")) {
+    /* OP2's 64-bit entries: one beyond the int numbering. */
+    long long wide[6] = {0, 1, 1, 2, 3, 4294967296LL};
+    op_decl_map_long(edges, nodes, 2, wide, "pwide");
+    return 0;
+  } else if (!strcmp(mode, "map_long")) {
+    /* ...and ones within it: the same map as from int entries. */
+    long long wide[6] = {0, 1, 1, 2, 3, 0};
+    op_map m = op_decl_map_long(edges, nodes, 2, wide, "pwide");
+    for (int i = 0; i < 6; i++)
+      if (m->map[i] != (int)wide[i]) return 1;
+    printf("long map matches\n");
+    return 0;
   } else if (!strcmp(mode, "map_fill_range")) {
     /* Two bad rows in different pieces: the lower one is reported. */
     op_set rows = op_decl_set(FILL_ROWS, "rows");

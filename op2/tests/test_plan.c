@@ -156,6 +156,32 @@ int main(int argc, char **argv) {
   }
   op_plan_free(star);
 
+  /* On many processes a loop that writes through a map also runs the
+   * execute halo, held after the owned elements: its blocks come last, apart
+   * from the owned ones, and reductions leave them out (nblocks_owned). The
+   * star's last 5 edges made an execute halo here, half the rest core. */
+  {
+    const int nown = nstar - 5;
+    sedges->size = nown;
+    sedges->exec_size = 5;
+    sedges->core_size = nown / 2;
+    op_plan *h = build_and_check("star with an execute halo", sedges, 4, 2, star_args);
+    const int owned_blocks = (nown / 2 + 3) / 4 + (nown - nown / 2 + 3) / 4;
+    EXPECT(h->set_size == nstar && h->nblocks_owned == owned_blocks &&
+               h->nblocks == owned_blocks + 2,
+           "execute halo: %d elements in %d blocks, %d owned; expected %d in %d, %d owned",
+           h->set_size, h->nblocks, h->nblocks_owned, nstar, owned_blocks + 2, owned_blocks);
+    char msg[512];
+    h->nblocks_owned++;
+    EXPECT(op_plan_check(h, 2, star_args, msg, sizeof msg) != 0,
+           "the checker accepted an execute-halo block among the owned ones");
+    printf("execute-halo block counted as owned rejected: %s\n", msg);
+    op_plan_free(h);
+    sedges->size = nstar;
+    sedges->exec_size = 0;
+    sedges->core_size = nstar;
+  }
+
   /* Reads do not conflict: one colour whatever the sharing. */
   op_arg read_args[2] = {op_arg_dat(sv, 0, pstar, 1, "double", OP_READ),
                          op_arg_dat(sv, 1, pstar, 1, "double", OP_READ)};

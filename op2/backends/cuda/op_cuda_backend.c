@@ -196,6 +196,11 @@ void op_backend_const_declared(const char *name, const void *data, size_t bytes)
 
 void op_backend_dat_declared(op_dat dat) { (void)dat; }
 
+void op_backend_dat_freed(op_dat dat) {
+  if (dat->data_d) CK(cudaFree(dat->data_d), dat->name);
+  dat->data_d = NULL;
+}
+
 /* Rows for every element held here: on many processes the halos too. */
 static size_t dat_bytes(op_dat d) { return (size_t)op_set_held(d->set) * (size_t)d->size; }
 
@@ -211,6 +216,7 @@ void op_backend_exit(void) {
    * after this: nothing to bring back to the host. */
   for (int i = 0; i < op_num_dats(); i++) {
     op_dat d = op_dat_at(i);
+    if (!d) continue; /* a freed temporary */
     if (d->data_d) CK(cudaFree(d->data_d), d->name);
     d->data_d = NULL;
     d->where = OP_DAT_HOST_CURRENT;

@@ -140,6 +140,7 @@ void op_backend_const_declared(const char *name, const void *data, size_t bytes)
 }
 
 void op_backend_dat_declared(op_dat dat) { (void)dat; }
+void op_backend_dat_freed(op_dat dat) { op_offload_dat_forget(dat); }
 
 void op_backend_exit(void) {
   op_offload_device_exit();

@@ -12,6 +12,8 @@
 void op_offload_device_init(int device, const op_offload_options *opt);
 /* Frees every device copy. */
 void op_offload_device_exit(void);
+/* Frees the device copy of a dat about to be freed (op_free_dat_temp). */
+void op_offload_dat_forget(op_dat d);
 int op_offload_device(void);
 /* 1 when the regions run on the host. */
 int op_offload_on_host(void);

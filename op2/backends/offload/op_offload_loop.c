@@ -21,6 +21,7 @@
  * shows as a wrong result in the tests.
  */
 #include <omp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,8 +150,16 @@ static void dat_release(op_dat d, const char *loop) {
   d->where = OP_DAT_HOST_CURRENT;
 }
 
+void op_offload_dat_forget(op_dat d) {
+  if (d->index >= D.ndats) return;
+  dev_free(D.dats[d->index].d);
+  memset(&D.dats[d->index], 0, sizeof D.dats[d->index]);
+  d->data_d = NULL;
+}
+
 /* Makes the device copy current, allocating it the first time: SoA when asked
- * for, the dat has several components and the loop allows it (a dim that is
+ * for (the option, or the dat's declaration), the dat has several components
+ * and the loop allows it (a dim that is
  * not a literal reaches the kernel as a pointer into the device copy, which
  * must then be AoS). */
 static void dat_to_device(op_dat d, const char *loop, int allow_soa) {
@@ -158,7 +167,13 @@ static void dat_to_device(op_dat d, const char *loop, int allow_soa) {
   if (dd->d && dd->soa && !allow_soa) dat_release(d, loop);
   if (!dd->d) {
     dd->bytes = dat_bytes(d);
-    dd->soa = allow_soa && D.opt->soa && d->dim > 1;
+    /* SoA for every such dat with --op-offload-layout=soa, or for one
+     * declared so (OP2's "double:soa"). */
+    dd->soa = allow_soa && (D.opt->soa || d->soa) && d->dim > 1;
+    if (dd->soa && !D.opt->soa && op_diags_level() >= 1)
+      printf("OP2 offload: dat \"%s\" held component by component on the device (declared with "
+             "\":soa\")\n",
+             d->name);
     dd->d = dev_alloc(dd->bytes, d->name, loop);
     d->data_d = dd->d;
     d->where &= ~OP_DAT_DEVICE_CURRENT;
@@ -298,6 +313,8 @@ void op_offload_loop_begin(op_offload_loop *C, const op_offload_loop_desc *desc,
       C->dat[i] = dd->d;
       C->es[i] = dd->soa ? 1 : a->dat->dim;
       C->cs[i] = dd->soa ? a->dat->set->size : 1;
+      /* A dat held SoA takes the SoA regions, whose strides suit AoS dats too. */
+      if (dd->soa) C->soa = 1;
     }
     if (a->kind != OP_ARG_GBL && a->kind != OP_ARG_INFO && a->map) C->map[i] = map_to_device(a->map, C->name);
   }
@@ -349,6 +366,7 @@ void op_offload_device_exit(void) {
    * after this: nothing to bring back to the host. */
   for (int i = 0; i < op_num_dats(); i++) {
     op_dat d = op_dat_at(i);
+    if (!d) continue; /* a freed temporary (op_offload_dat_forget) */
     if (d->index < D.ndats) dev_free(D.dats[d->index].d);
     d->data_d = NULL;
     d->where = OP_DAT_HOST_CURRENT;

@@ -33,4 +33,5 @@ int op_backend_option(const char *arg) { return op_omp_threads_option(arg, &requ
 const char *op_backend_usage(void) { return OP_OMP_THREADS_USAGE; }
 void op_backend_dat_to_host(op_dat dat) {}
 void op_backend_dat_declared(op_dat dat) {}
+void op_backend_dat_freed(op_dat dat) {}
 void op_backend_const_declared(const char *name, const void *data, size_t bytes) {}

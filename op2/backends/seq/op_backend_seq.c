@@ -13,4 +13,5 @@ int op_backend_option(const char *arg) { return 0; }
 const char *op_backend_usage(void) { return ""; }
 void op_backend_dat_to_host(op_dat dat) {}
 void op_backend_dat_declared(op_dat dat) {}
+void op_backend_dat_freed(op_dat dat) {}
 void op_backend_const_declared(const char *name, const void *data, size_t bytes) {}

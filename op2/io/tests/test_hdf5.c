@@ -133,6 +133,19 @@ static int roundtrip(const char *dir) {
   op_write_const_hdf5("consts/ints", 2, "int", (char *)ic, fa);
   op_write_const_hdf5("fc", 1, "float", (char *)&fc, fa);
 
+  /* a dat under a path of its own (OP2's op_fetch_data_hdf5_file_path):
+   * relative and absolute, groups created */
+  op_fetch_data_hdf5_file_path(m.p_x, fa, "states_0000100");
+  op_fetch_data_hdf5_file_path(m.p_x, fa, "/results/states_0000100");
+  double at_path[NN * 2];
+  CHECK(op_hdf5_read_dataset(fa, "states_0000100", "double", NN, 2, at_path, err, sizeof err) ==
+        OP_IO_OK);
+  CHECK(memcmp(at_path, xs, sizeof xs) == 0);
+  memset(at_path, 0, sizeof at_path);
+  CHECK(op_hdf5_read_dataset(fa, "results/states_0000100", "double", NN, 2, at_path, err,
+                             sizeof err) == OP_IO_OK);
+  CHECK(memcmp(at_path, xs, sizeof xs) == 0);
+
   /* everything at once */
   op_dump_to_hdf5(fb);
   CHECK(io_file_exists(fb));
@@ -202,7 +215,7 @@ static int roundtrip(const char *dir) {
   return io_report("io.hdf5_roundtrip");
 }
 
-/* Runs fn in a child with stderr captured to errfile; returns the exit status. */
+/* Runs fn in a child with stdout and stderr captured to errfile; returns the exit status. */
 static int run_child(void (*fn)(const char *), const char *arg, const char *errfile) {
   fflush(stdout);
   fflush(stderr);
@@ -213,7 +226,7 @@ static int run_child(void (*fn)(const char *), const char *arg, const char *errf
   }
   if (pid == 0) {
     int fd = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0 || dup2(fd, 2) < 0)
+    if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
       _exit(3);
     fn(arg);
     _exit(0);
@@ -226,9 +239,22 @@ static int run_child(void (*fn)(const char *), const char *arg, const char *errf
   return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+/* A dataset the file does not have is OP2's NULL (set, map, dat) with a
+ * message, and the run goes on (exit 5 tells it went on); a file that does
+ * not exist is still an error (exit 2). */
 static void child_decl_missing(const char *file) {
   op_set s = op_decl_set(4, "cells");
-  op_decl_dat_hdf5(s, 2, "double", file, "no_such_dat");
+  if (op_decl_set_hdf5(file, "no_such_set") || op_decl_map_hdf5(s, s, 2, file, "no_such_map") ||
+      op_decl_dat_hdf5(s, 2, "double", file, "no_such_dat") ||
+      op_decl_dat_hdf5(s, 2, "double", file, "grp/no_such_dat"))
+    _exit(4);
+  fflush(stdout);
+  _exit(5);
+}
+
+static void child_decl_no_file(const char *file) {
+  op_set s = op_decl_set(4, "cells");
+  op_decl_dat_hdf5(s, 2, "double", file, "vel");
 }
 
 static void child_decl_map_range(const char *file) {
@@ -364,13 +390,24 @@ static int errors(const char *dir) {
   rc = op_hdf5_read_dataset(good, "vel/inner", "double", 1, 1, d, err, sizeof err);
   CHECK_ERR(rc, OP_IO_EFORMAT, err, "err_good.h5", "vel/inner");
 
-  /* the OP2-style functions exit(2) (bad input: docs/errors.md) with the same kind of message */
+  /* the OP2-style functions: a missing dataset is NULL with a message naming
+   * the file and the dataset, as in OP2 */
   const char *ef = io_path(dir, "err_child_stderr.txt");
   int st = run_child(child_decl_missing, good, ef);
-  CHECK(st == 2);
+  CHECK(st == 5);
   char *msg = io_slurp(ef);
-  CHECK(msg && strstr(msg, "err_good.h5") && strstr(msg, "no_such_dat") &&
-        strstr(msg, "op_decl_dat_hdf5"));
+  CHECK(msg && strstr(msg, "err_good.h5") && strstr(msg, "'no_such_set'") &&
+        strstr(msg, "'no_such_map'") && strstr(msg, "'no_such_dat'") &&
+        strstr(msg, "'grp/no_such_dat'") && strstr(msg, "op_decl_dat_hdf5") &&
+        strstr(msg, "NULL"));
+  if (msg)
+    printf("  child said: %s", msg);
+  free(msg);
+  /* ...and exit(2) (bad input: docs/errors.md) on what is an error */
+  st = run_child(child_decl_no_file, io_path(dir, "nonexistent.h5"), ef);
+  CHECK(st == 2);
+  msg = io_slurp(ef);
+  CHECK(msg && strstr(msg, "nonexistent.h5") && strstr(msg, "op_decl_dat_hdf5"));
   if (msg)
     printf("  child said: %s", msg);
   free(msg);
