@@ -123,7 +123,7 @@ for t in $(printf '%s\n' 1 "$RUN_THREADS" | sort -un); do
   echo "bench:   $(cat "$out/bandwidth-$t.log")"
 done
 if [ "$RUN_STOP" = 0 ] && [[ " ${targets[*]} " == *" op2-gpu-bandwidth "* ]]; then
-  run_logged . "$out/bandwidth-gpu.log" "$bdir/op2/backends/cuda/op2-gpu-bandwidth" --csv
+  run_logged . "$out/bandwidth-gpu.log" "$bdir/tools/op2-gpu-bandwidth" --csv
   copygpu=$(awk -F, '$2 == "copy" {print $5}' "$out/bandwidth-gpu.log")
   echo "bench:   GPU copy: ${copygpu:-?} GB/s"
 fi

@@ -95,7 +95,7 @@ def parse(path):
 
 # Tokens that name a path of the tree: a top-level folder, then more.
 TREE_PATH = re.compile(r"(?<![\w./<>$-])((?:shared/)?specs/[\w.-]+(?:/[\w.-]+)*|"
-                       r"(?:docs|scripts|solvers|op2|validation|inputs|meshes)/[\w.-]+(?:/[\w.-]+)*/?)")
+                       r"(?:docs|scripts|solvers|op2|validation|inputs|meshes|tools)/[\w.-]+(?:/[\w.-]+)*/?)")
 MD_LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
 LINE_COUNT = re.compile(r"`([\w./-]+\.\w+)`(?: is|,)? (?:about )?(\d+) lines")
 LABELS = "<!-- doc-commands: labels -->"

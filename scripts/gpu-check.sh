@@ -185,7 +185,7 @@ end_step() {
 # ---- info ----
 if begin_step info; then
   run nvidia-smi 30 -- nvidia-smi
-  run gpu-bandwidth 60 -- "$P/op2/backends/cuda/op2-gpu-bandwidth"
+  run gpu-bandwidth 60 -- "$P/tools/op2-gpu-bandwidth"
   end_step info
 fi
 
@@ -279,7 +279,7 @@ if begin_step bench-airfoil; then
   done
   # The targets (validation/airfoil_targets.py) against the copy bandwidth
   # measured on this GPU in this run.
-  timeout 60 "$P/op2/backends/cuda/op2-gpu-bandwidth" >"$logs/bench-bandwidth.log" 2>&1
+  timeout 60 "$P/tools/op2-gpu-bandwidth" >"$logs/bench-bandwidth.log" 2>&1
   copy=$(awk '$1 == "copy" {print $2}' "$logs/bench-bandwidth.log")
   run airfoil-targets 30 -- "$py" validation/airfoil_targets.py "$b/airfoil_cuda/result.json" \
     "${copy:-0}"

@@ -5,6 +5,12 @@ add_test(NAME docs.deck_keys
          COMMAND ${OP2_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/doc-keys.py --check ${CMAKE_BINARY_DIR})
 set_tests_properties(docs.deck_keys PROPERTIES LABELS unit)
 
+# No include crosses a floor of the tree the wrong way (docs/developing.md,
+# "The map of the house"; scripts/include-floors.py).
+add_test(NAME docs.include_floors
+         COMMAND ${OP2_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/include-floors.py ${PROJECT_SOURCE_DIR})
+set_tests_properties(docs.include_floors PROPERTIES LABELS unit)
+
 # The tutorial application of the docs, built against an installed OP2 as an
 # outside project would (CMake package and pkg-config), and run.
 add_test(NAME install.outside_project

@@ -98,7 +98,7 @@ def main(argv):
     margs, solver, args, iter_key = CASES[a.case]
     args = args.format(out=a.out).split()
     exe = os.path.join(a.build, "solvers", solver, solver + "_mpi")
-    model = os.path.join(a.build, "op2", "mpi", "op2-partition-model")
+    model = os.path.join(a.build, "tools", "op2-partition-model")
     census_csv = os.path.join(a.out, "%s_census.csv" % a.case)
     bad = []
     try:

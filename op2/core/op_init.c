@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "op2.h"
 #include "op2_dist.h"
@@ -190,8 +189,3 @@ int op_thread_spread(void) {
 }
 int op_part_size(void) { return op_g.part_size; }
 
-double op_wtime(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}

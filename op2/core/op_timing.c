@@ -2,12 +2,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "op2.h"
 #include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
 #include "op2_state.h"
+
+/* The clock every timing of the library reads (monotonic: a change of the
+ * system's time of day does not move it). */
+double op_wtime(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 typedef struct {
   char *name;

@@ -33,7 +33,7 @@ export EULER=$build/solvers/euler/euler_seq
 export CONVERT=$build/meshes/airfoil_convert
 export NACA=$build/meshes/naca_cmesh
 export TAMPER=$build/solvers/airfoil/airfoil_tamper_h5
-export TUNE_CHECK=$build/op2/op2-tune-check
+export TUNE_CHECK=$build/tools/op2-tune-check
 # The MPI executables on 2 processes (built when MPI, PT-Scotch and parallel
 # HDF5 are installed) and the CPU emulation of CUDA (built with the CUDA
 # backend): a case that needs one is skipped, and said so, where it is not

@@ -83,7 +83,7 @@ else
   echo "This test is considered PASSED"
 fi
 echo "Total plan time:   0.3670"; echo "Max total runtime = 3.186555"'
-stub "$P/op2/backends/cuda/op2-gpu-bandwidth" 'echo "copy 3000.0 GB/s"'
+stub "$P/tools/op2-gpu-bandwidth" 'echo "copy 3000.0 GB/s"'
 # naca_cmesh: writes its -o file, or fails with STUB_MESH=fail.
 stub "$P/meshes/naca_cmesh" '[ "${STUB_MESH:-}" = fail ] && { echo "naca_cmesh: cannot write"; exit 1; }
 while [ $# -gt 0 ]; do [ "$1" = -o ] && echo mesh >"$2"; shift; done'
