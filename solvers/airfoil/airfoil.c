@@ -197,18 +197,31 @@ static void declare_from_ascii(const deck *d, airfoil_mesh *m, airfoil_mesh_op2 
   o->p_x = op_decl_dat(o->nodes, 2, "double", m->x, "p_x");
 }
 
+/* OP2's readers return NULL for a dataset the file lacks (OP2's applications
+ * probe for optional ones); every dataset of airfoil's mesh is required. */
+static void *required(void *declared, const char *file, const char *name) {
+  if (!declared) {
+    char what[4400];
+    snprintf(what, sizeof what, "HDF5 file '%s', dataset '%s'", file, name);
+    bad_input("%s: dataset does not exist", what);
+  }
+  return declared;
+}
+
 static void declare_from_hdf5(const char *file, airfoil_mesh_op2 *o) {
-  o->nodes = op_decl_set_hdf5(file, "nodes");
-  o->edges = op_decl_set_hdf5(file, "edges");
-  o->bedges = op_decl_set_hdf5(file, "bedges");
-  o->cells = op_decl_set_hdf5(file, "cells");
-  o->pedge = op_decl_map_hdf5(o->edges, o->nodes, 2, file, "pedge");
-  o->pecell = op_decl_map_hdf5(o->edges, o->cells, 2, file, "pecell");
-  o->pbedge = op_decl_map_hdf5(o->bedges, o->nodes, 2, file, "pbedge");
-  o->pbecell = op_decl_map_hdf5(o->bedges, o->cells, 1, file, "pbecell");
-  o->pcell = op_decl_map_hdf5(o->cells, o->nodes, 4, file, "pcell");
-  o->p_bound = op_decl_dat_hdf5(o->bedges, 1, "int", file, "p_bound");
-  o->p_x = op_decl_dat_hdf5(o->nodes, 2, "double", file, "p_x");
+  o->nodes = required(op_decl_set_hdf5(file, "nodes"), file, "nodes");
+  o->edges = required(op_decl_set_hdf5(file, "edges"), file, "edges");
+  o->bedges = required(op_decl_set_hdf5(file, "bedges"), file, "bedges");
+  o->cells = required(op_decl_set_hdf5(file, "cells"), file, "cells");
+  o->pedge = required(op_decl_map_hdf5(o->edges, o->nodes, 2, file, "pedge"), file, "pedge");
+  o->pecell = required(op_decl_map_hdf5(o->edges, o->cells, 2, file, "pecell"), file, "pecell");
+  o->pbedge = required(op_decl_map_hdf5(o->bedges, o->nodes, 2, file, "pbedge"), file, "pbedge");
+  o->pbecell =
+      required(op_decl_map_hdf5(o->bedges, o->cells, 1, file, "pbecell"), file, "pbecell");
+  o->pcell = required(op_decl_map_hdf5(o->cells, o->nodes, 4, file, "pcell"), file, "pcell");
+  o->p_bound =
+      required(op_decl_dat_hdf5(o->bedges, 1, "int", file, "p_bound"), file, "p_bound");
+  o->p_x = required(op_decl_dat_hdf5(o->nodes, 2, "double", file, "p_x"), file, "p_x");
   /* Many processes: each holds a slice, whose map entries the MPI layer
    * checks as it reads them; the rest once the mesh is distributed
    * (check_distributed_mesh). */
