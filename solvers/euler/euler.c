@@ -36,6 +36,7 @@
 #include "result_json.h"
 #include "solver_history.h"
 #include "solver_limits.h"
+#include "solver_main.h"
 #include "solver_output.h"
 #include "solver_pace.h"
 #include "solver_result.h"
@@ -1266,26 +1267,18 @@ static void estimate(const deck *d, const image_spec *img, double steps, solver_
 }
 
 int main(int argc, char **argv) {
-  double t_start = op_wtime();
-  op_init_strip_options(&argc, argv, 0);
+  const double t_start = op_wtime();
   /* A face's cost varies across the grid by an order of magnitude (a uniform
    * stretch against a shock), and the waves do not fill the two halves of it
    * evenly: four pieces a thread balance the OpenMP threads (the benchmark's
    * fluxes to T = 0.2 on two threads: 5% faster than one piece; docs/
-   * performance.md, "Euler's face fluxes"). --op-thread-spread=N overrides it. */
+   * performance.md, "Euler's face fluxes"). --op-thread-spread=N overrides it
+   * (set before op_init or after, the option wins). */
   op_set_thread_spread(4);
-  deck *d = deck_new("euler", keys, NKEYS);
-  if (!d) return 2;
+  int status;
+  deck *d = solver_main_start("euler", keys, NKEYS, &argc, argv, &status);
+  if (!d) return status;
   char err[2048];
-  int rc = deck_parse_args(d, argc, argv, err, sizeof err);
-  if (rc == DECK_HELP) printf("\nOP2 options:\n%s", op_usage_text());
-  if (rc == DECK_ERROR) fprintf(stderr, "euler: %s\n", err);
-  if (rc != DECK_OK) {
-    deck_free(d);
-    op_exit();
-    return rc == DECK_ERROR ? 2 : 0;
-  }
-  deck_print(d, stdout); /* the effective parameters, a deck of their own */
   euler_problem pb;
   double speed0, dt0;
   read_problem(d, &pb, &speed0);
@@ -1300,8 +1293,7 @@ int main(int argc, char **argv) {
   solver_output sout;
   solver_estimate need;
   estimate(d, &o.img, steps_estimate, &need);
-  if (solver_output_open(&sout, "euler", deck_string(d, "output_dir"), err, sizeof err) != 0 ||
-      solver_limits_check(d, &sout, &need, err, sizeof err) != 0) {
+  if (solver_main_outputs(&sout, "euler", d, &need, err, sizeof err) != 0) {
     fprintf(stderr, "euler: %s\n", err);
     exit(2);
   }
@@ -1547,11 +1539,10 @@ int main(int argc, char **argv) {
   memcpy(ctx.tot1, tot1, sizeof tot1);
   ctx.ex = ex;
   ctx.verdicts = &verdicts;
-  if (solver_result_write(outdir, fill_result, &ctx, err, sizeof err) != 0)
-    fail("result.json", err);
-  const int status = solver_exit_status(&verdicts);
-  if (solver_output_finish(&sout, status == 0, err, sizeof err) != 0) fail("outputs", err);
-  solver_output_report(&sout, status == 0, "result.json, history.csv, pictures and HDF5 as asked");
+  status = solver_main_finish(&sout, &verdicts, fill_result, &ctx,
+                              "result.json, history.csv, pictures and HDF5 as asked", err,
+                              sizeof err);
+  if (status < 0) fail("outputs", err);
   if (o.series) op_xdmf_series_free(o.series);
   op_exit();
   for (int k = 0; k < m.narrays; k++) free(m.arrays[k]);
