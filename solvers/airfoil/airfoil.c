@@ -25,6 +25,7 @@
 #include "op_text.h"
 #include "solver_interrupt.h"
 #include "solver_limits.h"
+#include "solver_main.h"
 #include "solver_output.h"
 #include "solver_pace.h"
 #include "solver_result.h"
@@ -88,16 +89,8 @@ static void bad_input(const char *fmt, const char *detail) {
   exit(2);
 }
 
-static void fail_io(const char *what, const char *path) {
-  char shown[OP_TEXT_SHOWN];
-  fprintf(stderr, "airfoil: cannot %s %s: %s\n", what, op_text_shown(shown, sizeof shown, path),
-          strerror(errno));
-  exit(2);
-}
-
 /* Generates the ASCII mesh when it is missing and allowed. */
-static void ensure_ascii_mesh(const deck *d) {
-  const char *path = deck_string(d, "mesh");
+static void ensure_ascii_mesh(const deck *d, const char *path) {
   char err[1024];
   if (!file_exists(path)) {
     if (!deck_bool(d, "generate_mesh"))
@@ -119,7 +112,7 @@ static void ensure_ascii_mesh(const deck *d) {
     char *slash = strrchr(dir, '/');
     if (slash) {
       *slash = '\0';
-      if (make_dirs(dir) != 0) fail_io("create the mesh's directory", dir);
+      if (make_dirs(dir) != 0) solver_fail_io("airfoil", "create the mesh's directory", dir);
     }
     /* Written beside and renamed: a run killed while writing never leaves a
      * half mesh under the name the next run reads. The temporary is this
@@ -130,7 +123,7 @@ static void ensure_ascii_mesh(const deck *d) {
       bad_input("mesh file name too long: %s", path);
     const double t0 = op_wtime();
     if (airfoil_mesh_write_generated(tmp, ni, nj, err, sizeof err) != 0) bad_input("%s", err);
-    if (rename(tmp, path) != 0) fail_io("rename into place", tmp);
+    if (rename(tmp, path) != 0) solver_fail_io("airfoil", "rename into place", tmp);
     char took[32];
     printf("airfoil: mesh generated and written in %s\n",
            solver_duration_text(op_wtime() - t0, took, sizeof took));
@@ -138,10 +131,9 @@ static void ensure_ascii_mesh(const deck *d) {
 }
 
 /* Reads the ASCII mesh, generating it first when it is missing and allowed. */
-static void load_ascii_mesh(const deck *d, airfoil_mesh *m) {
-  const char *path = deck_string(d, "mesh");
+static void load_ascii_mesh(const deck *d, const char *path, airfoil_mesh *m) {
   char err[1024];
-  ensure_ascii_mesh(d);
+  ensure_ascii_mesh(d, path);
   /* Always read back from the file: the six-decimal rounding of the
    * coordinates is part of the standard mesh. A large one takes seconds:
    * say so (the standard mesh, 73 MB, takes 0.2 s). */
@@ -168,22 +160,22 @@ typedef struct {
 /* Many processes: the root makes the file if it must, then each process
  * streams it keeping only its slice of every set (OP2's declarations on many
  * processes are per slice, in global numbers). */
-static void read_ascii_slice(const deck *d, airfoil_mesh *m) {
-  if (op_is_root()) ensure_ascii_mesh(d);
+static void read_ascii_slice(const deck *d, const char *path, airfoil_mesh *m) {
+  if (op_is_root()) ensure_ascii_mesh(d, path);
   op_root_status(0); /* the file exists for every process */
   airfoil_mesh_slice sl;
   char err[1024];
-  if (airfoil_mesh_read_ascii_slice(deck_string(d, "mesh"), op_num_procs(), op_rank(), &sl, err,
-                                    sizeof err) != 0)
+  if (airfoil_mesh_read_ascii_slice(path, op_num_procs(), op_rank(), &sl, err, sizeof err) != 0)
     bad_input("%s", err);
   *m = sl.part;
 }
 
-static void declare_from_ascii(const deck *d, airfoil_mesh *m, airfoil_mesh_op2 *o) {
+static void declare_from_ascii(const deck *d, const char *path, airfoil_mesh *m,
+                               airfoil_mesh_op2 *o) {
   if (op_num_procs() > 1)
-    read_ascii_slice(d, m);
+    read_ascii_slice(d, path, m);
   else
-    load_ascii_mesh(d, m);
+    load_ascii_mesh(d, path, m);
   o->nodes = op_decl_set(m->nnode, "nodes");
   o->edges = op_decl_set(m->nedge, "edges");
   o->bedges = op_decl_set(m->nbedge, "bedges");
@@ -367,7 +359,7 @@ static void write_solution(const solver_output *out, const airfoil_mesh_op2 *o) 
   op_dat cell_dats[5] = {o->density, o->momentum, o->energy, o->pressure, o->mach};
   for (int k = 0; k < 5; k++)
     if (op_hdf5_write_dat(tmp, cell_dats[k], err, sizeof err) != 0) bad_input("%s", err);
-  if (op_is_root() && rename(tmp, path) != 0) fail_io("rename into place", path);
+  if (op_is_root() && rename(tmp, path) != 0) solver_fail_io("airfoil", "rename into place", path);
   op_xdmf_mesh xm = {o->pcell, o->p_x, cell_dats, 5, NULL, 0, NULL};
   if (op_xdmf_write(path, &xm, err, sizeof err) != 0) bad_input("%s", err);
 }
@@ -484,7 +476,7 @@ static void write_checkpoint(solver_output *out, const airfoil_mesh_op2 *o, cons
     bad_input("%s", err);
   /* History first: killed between the two, the history reaches further than
    * the checkpoint, and a restart keeps the rows up to the checkpoint. */
-  if (fflush(history) != 0) fail_io("write", history_path);
+  if (fflush(history) != 0) solver_fail_io("airfoil", "write", history_path);
   int rc = op_is_root() ? write_file_atomically(hpath, copy_file, (void *)history_path, err,
                                                 sizeof err)
                         : 0;
@@ -633,10 +625,9 @@ static long long mesh_cells(const deck *d, const char *path, long long *nodes, d
  * with q.h5 and the picture, 169 MB for 720000 cells, docs/airfoil.md), taken
  * as 250, plus the ASCII file held while it is parsed. Outputs: q.h5, the
  * history, the checkpoints, the picture and result.json. */
-static void estimate(const deck *d, solver_estimate *e) {
+static void estimate(const deck *d, const char *path, solver_estimate *e) {
   long long nodes = 0;
   double file_bytes = 0.0;
-  const char *path = deck_string(d, "mesh");
   long long cells = mesh_cells(d, path, &nodes, &file_bytes);
   const int iterations = deck_int(d, "iterations");
   e->memory_bytes = 250.0 * (double)cells + (ends_with(path, ".h5") ? 0.0 : file_bytes);
@@ -652,48 +643,26 @@ static void estimate(const deck *d, solver_estimate *e) {
            history / 1e6, ckpt / 1e6, image / 1e6);
 }
 
-static void usage_or_error(int rc, const char *err) {
-  if (rc == DECK_HELP)
-    printf("\nOP2 options:\n%s", op_usage_text());
-  else if (rc == DECK_ERROR)
-    fprintf(stderr, "airfoil: %s\n", err);
-}
-
 int main(int argc, char **argv) {
-  double t_start = op_wtime();
-  op_init_strip_options(&argc, argv, 0);
-  deck *d = deck_new("airfoil", keys, NKEYS);
-  if (!d) {
-    op_exit();
-    return 2;
-  }
+  const double t_start = op_wtime();
+  int status;
+  deck *d = solver_main_start("airfoil", keys, NKEYS, &argc, argv, &status);
+  if (!d) return status;
   char err[2048];
-  int rc = deck_parse_args(d, argc, argv, err, sizeof err);
-  if (rc != DECK_OK) {
-    /* Everything freed: the sanitizer build checks leaks at exit, and a
-     * report would replace what was printed. */
-    usage_or_error(rc, err);
-    deck_free(d);
-    op_exit();
-    return rc == DECK_ERROR ? 2 : 0; /* --help and --version exit 0 */
-  }
-  deck_print(d, stdout); /* the effective parameters, a deck of their own */
+  const char *mesh_path = deck_string(d, "mesh");
 
   solver_output out;
   solver_estimate need;
-  if (solver_output_open(&out, "airfoil", deck_string(d, "output_dir"), err, sizeof err) != 0)
-    bad_input("%s", err);
-  estimate(d, &need);
-  if (solver_limits_check(d, &out, &need, err, sizeof err) != 0) bad_input("%s", err);
+  estimate(d, mesh_path, &need);
+  if (solver_main_outputs(&out, "airfoil", d, &need, err, sizeof err) != 0) bad_input("%s", err);
 
   airfoil_mesh mesh;
   memset(&mesh, 0, sizeof mesh);
   airfoil_mesh_op2 o;
-  const char *mesh_path = deck_string(d, "mesh");
   if (ends_with(mesh_path, ".h5"))
     declare_from_hdf5(mesh_path, &o);
   else
-    declare_from_ascii(d, &mesh, &o);
+    declare_from_ascii(d, mesh_path, &mesh, &o);
   if (deck_bool(d, "renumber")) {
     /* On the MPI executables a no-op that says so (docs/op2-library.md). */
     const double t0 = op_wtime();
@@ -752,7 +721,7 @@ int main(int argc, char **argv) {
     history = open_history(history_path);
     if (history) fprintf(history, "iteration,rms\n");
   }
-  if (!history) fail_io("open", history_path);
+  if (!history) solver_fail_io("airfoil", "open", history_path);
 
   printf("%10s  %-11s  %s\n", "iteration", "rms", "progress");
   double t0 = op_wtime(), rms = 0.0;
@@ -794,7 +763,7 @@ int main(int argc, char **argv) {
     }
   }
   double wall_iterations = op_wtime() - t0;
-  if (fclose(history) != 0) fail_io("write", history_path);
+  if (fclose(history) != 0) solver_fail_io("airfoil", "write", history_path);
 
   if (deck_bool(d, "write_solution") || deck_choice(d, "image") != 0) compute_flow_fields(&o);
   if (deck_bool(d, "write_solution")) write_solution(&out, &o);
@@ -826,17 +795,14 @@ int main(int argc, char **argv) {
   solver_verdicts_print(&verdicts, stdout);
 
   result_ctx ctx = {d, done, rms, wall_iterations, op_wtime() - t_start, &verdicts, ncell};
-  if (solver_result_write(out.staging, fill_result, &ctx, err, sizeof err) != 0)
-    bad_input("%s", err);
-  const int status = solver_exit_status(&verdicts);
-  if (solver_output_finish(&out, status == 0, err, sizeof err) != 0) bad_input("%s", err);
   char picture[96] = "", what[256];
   if (deck_choice(d, "image") != 0)
     snprintf(picture, sizeof picture, ", %s.ppm, %s.png", deck_string(d, "image"),
              deck_string(d, "image"));
   snprintf(what, sizeof what, "history.csv, result.json%s%s",
            deck_bool(d, "write_solution") ? ", q.h5, q.xmf" : "", picture);
-  solver_output_report(&out, status == 0, what);
+  status = solver_main_finish(&out, &verdicts, fill_result, &ctx, what, err, sizeof err);
+  if (status < 0) bad_input("%s", err);
   op_exit();
   airfoil_mesh_free(&mesh);
   deck_free(d);

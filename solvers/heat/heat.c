@@ -33,6 +33,7 @@
 #include "result_json.h"
 #include "solver_history.h"
 #include "solver_limits.h"
+#include "solver_main.h"
 #include "solver_output.h"
 #include "solver_pace.h"
 #include "solver_result.h"
@@ -649,8 +650,7 @@ static int run(const deck *d, const heat_params *pp, double t_start) {
   solver_output sout;
   solver_estimate need;
   estimate(d, &p, &need);
-  if (solver_output_open(&sout, "heat", deck_string(d, "output_dir"), err, sizeof err) != 0 ||
-      solver_limits_check(d, &sout, &need, err, sizeof err) != 0) {
+  if (solver_main_outputs(&sout, "heat", d, &need, err, sizeof err) != 0) {
     fprintf(stderr, "heat: %s\n", err);
     return 2;
   }
@@ -808,21 +808,20 @@ static int run(const deck *d, const heat_params *pp, double t_start) {
                     .wall_run = op_wtime() - t_start,
                     .floor_gbs = floor_gbs,
                     .verdicts = &verdicts};
-  const int status = solver_exit_status(&verdicts);
   char hpath[4400];
   snprintf(hpath, sizeof hpath, "%s/history.csv", outdir);
   const int hrc = solver_history_write(&history, hpath, err, sizeof err);
   solver_history_free(&history);
-  if (hrc != 0 || solver_result_write(outdir, fill_result, &ctx, err, sizeof err) != 0 ||
-      solver_output_finish(&sout, status == 0, err, sizeof err) != 0) {
-    fprintf(stderr, "heat: %s\n", err);
-    return 2;
-  }
   char what[128];
   snprintf(what, sizeof what, "result.json, history.csv%s%s",
            deck_bool(d, "write_hdf5") ? ", u.h5, u.xmf, grid.h5" : "",
            deck_bool(d, "write_ppm") ? ", u.ppm, u.png" : "");
-  solver_output_report(&sout, status == 0, what);
+  const int status =
+      hrc != 0 ? -1 : solver_main_finish(&sout, &verdicts, fill_result, &ctx, what, err, sizeof err);
+  if (status < 0) {
+    fprintf(stderr, "heat: %s\n", err);
+    return 2;
+  }
   return status;
 }
 

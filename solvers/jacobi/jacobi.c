@@ -11,7 +11,6 @@
  *
  *   jacobi_<backend> [DECK] [key=value ...] [--op-... options]
  */
-#include <errno.h>
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -29,6 +28,7 @@
 #include "op_text.h"
 #include "solver_interrupt.h"
 #include "solver_limits.h"
+#include "solver_main.h"
 #include "solver_output.h"
 #include "solver_pace.h"
 #include "solver_result.h"
@@ -85,13 +85,6 @@ static const deck_key keys[] = {
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 
 enum { PROBLEM_JAC, PROBLEM_DENSE, PROBLEM_MTX };
-
-static void fail_io(const char *what, const char *path) {
-  char shown[OP_TEXT_SHOWN];
-  fprintf(stderr, "jacobi: cannot %s %s: %s\n", what, op_text_shown(shown, sizeof shown, path),
-          strerror(errno));
-  exit(2);
-}
 
 static void fail(const char *err) {
   fprintf(stderr, "jacobi: %s\n", err);
@@ -261,27 +254,12 @@ static void jac_points(int first, int count, double *xy, void *ctx) {
 }
 
 int main(int argc, char **argv) {
-  double t_start = op_wtime();
-  op_init_strip_options(&argc, argv, 0);
-  deck *d = deck_new("jacobi", keys, NKEYS);
-  if (!d) return 2;
+  const double t_start = op_wtime();
+  int status;
+  deck *d = solver_main_start("jacobi", keys, NKEYS, &argc, argv, &status);
+  if (!d) return status;
   char err[4096];
-  int rc = deck_parse_args(d, argc, argv, err, sizeof err);
-  if (rc == DECK_HELP) {
-    printf("\nOP2 options:\n%s", op_usage_text());
-    deck_free(d);
-    op_exit();
-    return 0;
-  }
-  if (rc != DECK_OK) {
-    if (rc == DECK_ERROR) fprintf(stderr, "jacobi: %s\n", err);
-    deck_free(d);
-    op_exit();
-    return rc == DECK_ERROR ? 2 : 0;
-  }
-  deck_print(d, stdout); /* the effective parameters, a deck of their own */
-
-  const char *outdir = deck_string(d, "output_dir");
+  int rc;
   const int problem = deck_choice(d, "problem");
   const char *problem_name = deck_string(d, "problem");
   const char *rhs = deck_string(d, "rhs");
@@ -303,9 +281,8 @@ int main(int argc, char **argv) {
 
   solver_output out;
   solver_estimate need;
-  if (solver_output_open(&out, "jacobi", outdir, err, sizeof err) != 0) fail(err);
   estimate(d, problem, &need);
-  if (solver_limits_check(d, &out, &need, err, sizeof err) != 0) fail(err);
+  if (solver_main_outputs(&out, "jacobi", d, &need, err, sizeof err) != 0) fail(err);
 
   solver_progress setup;
   solver_progress_begin(&setup, "jacobi", "building the system");
@@ -362,7 +339,7 @@ int main(int argc, char **argv) {
   snprintf(history_path, sizeof history_path, "%s/history.csv", out.staging);
   /* The root writes it; on many processes the others' rows go to /dev/null. */
   FILE *history = fopen(op_is_root() ? history_path : "/dev/null", "w");
-  if (!history) fail_io("open", history_path);
+  if (!history) solver_fail_io("jacobi", "open", history_path);
   fprintf(history, "iteration,update_norm,u_max,u_rms\n");
 
   if (is_jac)
@@ -428,12 +405,12 @@ int main(int argc, char **argv) {
     }
     /* A disk that fills up stops the run when it happens, not at the end. */
     if ((iter % every == 0 || last) && (fflush(history) != 0 || ferror(history)))
-      fail_io("write", history_path);
+      solver_fail_io("jacobi", "write", history_path);
     if (last) break;
   }
   fflush(stdout);
   const double wall_iterations = op_wtime() - t0;
-  if (fclose(history) != 0) fail_io("write", history_path);
+  if (fclose(history) != 0) solver_fail_io("jacobi", "write", history_path);
   if (!finite)
     fprintf(stderr, "jacobi: the update norm is not finite at iteration %d: the iteration "
                     "diverged; stopping\n", iter);
@@ -470,7 +447,7 @@ int main(int argc, char **argv) {
         op_hdf5_write_set(tmp, nodes, err, sizeof err) != 0 ||
         op_hdf5_write_dat(tmp, p_u, err, sizeof err) != 0)
       fail(err);
-    if (op_is_root() && rename(tmp, upath) != 0) fail_io("rename into place", upath);
+    if (op_is_root() && rename(tmp, upath) != 0) solver_fail_io("jacobi", "rename into place", upath);
     write_xdmf(&out, is_jac, nn, s.n_total, p_u, upath);
   }
 
@@ -517,12 +494,12 @@ int main(int argc, char **argv) {
                     fixed,      tol,       st,           resid,   bnorm,
                     max_error,  bound,     wall_setup,   wall_iterations,
                     op_wtime() - t_start,  &verdicts};
-  if (solver_result_write(out.staging, fill_result, &res, err, sizeof err) != 0) fail(err);
-  const int status = solver_exit_status(&verdicts);
-  if (solver_output_finish(&out, status == 0, err, sizeof err) != 0) fail(err);
-  solver_output_report(&out, status == 0, deck_bool(d, "write_solution")
-                                              ? "history.csv, u.h5, u.xmf, grid.h5, result.json"
-                                              : "history.csv, result.json");
+  status = solver_main_finish(&out, &verdicts, fill_result, &res,
+                              deck_bool(d, "write_solution")
+                                  ? "history.csv, u.h5, u.xmf, grid.h5, result.json"
+                                  : "history.csv, result.json",
+                              err, sizeof err);
+  if (status < 0) fail(err);
   op_exit();
   jacobi_system_free(&s);
   deck_free(d);

@@ -1,0 +1,62 @@
+/*
+ * solver_main.c - the start and the end that the solvers' mains share
+ * (solver_main.h).
+ */
+#include "solver_main.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "op2.h"
+#include "op_text.h"
+#include "solver_interrupt.h"
+#include "solver_result.h"
+
+deck *solver_main_start(const char *solver, const deck_key *keys, int nkeys, int *argc, char **argv,
+                        int *status) {
+  op_init_strip_options(argc, argv, 0);
+  deck *d = deck_new(solver, keys, nkeys); /* says what failed */
+  if (!d) {
+    op_exit();
+    *status = 2;
+    return NULL;
+  }
+  char err[4096];
+  const int rc = deck_parse_args(d, *argc, argv, err, sizeof err);
+  if (rc != DECK_OK) {
+    if (rc == DECK_HELP) printf("\nOP2 options:\n%s", op_usage_text());
+    if (rc == DECK_ERROR) fprintf(stderr, "%s: %s\n", solver, err);
+    /* Everything freed: the sanitizer build checks leaks at exit, and a
+     * report would replace what was printed. */
+    deck_free(d);
+    op_exit();
+    *status = rc == DECK_ERROR ? 2 : 0; /* --help and --version exit 0 */
+    return NULL;
+  }
+  deck_print(d, stdout); /* the effective parameters, a deck of their own */
+  return d;
+}
+
+int solver_main_outputs(solver_output *out, const char *solver, const deck *d,
+                        const solver_estimate *need, char *err, size_t errlen) {
+  if (solver_output_open(out, solver, deck_string(d, "output_dir"), err, errlen) != 0) return -1;
+  return solver_limits_check(d, out, need, err, errlen);
+}
+
+int solver_main_finish(solver_output *out, const solver_verdicts *v,
+                       void (*fill)(FILE *f, void *ctx), void *ctx, const char *what, char *err,
+                       size_t errlen) {
+  if (solver_result_write(out->staging, fill, ctx, err, errlen) != 0) return -1;
+  const int status = solver_exit_status(v);
+  if (solver_output_finish(out, status == 0, err, errlen) != 0) return -1;
+  solver_output_report(out, status == 0, what);
+  return status;
+}
+
+void solver_fail_io(const char *solver, const char *what, const char *path) {
+  char shown[OP_TEXT_SHOWN];
+  fprintf(stderr, "%s: cannot %s %s: %s\n", solver, what, op_text_shown(shown, sizeof shown, path),
+          strerror(errno));
+  exit(2);
+}

@@ -1,0 +1,58 @@
+/*
+ * solver_main.h - the start and the end that the solvers' mains share, so
+ * that every solver reads its command line, takes its output folder, stops
+ * on an I/O failure and hands over its results the same way.
+ *
+ *   const double t_start = op_wtime();
+ *   int status;
+ *   deck *d = solver_main_start("airfoil", keys, NKEYS, &argc, argv, &status);
+ *   if (!d) return status;
+ *   ... solver_main_outputs(...), the run, the verdicts printed ...
+ *   status = solver_main_finish(&out, &verdicts, fill_result, &ctx, "history.csv, ...", err, len);
+ *   op_exit(); ... frees ...; return status;
+ *
+ * heat's tutorial form (heat_<backend> [n [nsteps]]) reads its command line
+ * its own way, and takes the outputs and the end from here.
+ */
+#ifndef SOLVER_COMMON_MAIN_H
+#define SOLVER_COMMON_MAIN_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "deck.h"
+#include "solver_limits.h"
+#include "solver_output.h"
+#include "solver_verdict.h"
+
+/* op_init (the --op-... options taken out of argv), the deck from the rest
+ * of the command line (--help followed by the OP2 options, --version), and
+ * the effective parameters printed, a deck of their own. Returns the deck to
+ * run with; or NULL, everything freed and op_exit called, with what main
+ * returns in *status: 0 after --help or --version, 2 after an error (printed
+ * "SOLVER: ..." on stderr). */
+deck *solver_main_start(const char *solver, const deck_key *keys, int nkeys, int *argc, char **argv,
+                        int *status);
+
+/* Takes output_dir (solver_output_open) and checks that what the run needs
+ * (need, estimated beforehand) fits the limits the deck sets and the machine
+ * (solver_limits_check). Returns 0, or -1 with the message in err. */
+int solver_main_outputs(solver_output *out, const char *solver, const deck *d,
+                        const solver_estimate *need, char *err, size_t errlen);
+
+/* The end of a run: result.json written into the staging directory through
+ * fill (solver_result_write), the outputs moved into place, output_dir when
+ * every verdict passed, output_dir/failed otherwise (solver_output_finish),
+ * and where they are printed, listing `what` (solver_output_report). Returns
+ * the exit status (solver_exit_status), or -1 with the message in err when
+ * result.json or the move fails. */
+int solver_main_finish(solver_output *out, const solver_verdicts *v,
+                       void (*fill)(FILE *f, void *ctx), void *ctx, const char *what, char *err,
+                       size_t errlen);
+
+/* Stops the run on a failed file operation: "SOLVER: cannot WHAT PATH:
+ * strerror(errno)" on stderr (the path as op_text_shown shows it), exit 2. */
+void solver_fail_io(const char *solver, const char *what, const char *path)
+    __attribute__((noreturn));
+
+#endif
