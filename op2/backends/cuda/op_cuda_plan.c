@@ -2,61 +2,46 @@
  * op_cuda_plan.c - the image of a plan that CUDA kernels read: every array of
  * the plan they index, concatenated into one int buffer so that one copy moves
  * it to the device (seed 000 section 3.5: "copies the plan arrays over onto
- * the GPU"). Plain C: the unit tests check the image without a GPU.
+ * the GPU"), in ../shared/op_plan_image.c's buffer as offload's plans are.
+ * Plain C: the unit tests check the image without a GPU.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "op2_error.h"
 #include "op_cuda.h"
-
-typedef struct {
-  int *buf;
-  size_t n, cap;
-} ibuf;
-
-/* Appends count ints (16-byte aligned start) and returns their offset. */
-static long put(ibuf *b, const int *src, size_t count) {
-  while (b->n % 4) b->n++;
-  if (b->n + count + 4 > b->cap) {
-    while (b->n + count + 4 > b->cap) b->cap = b->cap ? 2 * b->cap : 1024;
-    b->buf = op_realloc(b->buf, sizeof(int) * b->cap);
-  }
-  long at = (long)b->n;
-  if (count) memcpy(b->buf + b->n, src, sizeof(int) * count);
-  b->n += count;
-  return at;
-}
+#include "op_plan_image.h"
 
 void op_cuda_plan_pack(const op_plan *p, op_cuda_plan_image *img) {
   memset(img, 0, sizeof *img);
-  ibuf b = {NULL, 0, 0};
+  op_plan_image b = {NULL, 0, 0};
   const size_t nb = (size_t)p->nblocks;
-  img->blkmap = put(&b, p->blkmap, nb);
-  img->offset = put(&b, p->offset, nb);
-  img->nelems = put(&b, p->nelems, nb);
+  img->blkmap = op_plan_image_put(&b, p->blkmap, nb);
+  img->offset = op_plan_image_put(&b, p->offset, nb);
+  img->nelems = op_plan_image_put(&b, p->nelems, nb);
   img->nthrcol = img->thrcol = img->ind_offs = img->ind_sizes = img->gcol_elems = -1;
   for (int i = 0; i < OP_CUDA_MAX_ARGS; i++) img->ind_maps[i] = img->loc_maps[i] = -1;
   OP_CHECK(p->nargs <= OP_CUDA_MAX_ARGS, "loop \"%s\": %d arguments, the CUDA backend takes %d",
            p->loop_name, p->nargs, OP_CUDA_MAX_ARGS);
   if (p->what & OP_PLAN_STAGED) {
-    img->nthrcol = put(&b, p->nthrcol, nb);
-    img->thrcol = put(&b, p->thrcol, (size_t)p->set_size);
-    img->ind_offs = put(&b, p->ind_offs, (size_t)p->ninds * nb);
-    img->ind_sizes = put(&b, p->ind_sizes, (size_t)p->ninds * nb);
+    img->nthrcol = op_plan_image_put(&b, p->nthrcol, nb);
+    img->thrcol = op_plan_image_put(&b, p->thrcol, (size_t)p->set_size);
+    img->ind_offs = op_plan_image_put(&b, p->ind_offs, (size_t)p->ninds * nb);
+    img->ind_sizes = op_plan_image_put(&b, p->ind_sizes, (size_t)p->ninds * nb);
     for (int k = 0; k < p->ninds; k++) {
       size_t total = 0;
       for (size_t blk = 0; blk < nb; blk++) total += (size_t)p->ind_sizes[(size_t)k * nb + blk];
-      img->ind_maps[k] = put(&b, p->ind_maps[k], total);
+      img->ind_maps[k] = op_plan_image_put(&b, p->ind_maps[k], total);
     }
     for (int i = 0; i < p->nargs; i++)
-      if (p->loc_maps[i]) img->loc_maps[i] = put(&b, p->loc_maps[i], (size_t)p->set_size);
+      if (p->loc_maps[i])
+        img->loc_maps[i] = op_plan_image_put(&b, p->loc_maps[i], (size_t)p->set_size);
   }
   if (p->what & OP_PLAN_GLOBAL_COLOURS)
-    img->gcol_elems = put(&b, p->gcol_elems, (size_t)p->set_size);
-  put(&b, NULL, 0);
-  img->image = b.buf ? b.buf : op_calloc(4, sizeof(int));
-  img->nints = b.n ? b.n : 4;
+    img->gcol_elems = op_plan_image_put(&b, p->gcol_elems, (size_t)p->set_size);
+  op_plan_image_finish(&b);
+  img->image = b.ints;
+  img->nints = b.n;
 }
 
 void op_cuda_plan_image_free(op_cuda_plan_image *img) {

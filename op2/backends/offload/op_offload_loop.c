@@ -31,6 +31,7 @@
 #include "op2_registry.h"
 #include "op_offload.h"
 #include "op_offload_device.h"
+#include "op_plan_image.h"
 
 typedef struct {
   char *d;      /* device copy, NULL when there is none */
@@ -208,37 +209,39 @@ static void map_release(op_map m) {
   }
 }
 
-/* The plan arrays the regions read, in one device buffer (one copy), once per plan. */
+/* The plan arrays the regions read, in one device buffer (one copy), once per
+ * plan; the buffer is ../shared/op_plan_image.c's, as CUDA's plans are. */
 static const dev_plan *plan_to_device(const op_plan *p, const char *loop) {
   for (int i = 0; i < D.nplans; i++)
     if (D.plans[i].plan == p) return &D.plans[i];
   const size_t nel = p->gcolors > 0 ? (size_t)p->set_size : 0, nb = (size_t)p->nblocks;
-  const size_t n = 2 * nel + 3 * nb;
-  int *img = op_malloc(sizeof(int) * (n ? n : 1));
-  int *gcol = img, *ecol = img + nel, *blkmap = img + 2 * nel, *offset = blkmap + nb,
-      *nelems = offset + nb;
+  op_plan_image img = {NULL, 0, 0};
+  long gcol = -1, ecol = -1;
   if (nel) {
-    memcpy(gcol, p->gcol_elems, sizeof(int) * nel);
+    gcol = op_plan_image_put(&img, p->gcol_elems, nel);
+    ecol = op_plan_image_put(&img, NULL, nel);
+    int *colour = img.ints + ecol;
     for (int c = 0; c < p->gcolors; c++)
-      for (int k = p->gcol_offset[c]; k < p->gcol_offset[c + 1]; k++) ecol[p->gcol_elems[k]] = c;
+      for (int k = p->gcol_offset[c]; k < p->gcol_offset[c + 1]; k++) colour[p->gcol_elems[k]] = c;
   }
-  memcpy(blkmap, p->blkmap, sizeof(int) * nb);
-  memcpy(offset, p->offset, sizeof(int) * nb);
-  memcpy(nelems, p->nelems, sizeof(int) * nb);
+  const long blkmap = op_plan_image_put(&img, p->blkmap, nb);
+  const long offset = op_plan_image_put(&img, p->offset, nb);
+  const long nelems = op_plan_image_put(&img, p->nelems, nb);
+  op_plan_image_finish(&img);
   if (D.nplans == D.cap_plans) {
     D.cap_plans = D.cap_plans ? 2 * D.cap_plans : 16;
     D.plans = op_realloc(D.plans, sizeof(*D.plans) * (size_t)D.cap_plans);
   }
   dev_plan *dp = &D.plans[D.nplans++];
   dp->plan = p;
-  dp->buf = dev_alloc(sizeof(int) * n, "a plan", loop);
-  dev_copy(dp->buf, img, sizeof(int) * n, 1, "a plan", loop);
-  free(img);
-  dp->gcol_elems = nel ? dp->buf : NULL;
-  dp->elem_colour = nel ? dp->buf + nel : NULL;
-  dp->blkmap = dp->buf + 2 * nel;
-  dp->offset = dp->blkmap + nb;
-  dp->nelems = dp->offset + nb;
+  dp->buf = dev_alloc(sizeof(int) * img.n, "a plan", loop);
+  dev_copy(dp->buf, img.ints, sizeof(int) * img.n, 1, "a plan", loop);
+  op_plan_image_free(&img);
+  dp->gcol_elems = nel ? dp->buf + gcol : NULL;
+  dp->elem_colour = nel ? dp->buf + ecol : NULL;
+  dp->blkmap = dp->buf + blkmap;
+  dp->offset = dp->buf + offset;
+  dp->nelems = dp->buf + nelems;
   return dp;
 }
 

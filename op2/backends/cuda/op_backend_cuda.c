@@ -1,5 +1,5 @@
 /*
- * op_cuda_backend.c - the CUDA backend: device selection, device copies of
+ * op_backend_cuda.c - the CUDA backend: device selection, device copies of
  * dats, maps and plans, constants, and the host side of every generated loop
  * (configuration, launches' bookkeeping, reductions, timing). See docs/cuda.md.
  *
