@@ -1,23 +1,12 @@
 /* The ASCII mesh file (OP2's new_grid.dat) written: from a mesh's arrays, or as the mesh is
  * generated (airfoil_mesh_emit), through one buffer. The reader is airfoil_mesh_io.c. */
 #include "airfoil_mesh.h"
+#include "op_text.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-__attribute__((format(printf, 3, 4))) static void set_err(char *err, size_t errlen,
-                                                          const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* ---------------------------------------------------------------------------------------- */
 /* Writing                                                                                  */
@@ -79,12 +68,12 @@ static int out_open(out_buffer *o, const char *path, char *err, size_t errlen)
     memset(o, 0, sizeof *o);
     o->f = fopen(path, "wb");
     if (!o->f) {
-        set_err(err, errlen, "cannot open '%s' for writing: %s", path, strerror(errno));
+        op_text_format(err, errlen, "cannot open '%s' for writing: %s", path, strerror(errno));
         return -1;
     }
     o->cap = 1 << 20;
     if (!(o->buf = malloc(o->cap))) {
-        set_err(err, errlen, "%s:%d: out of memory for the write buffer of '%s'", __FILE__,
+        op_text_format(err, errlen, "%s:%d: out of memory for the write buffer of '%s'", __FILE__,
                 __LINE__, path);
         fclose(o->f);
         remove(path);
@@ -104,7 +93,7 @@ static int out_close(out_buffer *o, const char *path, int failed, char *err, siz
         write_errno = errno ? errno : EIO;
     if (write_errno || failed) {
         if (write_errno)
-            set_err(err, errlen, "error writing '%s': %s", path, strerror(write_errno));
+            op_text_format(err, errlen, "error writing '%s': %s", path, strerror(write_errno));
         remove(path);
         return -1;
     }
