@@ -151,8 +151,7 @@ static int keep(int rc, int rc2) { return rc != OP_IO_OK ? rc : rc2; }
  * ("a dataspace", "the dataset"). */
 static int close_kept(const op_io_ctx *c, int rc, herr_t (*close)(hid_t), hid_t id,
                       const char *what) {
-  if (id >= 0 && close(id) < 0)
-    rc = keep(rc, OP_IO_ERR(c, OP_IO_EIO, "cannot close %s", what));
+  if (id >= 0 && close(id) < 0) rc = keep(rc, OP_IO_ERR(c, OP_IO_EIO, "cannot close %s", what));
   return rc;
 }
 
@@ -453,13 +452,10 @@ int op_h5_set_attr_double(const op_io_ctx *c0, hid_t obj, const char *objname, c
 static int open_attr(const op_io_ctx *c, hid_t obj, const char *objname, const char *attr,
                      hid_t *a) {
   htri_t e = H5Aexists(obj, attr);
-  if (e < 0)
-    return OP_IO_ERR(c, OP_IO_EFORMAT, "cannot look up the attribute on '%s'", objname);
-  if (e == 0)
-    return 0;
+  if (e < 0) return OP_IO_ERR(c, OP_IO_EFORMAT, "cannot look up the attribute on '%s'", objname);
+  if (e == 0) return 0;
   *a = H5Aopen(obj, attr, H5P_DEFAULT);
-  if (*a < 0)
-    return OP_IO_ERR(c, OP_IO_EFORMAT, "cannot open the attribute on '%s'", objname);
+  if (*a < 0) return OP_IO_ERR(c, OP_IO_EFORMAT, "cannot open the attribute on '%s'", objname);
   return 1;
 }
 
@@ -468,10 +464,8 @@ int op_h5_get_attr_double(const op_io_ctx *c0, hid_t obj, const char *objname, c
   op_io_ctx c = with_object(c0, "attribute", attr);
   hid_t a = -1;
   int rc = open_attr(&c, obj, objname, attr, &a);
-  if (rc < 0)
-    return rc;
-  if (rc == 0)
-    return OP_IO_ERR(&c, OP_IO_ENOENT, "attribute missing on '%s'", objname);
+  if (rc < 0) return rc;
+  if (rc == 0) return OP_IO_ERR(&c, OP_IO_ENOENT, "attribute missing on '%s'", objname);
   rc = OP_IO_OK;
   hid_t s = H5Aget_space(a);
   hid_t t = s < 0 ? -1 : H5Aget_type(a);
@@ -502,8 +496,7 @@ int op_h5_get_attr_str(const op_io_ctx *c0, hid_t obj, const char *objname, cons
   buf[0] = '\0';
   hid_t a = -1;
   int rc = open_attr(&c, obj, objname, attr, &a);
-  if (rc <= 0)
-    return rc; /* an error, or no such attribute: OP_IO_OK, *found 0 */
+  if (rc <= 0) return rc; /* an error, or no such attribute: OP_IO_OK, *found 0 */
   rc = OP_IO_OK;
   hid_t t = H5Aget_type(a);
   if (t < 0 || H5Tget_class(t) != H5T_STRING) {
@@ -733,8 +726,7 @@ int op_hdf5_dataset_exists(const char *file, const char *name, char *err, size_t
 int op_hdf5_query_dataset(const char *file, const char *name, op_hdf5_info *info, char *err,
                           size_t errlen) {
   h5_call k = call_on(op_h5_ctx(err, errlen, file), name);
-  if (!info)
-    return OP_IO_ERR(&k.co, OP_IO_EARG, "no info structure");
+  if (!info) return OP_IO_ERR(&k.co, OP_IO_EARG, "no info structure");
   int rc = call_read(&k);
   return rc != OP_IO_OK ? rc : call_end(&k, op_h5_query(&k.c, k.f, name, info));
 }
@@ -749,9 +741,9 @@ int op_hdf5_read_dataset(const char *file, const char *name, const char *type, l
   if (rows < 0 || cols < 1)
     return OP_IO_ERR(&k.co, OP_IO_EARG, "invalid shape [%lld x %d]", rows, cols);
   rc = call_read(&k);
-  return rc != OP_IO_OK ? rc
-                        : call_end(&k, op_h5_read(&k.c, k.f, name, t, rows, cols,
-                                                  OP_H5_SHAPE_2D, buf));
+  return rc != OP_IO_OK
+             ? rc
+             : call_end(&k, op_h5_read(&k.c, k.f, name, t, rows, cols, OP_H5_SHAPE_2D, buf));
 }
 
 static int write_dataset(const char *file, const char *name, const char *type, long long rows,
@@ -759,11 +751,10 @@ static int write_dataset(const char *file, const char *name, const char *type, l
   h5_call k = call_on(op_h5_ctx(err, errlen, file), name);
   op_type t;
   int rc = call_type(&k, type, &t);
-  if (rc == OP_IO_OK)
-    rc = call_write(&k);
-  return rc != OP_IO_OK ? rc
-                        : call_end(&k, op_h5_write(&k.c, k.f, name, t, 2, rows, cols, buf, cols,
-                                                   1));
+  if (rc == OP_IO_OK) rc = call_write(&k);
+  return rc != OP_IO_OK
+             ? rc
+             : call_end(&k, op_h5_write(&k.c, k.f, name, t, 2, rows, cols, buf, cols, 1));
 }
 
 /* The root writes: buf is the same on every process (a constant, a table). */
@@ -781,8 +772,7 @@ int op_hdf5_read_set_size(const char *file, const char *name, int *size, char *e
     return rc;
   int v = -1;
   rc = op_h5_read(&k.c, k.f, name, OP_TYPE_INT, 1, 1, OP_H5_SHAPE_FLAT, &v);
-  if (rc == OP_IO_OK && v < 0)
-    rc = OP_IO_ERR(&k.co, OP_IO_EFORMAT, "negative set size %d", v);
+  if (rc == OP_IO_OK && v < 0) rc = OP_IO_ERR(&k.co, OP_IO_EFORMAT, "negative set size %d", v);
   if (rc == OP_IO_OK)
     *size = v;
   return call_end(&k, rc);
@@ -837,8 +827,7 @@ int op_hdf5_read_dat(const char *file, op_dat dat, const char *name, char *err, 
   if (!name)
     name = dat ? dat->name : NULL;
   h5_call k = call_on(op_h5_ctx(err, errlen, file), name);
-  if (!dat || !dat->set)
-    return OP_IO_ERR(&k.co, OP_IO_EARG, "invalid dat");
+  if (!dat || !dat->set) return OP_IO_ERR(&k.co, OP_IO_EARG, "invalid dat");
   int rc = op_h5_check_name(&k.co, name);
   if (rc != OP_IO_OK)
     return rc;
@@ -884,8 +873,7 @@ int op_hdf5_read_const(const char *file, const char *name, int dim, const char *
   h5_call k = call_on(op_h5_ctx(err, errlen, file), name);
   op_type t;
   int rc = const_args(&k, type, dim, data, "destination", &t);
-  if (rc == OP_IO_OK)
-    rc = call_read(&k);
+  if (rc == OP_IO_OK) rc = call_read(&k);
   return rc != OP_IO_OK
              ? rc
              : call_end(&k, op_h5_read(&k.c, k.f, name, t, dim, 1, OP_H5_SHAPE_FLAT, data));
@@ -896,11 +884,9 @@ static int write_const(const char *file, const char *name, int dim, const char *
   h5_call k = call_on(op_h5_ctx(err, errlen, file), name);
   op_type t;
   int rc = const_args(&k, type, dim, data, "data", &t);
-  if (rc == OP_IO_OK)
-    rc = call_write(&k);
-  return rc != OP_IO_OK
-             ? rc
-             : call_end(&k, op_h5_write(&k.c, k.f, name, t, 1, dim, 1, data, dim, 1));
+  if (rc == OP_IO_OK) rc = call_write(&k);
+  return rc != OP_IO_OK ? rc
+                        : call_end(&k, op_h5_write(&k.c, k.f, name, t, 1, dim, 1, data, dim, 1));
 }
 
 int op_hdf5_write_const(const char *file, const char *name, int dim, const char *type,

@@ -242,10 +242,8 @@ static int pam_write(FILE *fp, const op_image *im) {
   w.pam.depth = 3;
   w.pam.maxval = 255;
   snprintf(w.pam.tuple_type, sizeof w.pam.tuple_type, "%s", PAM_PPM_TUPLETYPE);
-  if (op_pm_guarded(write_rows, &w) == 0)
-    return 0;
-  if (w.row)
-    pnm_freepamrow(w.row);
+  if (op_pm_guarded(write_rows, &w) == 0) return 0;
+  if (w.row) pnm_freepamrow(w.row);
   return -1;
 }
 

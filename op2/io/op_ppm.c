@@ -591,8 +591,7 @@ static int pam_read(FILE *fp, int *w, int *h, unsigned char **out, const char **
   in.fp = fp;
   *why = NULL;
   if (op_pm_guarded(read_rows, &in) != 0) {
-    if (in.row)
-      pnm_freepamrow(in.row);
+    if (in.row) pnm_freepamrow(in.row);
     free(in.buf);
     return -1;
   }
@@ -613,8 +612,7 @@ int op_ppm_read(const char *file, int *width, int *height, unsigned char **rgb, 
     return OP_IO_ERR(&c, OP_IO_EARG, "invalid arguments");
   *rgb = NULL;
   FILE *fp = fopen(file, "rb");
-  if (!fp)
-    return OP_IO_ERR(&c, OP_IO_ENOFILE, "cannot open: %s", strerror(errno));
+  if (!fp) return OP_IO_ERR(&c, OP_IO_ENOFILE, "cannot open: %s", strerror(errno));
   const char *why = NULL;
   int rc = OP_IO_OK;
   if (pam_read(fp, width, height, rgb, &why) != 0)
