@@ -147,11 +147,11 @@ int op_h5_close(const op_io_ctx *c, hid_t f) {
 static int keep(int rc, int rc2) { return rc != OP_IO_OK ? rc : rc2; }
 
 /* Closes an HDF5 object when it is open (id >= 0) with its close call,
- * keeping the first error of the sequence: rc, else the failed close of what
- * ("a dataspace", "the dataset"). */
-static int close_kept(const op_io_ctx *c, int rc, herr_t (*close)(hid_t), hid_t id,
+ * close_fn (H5Dclose, H5Sclose, ...), keeping the first error of the
+ * sequence: rc, else the failed close of what ("a dataspace", "the dataset"). */
+static int close_kept(const op_io_ctx *c, int rc, herr_t (*close_fn)(hid_t), hid_t id,
                       const char *what) {
-  if (id >= 0 && close(id) < 0) rc = keep(rc, OP_IO_ERR(c, OP_IO_EIO, "cannot close %s", what));
+  if (id >= 0 && close_fn(id) < 0) rc = keep(rc, OP_IO_ERR(c, OP_IO_EIO, "cannot close %s", what));
   return rc;
 }
 
