@@ -57,6 +57,11 @@ void airfoil_mesh_round_coordinates(airfoil_mesh *m);
  * line, one space between numbers. On failure the partial file is removed. */
 int airfoil_mesh_write_ascii(const char *path, const airfoil_mesh *m, char *err, size_t errlen);
 
+/* The fewest bytes an ASCII mesh file with these counts (nodes, cells, edges, boundary edges)
+ * can have: every number takes a digit and a separator. A header promising more than its file
+ * holds is refused with this bound by the reader, and not believed by estimates made before it. */
+double airfoil_mesh_ascii_min_bytes(const long long counts[4]);
+
 /* Reads and validates an ASCII mesh file: the format (errors name the file and the 1-based
  * line), then the mesh itself (airfoil_mesh_check). *m is overwritten; on failure it is left
  * empty. */

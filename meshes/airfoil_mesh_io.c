@@ -442,6 +442,12 @@ static char *load_file(const char *path, const char *shown, size_t *size, char *
     return buf;
 }
 
+double airfoil_mesh_ascii_min_bytes(const long long counts[4])
+{
+    return 2.0 * (2.0 * (double)counts[0] + 4.0 * (double)counts[1] + 4.0 * (double)counts[2] +
+                  4.0 * (double)counts[3]);
+}
+
 /* Keeps records [first[q], first[q] + count[q]) of section q (nodes, cells, edges, boundary
  * edges) in m, or all of them when first is NULL; every record is checked either way. The
  * file's counts go to total (may be NULL). */
@@ -468,7 +474,8 @@ static int parse_mesh(parser *ps, size_t size, airfoil_mesh *m, const long *firs
     }
     /* Each number takes at least two bytes (a digit and a separator): a header promising more
      * than the file can hold is rejected before anything is allocated. */
-    double need = 2.0 * (2.0 * counts[0] + 4.0 * counts[1] + 4.0 * counts[2] + 4.0 * counts[3]);
+    const long long wide[4] = {counts[0], counts[1], counts[2], counts[3]};
+    double need = airfoil_mesh_ascii_min_bytes(wide);
     if (need > (double)size) {
         set_err(ps->err, ps->errlen,
                 "%s:1: bad header: %ld nodes, %ld cells, %ld edges and %ld boundary edges need "

@@ -609,13 +609,19 @@ static long long mesh_cells(const deck *d, const char *path, long long *nodes, d
   op_text_reader r;
   char *line, err[256];
   size_t len;
-  long long c = 0, n = 0;
+  long long counts[4] = {0, 0, 0, 0};
+  long long c = 0;
   if (op_text_open(&r, path, "mesh", 4096, 0, err, sizeof err) == 0) {
-    if (op_text_next(&r, &line, &len, err, sizeof err) == 1 && sscanf(line, "%lld %lld", &n, &c) == 2 &&
-        n > 0 && c > 0)
-      *nodes = n;
-    else
-      c = 0;
+    /* A header promising more than the file holds is not believed: its
+     * estimate would refuse the run for memory or disk before the reader
+     * could say what is wrong with the file. */
+    if (op_text_next(&r, &line, &len, err, sizeof err) == 1 &&
+        sscanf(line, "%lld %lld %lld %lld", &counts[0], &counts[1], &counts[2], &counts[3]) == 4 &&
+        counts[0] > 0 && counts[1] > 0 && counts[2] >= 0 && counts[3] >= 0 &&
+        airfoil_mesh_ascii_min_bytes(counts) <= *file_bytes) {
+      *nodes = counts[0];
+      c = counts[1];
+    }
     op_text_close(&r);
   }
   return c;

@@ -22,6 +22,10 @@ put m_header3.dat 1 "$nnode $ncell $nedge"
 put m_header_neg.dat 1 "$nnode -5 $nedge $nbedge"
 put m_header_huge.dat 1 "$nnode $ncell $nedge 99999999999999"
 put m_header_big.dat 1 "$nnode 500000000 $nedge $nbedge"
+# The same header in a file long enough to hold its 500 million cells: all but the mesh a hole
+# (sparse, no disk used), so the memory estimate believes it and refuses before reading.
+put m_big_sparse.dat 1 "$nnode 500000000 $nedge $nbedge"
+truncate -s 4000100000 m_big_sparse.dat
 put m_header_text.dat 1 "nodes cells edges bedges"
 put m_nan.dat $((node1 + 3)) "0.5 nan"
 put m_inf.dat $((node1 + 3)) "1e999 0.5"
