@@ -271,6 +271,28 @@ static void emit_inc_locals(FILE *f, const loop_info *L, int ind) {
   }
 }
 
+/* Adds the registers of emit_inc_locals to their data: in global memory
+ * atomically (atomic), or in the block's shared memory (staged: the caller
+ * runs it one thread colour at a time). */
+static void emit_inc_apply(FILE *f, const loop_info *L, int ind, int v) {
+  for (int i = 0; i < L->n; i++) {
+    const gen_arg *a = &L->lp->args[i];
+    if (!gen_is_ind_dat(a) || !gen_is_inc(a)) continue;
+    char ptr[512];
+    if (v == V_STAGED)
+      snprintf(ptr, sizeof ptr, "s%d + (size_t)p.lm%d[n] * %d", L->gind[i], i, a->dim);
+    else
+      global_ptr(a, i, ptr, sizeof ptr);
+    gen_out(f, ind, "{\n");
+    gen_out(f, ind + 2, "%s *t = %s;\n", a->type, ptr);
+    if (v == V_STAGED)
+      gen_out(f, ind + 2, "for (int d = 0; d < %d; d++) t[d] += l%d[d];\n", a->dim, i);
+    else
+      gen_out(f, ind + 2, "for (int d = 0; d < %d; d++) atomicAdd(t + d, l%d[d]);\n", a->dim, i);
+    gen_out(f, ind, "}\n");
+  }
+}
+
 static void emit_plain(FILE *f, const loop_info *L) {
   grid_kernel_begin(f, L, "plain", ", const int part_base", "n", "p.size", 0);
   emit_idx(f, L, 4);
@@ -328,21 +350,11 @@ static void emit_coalesced(FILE *f, const loop_info *L) {
 }
 
 static void emit_atomic(FILE *f, const loop_info *L) {
-  const gen_loop *lp = L->lp;
   grid_kernel_begin(f, L, "atomic", ", const int part_base", "n", "p.size", 1);
   emit_idx(f, L, 4);
   emit_inc_locals(f, L, 4);
   emit_call(f, L, 4, V_ATOMIC);
-  for (int i = 0; i < L->n; i++) {
-    const gen_arg *a = &lp->args[i];
-    if (!gen_is_ind_dat(a) || !gen_is_inc(a)) continue;
-    char ptr[512];
-    global_ptr(a, i, ptr, sizeof ptr);
-    gen_out(f, 4, "{\n");
-    gen_out(f, 6, "%s *t = %s;\n", a->type, ptr);
-    gen_out(f, 6, "for (int d = 0; d < %d; d++) atomicAdd(t + d, l%d[d]);\n", a->dim, i);
-    gen_out(f, 4, "}\n");
-  }
+  emit_inc_apply(f, L, 4, V_ATOMIC);
   grid_kernel_end(f, L);
 }
 
@@ -353,6 +365,33 @@ static void emit_colour(FILE *f, const loop_info *L) {
   emit_idx(f, L, 4);
   emit_call(f, L, 4, V_COLOUR);
   grid_kernel_end(f, L);
+}
+
+/* The staged kernel's loop over the values of indirect dat group g's copy in
+ * shared memory (stage-in, write-back), and the datum in global memory of
+ * its value k (the group's dat is argument i's). */
+static void staged_values_loop(FILE *f, int g, const char *D) {
+  gen_out(f, 2, "for (int k = (int)threadIdx.x; k < size%d * (%s); k += (int)blockDim.x)\n", g, D);
+}
+static const char *staged_global(int i, int g, const char *D) {
+  static char buf[256];
+  snprintf(buf, sizeof buf, "p.d%d[(size_t)imap%d[k / (%s)] * (size_t)(%s) + (size_t)(k %% (%s))]",
+           i, g, D, D, D);
+  return buf;
+}
+
+/* The staged kernel's rounds of a block's elements run one thread colour at
+ * a time inside these (a comment says what for); every thread reaches the
+ * __syncthreads. */
+static void thread_colours_open(FILE *f, const char *why) {
+  gen_out(f, 4, "/* %s */\n", why);
+  gen_out(f, 4, "for (int c = 0; c < ncol; c++) {\n");
+  gen_out(f, 6, "if (col == c) {\n");
+}
+static void thread_colours_close(FILE *f) {
+  gen_out(f, 6, "}\n");
+  gen_out(f, 6, "__syncthreads();\n");
+  gen_out(f, 4, "}\n");
 }
 
 static void emit_staged(FILE *f, const loop_info *L) {
@@ -381,12 +420,11 @@ static void emit_staged(FILE *f, const loop_info *L) {
     int i = L->group_arg[g];
     const gen_arg *a = &lp->args[i];
     const char *D = ddim(a, i);
-    gen_out(f, 2, "for (int k = (int)threadIdx.x; k < size%d * (%s); k += (int)blockDim.x)\n", g, D);
+    staged_values_loop(f, g, D);
     if (L->mode[g] == MODE_INC)
       gen_out(f, 4, "s%d[k] = (%s)0;\n", g, a->type);
     else
-      gen_out(f, 4, "s%d[k] = p.d%d[(size_t)imap%d[k / (%s)] * (size_t)(%s) + (size_t)(k %% (%s))];\n",
-          g, i, g, D, D, D);
+      gen_out(f, 4, "s%d[k] = %s;\n", g, staged_global(i, g, D));
   }
   gen_out(f, 2, "__syncthreads();\n");
   emit_red_init(f, L, 2, 1);
@@ -401,29 +439,15 @@ static void emit_staged(FILE *f, const loop_info *L) {
     emit_idx(f, L, 6);
     emit_call(f, L, 6, V_STAGED);
     gen_out(f, 4, "}\n");
-    gen_out(f, 4, "/* Increments into shared memory one thread colour at a time. */\n");
-    gen_out(f, 4, "for (int c = 0; c < ncol; c++) {\n");
-    gen_out(f, 6, "if (col == c) {\n");
-    for (int i = 0; i < L->n; i++) {
-      const gen_arg *a = &lp->args[i];
-      if (!gen_is_ind_dat(a) || !gen_is_inc(a)) continue;
-      gen_out(f, 8, "{\n");
-      gen_out(f, 10, "%s *t = s%d + (size_t)p.lm%d[n] * %d;\n", a->type, L->gind[i], i, a->dim);
-      gen_out(f, 10, "for (int d = 0; d < %d; d++) t[d] += l%d[d];\n", a->dim, i);
-      gen_out(f, 8, "}\n");
-    }
-    gen_out(f, 6, "}\n");
-    gen_out(f, 6, "__syncthreads();\n");
-    gen_out(f, 4, "}\n");
+    thread_colours_open(f, "Increments into shared memory one thread colour at a time.");
+    emit_inc_apply(f, L, 8, V_STAGED);
+    thread_colours_close(f);
   } else {
-    gen_out(f, 4, "/* Indirect data is written in place: the elements run one thread colour at a time. */\n");
-    gen_out(f, 4, "for (int c = 0; c < ncol; c++) {\n");
-    gen_out(f, 6, "if (col == c) {\n");
+    thread_colours_open(
+        f, "Indirect data is written in place: the elements run one thread colour at a time.");
     emit_idx(f, L, 8);
     emit_call(f, L, 8, V_STAGED);
-    gen_out(f, 6, "}\n");
-    gen_out(f, 6, "__syncthreads();\n");
-    gen_out(f, 4, "}\n");
+    thread_colours_close(f);
   }
   gen_out(f, 2, "}\n");
   for (int g = 0; g < L->ngroups; g++) {
@@ -431,9 +455,8 @@ static void emit_staged(FILE *f, const loop_info *L) {
     int i = L->group_arg[g];
     const gen_arg *a = &lp->args[i];
     const char *D = ddim(a, i);
-    gen_out(f, 2, "for (int k = (int)threadIdx.x; k < size%d * (%s); k += (int)blockDim.x)\n", g, D);
-    gen_out(f, 4, "p.d%d[(size_t)imap%d[k / (%s)] * (size_t)(%s) + (size_t)(k %% (%s))] %s s%d[k];\n", i, g,
-        D, D, D, L->mode[g] == MODE_INC ? "+=" : "=", g);
+    staged_values_loop(f, g, D);
+    gen_out(f, 4, "%s %s s%d[k];\n", staged_global(i, g, D), L->mode[g] == MODE_INC ? "+=" : "=", g);
   }
   emit_red_finish(f, L, 2, "first + (int)blockIdx.x");
   fprintf(f, "}\n");
@@ -452,6 +475,107 @@ static void emit_parts(FILE *f, const loop_info *L, int ind) {
   for (int i = 0; i < L->n; i++)
     if (gen_is_part(&L->lp->args[i]))
       gen_out(f, ind, "p.p%d = (%s *)C.part_d[%d];\n", i, L->lp->args[i].type, i);
+}
+
+/* A strategy's case of the stub's switch: case_open, what the strategy sets
+ * up before the loop starts, case_start, its launches, case_close. The
+ * backend's default strategy (the one every loop has) takes `default`. */
+static void case_open(FILE *f, const char *strategy, int is_default) {
+  if (is_default)
+    gen_out(f, 4, "default: { /* %s */\n", strategy);
+  else
+    gen_out(f, 4, "case %s: {\n", strategy);
+}
+
+/* The kernel's configuration (with `shared` bytes of dynamic shared memory),
+ * the loop's start, and the device pointers of the per-block partials. */
+static void case_start(FILE *f, const loop_info *L, const char *variant, const char *shared) {
+  gen_out(f, 6, "op_cuda_loop_kernel(&C, (const void *)op_cuda_%s_%s, %s);\n", L->lp->kernel,
+          variant, shared);
+  gen_out(f, 6, "op_cuda_loop_start(&C);\n");
+  emit_parts(f, L, 6);
+}
+
+static void case_close(FILE *f) {
+  gen_out(f, 6, "break;\n");
+  gen_out(f, 4, "}\n");
+}
+
+/* One launch over every element of the loop (grid-stride). */
+static void launch_all(FILE *f, const loop_info *L, const char *variant, const char *shared,
+                       const char *args) {
+  gen_out(f, 6, "const int grid = op_cuda_grid(&C, p.size);\n");
+  gen_out(f, 6, "if (grid > 0) {\n");
+  emit_launch(f, L, 8, variant, shared, "grid", args);
+  gen_out(f, 6, "}\n");
+}
+
+/* A strategy that sets nothing up and launches once over every element,
+ * without dynamic shared memory: plain, atomic. */
+static void emit_case_all(FILE *f, const loop_info *L, const char *strategy, int is_default,
+                          const char *variant) {
+  case_open(f, strategy, is_default);
+  case_start(f, L, variant, "0");
+  launch_all(f, L, variant, "0", "p, 0");
+  case_close(f);
+}
+
+/* Coalesced: one launch over every element, each warp with scratch for the
+ * widest coalesced dat. */
+static void emit_case_coalesced(FILE *f, const loop_info *L) {
+  const char *shared = "(size_t)(C.block / 32) * (size_t)scratch";
+  int maxbytes = 0;
+  for (int i = 0; i < L->n; i++) {
+    const gen_arg *a = &L->lp->args[i];
+    if (!coalesce_arg(a)) continue;
+    int b = a->dim * (strcmp(a->type, "double") ? 4 : 8);
+    if (b > maxbytes) maxbytes = b;
+  }
+  case_open(f, "OP_CUDA_COALESCED", 0);
+  gen_out(f, 6, "const int scratch = (int)OP_CUDA_WARP_SCRATCH(%d);\n", maxbytes);
+  case_start(f, L, "coalesced", shared);
+  launch_all(f, L, "coalesced", shared, "p, 0, scratch");
+  case_close(f);
+}
+
+/* Staged: the plan's device arrays, then a launch per block colour, a CUDA
+ * block per plan block. */
+static void emit_case_staged(FILE *f, const loop_info *L) {
+  case_open(f, "OP_CUDA_STAGED", 0);
+  gen_out(f, 6, "const op_cuda_plan_d *pd = C.pd;\n");
+  gen_out(f, 6, "p.blkmap = pd->blkmap, p.offset = pd->offset, p.nelems = pd->nelems;\n");
+  gen_out(f, 6, "p.nthrcol = pd->nthrcol, p.thrcol = pd->thrcol;\n");
+  gen_out(f, 6,
+          "p.ind_offs = pd->ind_offs, p.ind_sizes = pd->ind_sizes, p.nblocks = C.plan->nblocks;\n");
+  for (int g = 0; g < L->ngroups; g++) gen_out(f, 6, "p.im%d = pd->ind_maps[%d];\n", g, g);
+  for (int i = 0; i < L->n; i++)
+    if (gen_is_ind_dat(&L->lp->args[i])) gen_out(f, 6, "p.lm%d = pd->loc_maps[%d];\n", i, i);
+  case_start(f, L, "staged", "C.plan->nshared");
+  gen_out(f, 6, "/* One launch per block colour: blocks of a colour never share written data. */\n");
+  gen_out(f, 6, "for (int col = 0; col < C.plan->ncolors; col++) {\n");
+  gen_out(f, 8, "const int first = C.plan->colblk_offset[col], count = C.plan->ncolblk[col];\n");
+  gen_out(f, 8, "if (count == 0) continue;\n");
+  emit_launch(f, L, 8, "staged", "C.plan->nshared", "count", "p, first");
+  gen_out(f, 6, "}\n");
+  case_close(f);
+}
+
+/* Colour: the elements of the one-level colouring, then a launch per colour
+ * over its elements; the partials of each launch after the previous one's. */
+static void emit_case_colour(FILE *f, const loop_info *L) {
+  case_open(f, "OP_CUDA_COLOUR", 1);
+  gen_out(f, 6, "p.gcol_elems = C.pd->gcol_elems;\n");
+  case_start(f, L, "colour", "0");
+  gen_out(f, 6, "int part_base = 0;\n");
+  gen_out(f, 6, "for (int col = 0; col < C.plan->gcolors; col++) {\n");
+  gen_out(f, 8, "const int cstart = C.plan->gcol_offset[col];\n");
+  gen_out(f, 8, "const int count = C.plan->gcol_offset[col + 1] - cstart;\n");
+  gen_out(f, 8, "const int grid = op_cuda_grid(&C, count);\n");
+  gen_out(f, 8, "if (grid == 0) continue;\n");
+  emit_launch(f, L, 8, "colour", "0", "grid", "p, cstart, count, part_base");
+  gen_out(f, 8, "part_base += grid;\n");
+  gen_out(f, 6, "}\n");
+  case_close(f);
 }
 
 static void emit_stub(FILE *f, const loop_info *L) {
@@ -498,88 +622,12 @@ static void emit_stub(FILE *f, const loop_info *L) {
   }
   gen_out(f, 2, "switch (C.cfg.strategy) {\n");
   if (L->indirect) {
-    if (L->has_staged) {
-      gen_out(f, 4, "case OP_CUDA_STAGED: {\n");
-      gen_out(f, 6, "const op_cuda_plan_d *pd = C.pd;\n");
-      gen_out(f, 6, "p.blkmap = pd->blkmap, p.offset = pd->offset, p.nelems = pd->nelems;\n");
-      gen_out(f, 6, "p.nthrcol = pd->nthrcol, p.thrcol = pd->thrcol;\n");
-      gen_out(f, 6, "p.ind_offs = pd->ind_offs, p.ind_sizes = pd->ind_sizes, p.nblocks = C.plan->nblocks;\n");
-      for (int g = 0; g < L->ngroups; g++) gen_out(f, 6, "p.im%d = pd->ind_maps[%d];\n", g, g);
-      for (int i = 0; i < n; i++)
-        if (gen_is_ind_dat(&lp->args[i])) gen_out(f, 6, "p.lm%d = pd->loc_maps[%d];\n", i, i);
-      gen_out(f, 6, "op_cuda_loop_kernel(&C, (const void *)op_cuda_%s_staged, C.plan->nshared);\n", K);
-      gen_out(f, 6, "op_cuda_loop_start(&C);\n");
-      emit_parts(f, L, 6);
-      gen_out(f, 6, "/* One launch per block colour: blocks of a colour never share written data. */\n");
-      gen_out(f, 6, "for (int col = 0; col < C.plan->ncolors; col++) {\n");
-      gen_out(f, 8, "const int first = C.plan->colblk_offset[col], count = C.plan->ncolblk[col];\n");
-      gen_out(f, 8, "if (count == 0) continue;\n");
-      emit_launch(f, L, 8, "staged", "C.plan->nshared", "count", "p, first");
-      gen_out(f, 6, "}\n");
-      gen_out(f, 6, "break;\n");
-      gen_out(f, 4, "}\n");
-    }
-    if (L->has_atomic) {
-      gen_out(f, 4, "case OP_CUDA_ATOMIC: {\n");
-      gen_out(f, 6, "op_cuda_loop_kernel(&C, (const void *)op_cuda_%s_atomic, 0);\n", K);
-      gen_out(f, 6, "op_cuda_loop_start(&C);\n");
-      emit_parts(f, L, 6);
-      gen_out(f, 6, "const int grid = op_cuda_grid(&C, p.size);\n");
-      gen_out(f, 6, "if (grid > 0) {\n");
-      emit_launch(f, L, 8, "atomic", "0", "grid", "p, 0");
-      gen_out(f, 6, "}\n");
-      gen_out(f, 6, "break;\n");
-      gen_out(f, 4, "}\n");
-    }
-    gen_out(f, 4, "default: { /* OP_CUDA_COLOUR */\n");
-    gen_out(f, 6, "p.gcol_elems = C.pd->gcol_elems;\n");
-    gen_out(f, 6, "op_cuda_loop_kernel(&C, (const void *)op_cuda_%s_colour, 0);\n", K);
-    gen_out(f, 6, "op_cuda_loop_start(&C);\n");
-    emit_parts(f, L, 6);
-    gen_out(f, 6, "int part_base = 0;\n");
-    gen_out(f, 6, "for (int col = 0; col < C.plan->gcolors; col++) {\n");
-    gen_out(f, 8, "const int cstart = C.plan->gcol_offset[col];\n");
-    gen_out(f, 8, "const int count = C.plan->gcol_offset[col + 1] - cstart;\n");
-    gen_out(f, 8, "const int grid = op_cuda_grid(&C, count);\n");
-    gen_out(f, 8, "if (grid == 0) continue;\n");
-    emit_launch(f, L, 8, "colour", "0", "grid", "p, cstart, count, part_base");
-    gen_out(f, 8, "part_base += grid;\n");
-    gen_out(f, 6, "}\n");
-    gen_out(f, 6, "break;\n");
-    gen_out(f, 4, "}\n");
+    if (L->has_staged) emit_case_staged(f, L);
+    if (L->has_atomic) emit_case_all(f, L, "OP_CUDA_ATOMIC", 0, "atomic");
+    emit_case_colour(f, L);
   } else {
-    if (L->has_coalesced) {
-      int maxbytes = 0;
-      for (int i = 0; i < n; i++) {
-        const gen_arg *a = &lp->args[i];
-        if (!coalesce_arg(a)) continue;
-        int b = a->dim * (strcmp(a->type, "double") ? 4 : 8);
-        if (b > maxbytes) maxbytes = b;
-      }
-      gen_out(f, 4, "case OP_CUDA_COALESCED: {\n");
-      gen_out(f, 6, "const int scratch = (int)OP_CUDA_WARP_SCRATCH(%d);\n", maxbytes);
-      gen_out(f, 6, "op_cuda_loop_kernel(&C, (const void *)op_cuda_%s_coalesced, "
-                "(size_t)(C.block / 32) * (size_t)scratch);\n", K);
-      gen_out(f, 6, "op_cuda_loop_start(&C);\n");
-      emit_parts(f, L, 6);
-      gen_out(f, 6, "const int grid = op_cuda_grid(&C, p.size);\n");
-      gen_out(f, 6, "if (grid > 0) {\n");
-      emit_launch(f, L, 8, "coalesced", "(size_t)(C.block / 32) * (size_t)scratch", "grid",
-                  "p, 0, scratch");
-      gen_out(f, 6, "}\n");
-      gen_out(f, 6, "break;\n");
-      gen_out(f, 4, "}\n");
-    }
-    gen_out(f, 4, "default: { /* OP_CUDA_PLAIN */\n");
-    gen_out(f, 6, "op_cuda_loop_kernel(&C, (const void *)op_cuda_%s_plain, 0);\n", K);
-    gen_out(f, 6, "op_cuda_loop_start(&C);\n");
-    emit_parts(f, L, 6);
-    gen_out(f, 6, "const int grid = op_cuda_grid(&C, p.size);\n");
-    gen_out(f, 6, "if (grid > 0) {\n");
-    emit_launch(f, L, 8, "plain", "0", "grid", "p, 0");
-    gen_out(f, 6, "}\n");
-    gen_out(f, 6, "break;\n");
-    gen_out(f, 4, "}\n");
+    if (L->has_coalesced) emit_case_coalesced(f, L);
+    emit_case_all(f, L, "OP_CUDA_PLAIN", 1, "plain");
   }
   gen_out(f, 2, "}\n");
   gen_out(f, 2, "op_cuda_loop_finish(&C);\n");
