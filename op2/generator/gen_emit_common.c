@@ -49,7 +49,8 @@ static const char *kind_enum(gen_arg_kind k) {
   return "?";
 }
 
-void gen_emit_sig(FILE *f, const gen_loop *lp) {
+/* `static const op_arg_sig sig[n] = {...};`: what the code was generated for. */
+static void emit_sig(FILE *f, const gen_loop *lp) {
   fprintf(f, "  static const op_arg_sig sig[%d] = {\n", lp->nargs);
   for (int a = 0; a < lp->nargs; a++) {
     const gen_arg *g = &lp->args[a];
@@ -57,6 +58,22 @@ void gen_emit_sig(FILE *f, const gen_loop *lp) {
             g->acc, g->dim, gen_is_info(g) ? g->ref : -1);
   }
   fprintf(f, "  };\n");
+}
+
+void gen_emit_loop_decl(FILE *f, const gen_loop *lp) {
+  fprintf(f, "void op_par_loop_%s(const char *name, op_set set", lp->kernel);
+  for (int a = 0; a < lp->nargs; a++) fprintf(f, ", op_arg arg%d", a);
+  fprintf(f, ")");
+}
+
+void gen_emit_loop_open(FILE *f, const gen_loop *lp, const char *linkage) {
+  fprintf(f, "%s", linkage);
+  gen_emit_loop_decl(f, lp);
+  fprintf(f, " {\n");
+  fprintf(f, "  const op_arg args[%d] = {", lp->nargs);
+  for (int a = 0; a < lp->nargs; a++) fprintf(f, "%sarg%d", a ? ", " : "", a);
+  fprintf(f, "};\n");
+  emit_sig(f, lp);
 }
 
 void gen_emit_reduce(FILE *f, const gen_loop *lp, int a, const char *indent, const char *part_fmt,
@@ -112,6 +129,21 @@ void gen_emit_const_branch_open(FILE *f, const gen_const *k) {
           "               sizeof(%s));\n",
           exact ? "" : "at most ", k->name);
   fprintf(f, "      return 1;\n    }\n");
+}
+
+void gen_emit_const_copy(FILE *f, const gen_const *k, const char *space, const char *max_dim) {
+  if (k->scalar)
+    fprintf(f, "static %s%s %s;\n", space, k->type, k->name);
+  else if (k->dim > 0)
+    fprintf(f, "static %s%s %s[%d];\n", space, k->type, k->name, k->dim);
+  else
+    fprintf(f, "static %s%s %s[%s]; /* dim not a literal */\n", space, k->type, k->name, max_dim);
+}
+
+void gen_emit_libc_includes(FILE *f) {
+  fprintf(f,
+          "#include <float.h>\n#include <limits.h>\n#include <math.h>\n#include <stddef.h>\n"
+          "#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n");
 }
 
 void gen_emit_const_unknown(FILE *f, const char *backend_name, const char *app) {

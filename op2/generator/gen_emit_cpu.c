@@ -14,10 +14,8 @@ void gen_emit_prototypes(FILE *f, const gen_program *prog, const char *app) {
           app);
   fprintf(f, "#ifndef OP2_GENERATED_LOOPS_%s\n#define OP2_GENERATED_LOOPS_%s\n\n", app, app);
   for (int l = 0; l < prog->nloops; l++) {
-    const gen_loop *lp = &prog->loops[l];
-    fprintf(f, "void op_par_loop_%s(const char *name, op_set set", lp->kernel);
-    for (int a = 0; a < lp->nargs; a++) fprintf(f, ", op_arg arg%d", a);
-    fprintf(f, ");\n");
+    gen_emit_loop_decl(f, &prog->loops[l]);
+    fprintf(f, ";\n");
   }
   fprintf(f, "\n#endif\n");
 }
@@ -584,13 +582,7 @@ static void emit_block(FILE *f, const gen_loop *lp) {
 static void emit_loop(FILE *f, const gen_loop *lp, gen_backend backend) {
   const int n = lp->nargs;
   fprintf(f, "\n/* %s, from %s:%d */\n", lp->kernel, lp->file, lp->line);
-  fprintf(f, "void op_par_loop_%s(const char *name, op_set set", lp->kernel);
-  for (int a = 0; a < n; a++) fprintf(f, ", op_arg arg%d", a);
-  fprintf(f, ") {\n");
-  fprintf(f, "  const op_arg args[%d] = {", n);
-  for (int a = 0; a < n; a++) fprintf(f, "%sarg%d", a ? ", " : "", a);
-  fprintf(f, "};\n");
-  gen_emit_sig(f, lp);
+  gen_emit_loop_open(f, lp, "");
   fprintf(f, "  op_loop_ctx L;\n");
   fprintf(f, "  op_loop_begin(&L, name, set, %d, args, sig, \"%s\", \"%s:%d\");\n", n, lp->kernel,
           lp->file, lp->line);
