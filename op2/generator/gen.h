@@ -142,6 +142,9 @@ int gen_is_write(const gen_arg *a);
 int gen_is_red(const gen_arg *a);
 int gen_is_info(const gen_arg *a);
 int gen_is_part(const gen_arg *a);
+/* How an element's value of MIN/MAX reduction a beats the value so far
+ * (strictly: "<" for OP_MIN, ">" for OP_MAX). */
+const char *gen_beats(const gen_arg *a);
 /* Argument i of the loop is an op_arg_info that travels with reduction red. */
 int gen_is_info_of(const gen_loop *lp, int i, int red);
 /* The text of argument i's dim in the generated code: its literal, or the

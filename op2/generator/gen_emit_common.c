@@ -24,6 +24,7 @@ int gen_is_write(const gen_arg *a) { return !strcmp(a->acc, "OP_WRITE"); }
 int gen_is_red(const gen_arg *a) { return a->kind == GEN_ARG_GBL && !gen_is_read(a); }
 int gen_is_info(const gen_arg *a) { return a->kind == GEN_ARG_INFO; }
 int gen_is_part(const gen_arg *a) { return gen_is_red(a) || gen_is_info(a); }
+const char *gen_beats(const gen_arg *a) { return !strcmp(a->acc, "OP_MIN") ? "<" : ">"; }
 int gen_is_info_of(const gen_loop *lp, int i, int red) {
   return gen_is_info(&lp->args[i]) && lp->args[i].ref == red;
 }
@@ -95,8 +96,7 @@ void gen_emit_reduce(FILE *f, const gen_loop *lp, int a, const char *indent, con
   fprintf(f, "%s{\n", indent);
   fprintf(f, "%s  char *info[%d] = {", indent, ninfo);
   for (int i = 0, k = 0; i < lp->nargs; i++)
-    if (gen_is_info_of(lp, i, a))
-      fprintf(f, "%s(char *)arg%d.data", k++ ? ", " : "", i);
+    if (gen_is_info_of(lp, i, a)) fprintf(f, "%s(char *)arg%d.data", k++ ? ", " : "", i);
   fprintf(f, "};\n%s  const char *info_part[%d] = {", indent, ninfo);
   for (int i = 0, k = 0; i < lp->nargs; i++)
     if (gen_is_info_of(lp, i, a)) {

@@ -187,8 +187,7 @@ static int needs_staging(const gen_loop *lp) {
 /* Reaches data through a map (a dat or an index). */
 static int has_mapped(const gen_loop *lp) {
   for (int a = 0; a < lp->nargs; a++)
-    if (gen_is_mapped(&lp->args[a]))
-      return 1;
+    if (gen_is_mapped(&lp->args[a])) return 1;
   return 0;
 }
 
@@ -267,8 +266,7 @@ static void emit_reduction_apply(FILE *f, const gen_loop *lp, const gen_arg *g, 
   } else {
     /* The element's value wins only when strictly better, and takes the
      * op_arg_info values that travel with it along. */
-    fprintf(f, "if (tmp%d[k * %d + d] %s red%d[d]) {\n", a, g->dim,
-            !strcmp(g->acc, "OP_MIN") ? "<" : ">", a);
+    fprintf(f, "if (tmp%d[k * %d + d] %s red%d[d]) {\n", a, g->dim, gen_beats(g), a);
     fprintf(f, "            red%d[d] = tmp%d[k * %d + d];\n", a, a, g->dim);
     for (int i = 0; i < lp->nargs; i++)
       if (gen_is_info_of(lp, i, a))

@@ -113,7 +113,8 @@ static void emit_params(FILE *f, const loop_info *L) {
     if (a->kind == GEN_ARG_IDX) gen_out(f, 2, "const int *gid%d;\n", i);
   }
   if (L->has_staged) {
-    gen_out(f, 2, "const int *blkmap, *offset, *nelems, *nthrcol, *thrcol, *ind_offs, *ind_sizes;\n");
+    gen_out(f, 2,
+            "const int *blkmap, *offset, *nelems, *nthrcol, *thrcol, *ind_offs, *ind_sizes;\n");
     gen_out(f, 2, "int nblocks;\n");
     for (int g = 0; g < L->ngroups; g++) gen_out(f, 2, "const int *im%d;\n", g);
     for (int i = 0; i < L->n; i++)
@@ -136,7 +137,8 @@ static void emit_red_init(FILE *f, const loop_info *L, int ind, int halo) {
       const char r = z ? 'z' : 'r';
       gen_out(f, ind, "%s %c%d[%s];\n", a->type, r, i, a->dim > 0 ? ddim(a, i) : "OP_MAX_GBL_DIM");
       if (gen_is_inc(a))
-        gen_out(f, ind, "for (int d = 0; d < %s; d++) %c%d[d] = (%s)0;\n", ddim(a, i), r, i, a->type);
+        gen_out(f, ind, "for (int d = 0; d < %s; d++) %c%d[d] = (%s)0;\n", ddim(a, i), r, i,
+                a->type);
       else
         gen_out(f, ind, "for (int d = 0; d < %s; d++) %c%d[d] = p.g%d[d];\n", ddim(a, i), r, i, i);
     }
@@ -155,7 +157,7 @@ static void emit_red_finish(FILE *f, const loop_info *L, int ind, const char *pa
     if (!gen_is_red(a)) continue;
     if (!has_info(L, i)) {
       gen_out(f, ind, "op_cuda_block_reduce<%s>(r%d, %s, p.p%d + (size_t)(%s) * (size_t)(%s));\n",
-          a->acc, i, ddim(a, i), i, part, ddim(a, i));
+              a->acc, i, ddim(a, i), i, part, ddim(a, i));
       continue;
     }
     /* The thread whose value wins a component gives that component of the
@@ -163,11 +165,11 @@ static void emit_red_finish(FILE *f, const loop_info *L, int ind, const char *pa
      * requires them for op_arg_info). */
     gen_out(f, ind, "for (int d = 0; d < %d; d++) {\n", a->dim);
     gen_out(f, ind + 2, "const size_t at = (size_t)(%s) * %d + (size_t)d;\n", part, a->dim);
-    gen_out(f, ind + 2, "const int w = op_cuda_block_argreduce<%s>(r%d[d], p.p%d + at);\n", a->acc, i, i);
+    gen_out(f, ind + 2, "const int w = op_cuda_block_argreduce<%s>(r%d[d], p.p%d + at);\n", a->acc,
+            i, i);
     gen_out(f, ind + 2, "if ((int)threadIdx.x == w) {\n");
     for (int k = 0; k < L->n; k++)
-      if (gen_is_info_of(L->lp, k, i))
-        gen_out(f, ind + 4, "p.p%d[at] = r%d[d];\n", k, k);
+      if (gen_is_info_of(L->lp, k, i)) gen_out(f, ind + 4, "p.p%d[at] = r%d[d];\n", k, k);
     gen_out(f, ind + 2, "}\n");
     gen_out(f, ind, "}\n");
   }
@@ -180,7 +182,7 @@ static void emit_idx(FILE *f, const loop_info *L, int ind) {
     /* The user's (global) number: not const, OP2 kernels may take int *. */
     if (a->indirect) {
       gen_out(f, ind, "int i%d = p.m%d[(size_t)n * (size_t)p.mdim%d + (size_t)p.midx%d];\n", i, i,
-          i, i);
+              i, i);
       gen_out(f, ind, "if (p.gid%d) i%d = p.gid%d[i%d];\n", i, i, i, i);
     } else {
       gen_out(f, ind, "int i%d = p.gid%d ? p.gid%d[n] : n;\n", i, i, i);
@@ -249,7 +251,7 @@ static void grid_kernel_begin(FILE *f, const loop_info *L, const char *variant, 
   if (!L->nred) gen_out(f, 2, "(void)part_base;\n");
   emit_red_init(f, L, 2, halo);
   gen_out(f, 2, "for (int %s = (int)(blockIdx.x * blockDim.x + threadIdx.x); %s < %s;\n", var, var,
-      bound);
+          bound);
   gen_out(f, 7, "%s += (int)(blockDim.x * gridDim.x)) {\n", var);
 }
 
@@ -308,8 +310,9 @@ static void emit_coalesced(FILE *f, const loop_info *L) {
   gen_out(f, 2, "const int lane = (int)(threadIdx.x & 31u), warp = (int)(threadIdx.x >> 5);\n");
   gen_out(f, 2, "char *ws = op_sh + (size_t)warp * (size_t)scratch; /* this warp's scratch */\n");
   emit_red_init(f, L, 2, 0);
-  gen_out(f, 2, "for (int base = (int)(blockIdx.x * (blockDim.x >> 5) + (unsigned)warp) * 32; "
-            "base < p.size;\n");
+  gen_out(f, 2,
+          "for (int base = (int)(blockIdx.x * (blockDim.x >> 5) + (unsigned)warp) * 32; "
+          "base < p.size;\n");
   gen_out(f, 7, "base += (int)(gridDim.x * blockDim.x)) {\n");
   gen_out(f, 4, "const int nel = p.size - base < 32 ? p.size - base : 32;\n");
   gen_out(f, 4, "const int n = base + lane;\n");
@@ -325,7 +328,7 @@ static void emit_coalesced(FILE *f, const loop_info *L) {
     gen_out(f, 6, "for (int k = lane; k < nel * %d; k += 32) w[k] = g[k];\n", a->dim);
     gen_out(f, 6, "__syncwarp();\n");
     gen_out(f, 6, "for (int d = 0; d < %d; d++) l%d[d] = lane < nel ? w[lane * %d + d] : (%s)0;\n",
-        a->dim, i, a->dim, a->type);
+            a->dim, i, a->dim, a->type);
     gen_out(f, 6, "__syncwarp();\n");
     gen_out(f, 4, "}\n");
   }
@@ -398,22 +401,24 @@ static void emit_staged(FILE *f, const loop_info *L) {
   const gen_loop *lp = L->lp;
   kernel_head(f, L, "staged", ", const int first");
   gen_out(f, 2, "OP_CUDA_DYNAMIC_SHARED(op_sh);\n");
-  gen_out(f, 2, "/* One plan block per CUDA block; `first` is this block colour's place in blkmap. */\n");
+  gen_out(f, 2,
+          "/* One plan block per CUDA block; `first` is this block colour's place in blkmap. */\n");
   gen_out(f, 2, "const int blk = p.blkmap[first + (int)blockIdx.x];\n");
-  gen_out(f, 2, "const int offset = p.offset[blk], nelem = p.nelems[blk], ncol = p.nthrcol[blk];\n");
+  gen_out(f, 2,
+          "const int offset = p.offset[blk], nelem = p.nelems[blk], ncol = p.nthrcol[blk];\n");
   gen_out(f, 2, "size_t soff = 0;\n");
   for (int g = 0; g < L->ngroups; g++) {
     int i = L->group_arg[g];
     const gen_arg *a = &lp->args[i];
     gen_out(f, 2, "/* indirect dat %d (%s): %s */\n", g, a->dat_text[0] ? a->dat_text : "?",
-        L->mode[g] == MODE_READ  ? "read: staged in"
-        : L->mode[g] == MODE_INC ? "incremented: zeroed, added back"
-                                 : "written: staged in and written back");
+            L->mode[g] == MODE_READ  ? "read: staged in"
+            : L->mode[g] == MODE_INC ? "incremented: zeroed, added back"
+                                     : "written: staged in and written back");
     gen_out(f, 2, "const int size%d = p.ind_sizes[%d * p.nblocks + blk];\n", g, g);
     gen_out(f, 2, "const int *imap%d = p.im%d + p.ind_offs[%d * p.nblocks + blk];\n", g, g, g);
     gen_out(f, 2, "%s *s%d = (%s *)(op_sh + soff);\n", a->type, g, a->type);
     gen_out(f, 2, "soff += op_cuda_round8((size_t)size%d * (size_t)(%s) * sizeof(%s));\n", g,
-        ddim(a, i), a->type);
+            ddim(a, i), a->type);
   }
   gen_out(f, 2, "(void)soff;\n");
   for (int g = 0; g < L->ngroups; g++) {
@@ -428,7 +433,9 @@ static void emit_staged(FILE *f, const loop_info *L) {
   }
   gen_out(f, 2, "__syncthreads();\n");
   emit_red_init(f, L, 2, 1);
-  gen_out(f, 2, "/* Every thread runs the same number of rounds: __syncthreads below is reached by all. */\n");
+  gen_out(f, 2,
+          "/* Every thread runs the same number of rounds: __syncthreads below is reached by all. "
+          "*/\n");
   gen_out(f, 2, "for (int n0 = 0; n0 < nelem; n0 += (int)blockDim.x) {\n");
   gen_out(f, 4, "const int nl = n0 + (int)threadIdx.x;\n");
   gen_out(f, 4, "const int n = offset + nl; /* the element, in the whole set */\n");
@@ -456,7 +463,8 @@ static void emit_staged(FILE *f, const loop_info *L) {
     const gen_arg *a = &lp->args[i];
     const char *D = ddim(a, i);
     staged_values_loop(f, g, D);
-    gen_out(f, 4, "%s %s s%d[k];\n", staged_global(i, g, D), L->mode[g] == MODE_INC ? "+=" : "=", g);
+    gen_out(f, 4, "%s %s s%d[k];\n", staged_global(i, g, D), L->mode[g] == MODE_INC ? "+=" : "=",
+            g);
   }
   emit_red_finish(f, L, 2, "first + (int)blockIdx.x");
   fprintf(f, "}\n");
@@ -466,8 +474,8 @@ static void emit_staged(FILE *f, const loop_info *L) {
 
 static void emit_launch(FILE *f, const loop_info *L, int ind, const char *variant,
                         const char *shared, const char *grid, const char *args) {
-  gen_out(f, ind, "OP_CUDA_LAUNCH(op_cuda_%s_%s, %s, C.block, %s, %s);\n", L->lp->kernel, variant, grid,
-      shared, args);
+  gen_out(f, ind, "OP_CUDA_LAUNCH(op_cuda_%s_%s, %s, C.block, %s, %s);\n", L->lp->kernel, variant,
+          grid, shared, args);
   gen_out(f, ind, "OP_CUDA_LAUNCHED(&C);\n");
 }
 
@@ -551,7 +559,8 @@ static void emit_case_staged(FILE *f, const loop_info *L) {
   for (int i = 0; i < L->n; i++)
     if (gen_is_ind_dat(&L->lp->args[i])) gen_out(f, 6, "p.lm%d = pd->loc_maps[%d];\n", i, i);
   case_start(f, L, "staged", "C.plan->nshared");
-  gen_out(f, 6, "/* One launch per block colour: blocks of a colour never share written data. */\n");
+  gen_out(f, 6,
+          "/* One launch per block colour: blocks of a colour never share written data. */\n");
   gen_out(f, 6, "for (int col = 0; col < C.plan->ncolors; col++) {\n");
   gen_out(f, 8, "const int first = C.plan->colblk_offset[col], count = C.plan->ncolblk[col];\n");
   gen_out(f, 8, "if (count == 0) continue;\n");
@@ -587,8 +596,10 @@ static void emit_stub(FILE *f, const loop_info *L) {
   gen_out(f, 2, "static const int gind[%d] = {", n);
   for (int i = 0; i < n; i++) fprintf(f, "%s%d", i ? ", " : "", L->gind[i]);
   fprintf(f, "};\n");
-  gen_out(f, 2, "static const op_cuda_loop_desc desc = {\"%s\", \"%s:%d\", %d, %d, %d, %d, %d, %d, gind, ",
-      K, lp->file, lp->line, n, L->indirect, L->has_coalesced, L->has_staged, L->has_atomic,
+  gen_out(
+      f, 2,
+      "static const op_cuda_loop_desc desc = {\"%s\", \"%s:%d\", %d, %d, %d, %d, %d, %d, gind, ", K,
+      lp->file, lp->line, n, L->indirect, L->has_coalesced, L->has_staged, L->has_atomic,
       L->ngroups);
   if (L->has_staged)
     fprintf(f, "(const void *)op_cuda_%s_staged};\n", K);
@@ -605,8 +616,10 @@ static void emit_stub(FILE *f, const loop_info *L) {
     const gen_arg *a = &lp->args[i];
     if (gen_is_dat(a)) gen_out(f, 2, "p.d%d = (%s *)op_cuda_dat_d(arg%d.dat);\n", i, a->type, i);
     if (gen_is_mapped(a))
-      gen_out(f, 2, "p.m%d = op_cuda_map_d(arg%d.map), p.mdim%d = arg%d.map->dim, p.midx%d = arg%d.idx;\n",
-          i, i, i, i, i, i);
+      gen_out(
+          f, 2,
+          "p.m%d = op_cuda_map_d(arg%d.map), p.mdim%d = arg%d.map->dim, p.midx%d = arg%d.idx;\n", i,
+          i, i, i, i, i);
     if (a->kind != GEN_ARG_IDX && a->dim < 0) gen_out(f, 2, "p.dim%d = arg%d.dim;\n", i, i);
     if (a->kind == GEN_ARG_GBL || gen_is_info(a))
       gen_out(f, 2, "p.g%d = (%s *)C.gbl_d[%d];\n", i, a->type, i);

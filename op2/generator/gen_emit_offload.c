@@ -68,7 +68,8 @@ static void analyse(const gen_loop *lp, loop_info *L) {
      * incremented atomically while others read it. */
     for (int k = 0; k < L->n; k++) {
       const gen_arg *b = &lp->args[k];
-      if (k != i && gen_is_ind_dat(b) && !gen_is_inc(b) && a->dat_text[0] && !strcmp(a->dat_text, b->dat_text))
+      if (k != i && gen_is_ind_dat(b) && !gen_is_inc(b) && a->dat_text[0] &&
+          !strcmp(a->dat_text, b->dat_text))
         inc_only = 0;
     }
   }
@@ -121,9 +122,11 @@ static void emit_element(FILE *f, const loop_info *L, strategy s, int soa, int i
   for (int i = 0; i < L->n; i++) {
     const gen_arg *a = &lp->args[i];
     if (gen_is_mapped(a))
-      gen_out(f, ind, "const int j%d = m%d[(size_t)n * (size_t)mdim%d + (size_t)midx%d];\n", i, i, i, i);
+      gen_out(f, ind, "const int j%d = m%d[(size_t)n * (size_t)mdim%d + (size_t)midx%d];\n", i, i,
+              i, i);
     if (a->kind == GEN_ARG_IDX)
-      gen_out(f, ind, "int i%d = %s; /* not const: OP2 kernels may take int * */\n", i, elem_of(a, i));
+      gen_out(f, ind, "int i%d = %s; /* not const: OP2 kernels may take int * */\n", i,
+              elem_of(a, i));
   }
   for (int i = 0; i < L->n; i++) {
     const gen_arg *a = &lp->args[i];
@@ -135,7 +138,7 @@ static void emit_element(FILE *f, const loop_info *L, strategy s, int soa, int i
       /* Gathered whatever the access: a kernel need not write every component. */
       gen_out(f, ind, "%s l%d[%s];\n", a->type, i, D);
       gen_out(f, ind, "for (int d = 0; d < %s; d++) l%d[d] = d%d[%s];\n", D, i, i,
-          at(a, i, elem_of(a, i), "d", soa));
+              at(a, i, elem_of(a, i), "d", soa));
     } else if (part_in_temps(L, a, s)) {
       gen_out(f, ind, "%s u%d[%s];\n", a->type, i, D);
       if (gen_is_inc(a))
@@ -174,7 +177,7 @@ static void emit_element(FILE *f, const loop_info *L, strategy s, int soa, int i
       gen_out(f, ind, "}\n");
     } else if (gen_is_dat(a) && soa && is_multi(a) && !gen_is_read(a)) {
       gen_out(f, ind, "for (int d = 0; d < %s; d++) d%d[%s] = l%d[d];\n", D, i,
-          at(a, i, elem_of(a, i), "d", soa), i);
+              at(a, i, elem_of(a, i), "d", soa), i);
     } else if (part_in_temps(L, a, s) && gen_is_red(a)) {
       if (gen_is_inc(a)) {
         gen_out(f, ind, "for (int d = 0; d < %s; d++) r%d[d] += u%d[d];\n", D, i, i);
@@ -183,7 +186,7 @@ static void emit_element(FILE *f, const loop_info *L, strategy s, int soa, int i
       /* The element wins only when strictly better, and takes the op_arg_info
        * values that travel with it along. */
       gen_out(f, ind, "for (int d = 0; d < %s; d++)\n", D);
-      gen_out(f, ind + 2, "if (u%d[d] %s r%d[d]) {\n", i, !strcmp(a->acc, "OP_MIN") ? "<" : ">", i);
+      gen_out(f, ind + 2, "if (u%d[d] %s r%d[d]) {\n", i, gen_beats(a), i);
       gen_out(f, ind + 4, "r%d[d] = u%d[d];\n", i, i);
       for (int k = 0; k < L->n; k++)
         if (gen_is_info_of(lp, k, i)) gen_out(f, ind + 4, "r%d[d] = u%d[d];\n", k, k);
@@ -193,6 +196,11 @@ static void emit_element(FILE *f, const loop_info *L, strategy s, int soa, int i
 }
 
 /* ---- regions ------------------------------------------------------------------------------ */
+
+/* The operator of reduction a's reduction clause. */
+static const char *reduction_op(const gen_arg *a) {
+  return gen_is_inc(a) ? "+" : !strcmp(a->acc, "OP_MIN") ? "min" : "max";
+}
 
 /* `#pragma omp target teams distribute parallel for` with its clauses: the
  * device, the device copies (is_device_ptr), the globals read (mapped per
@@ -205,8 +213,7 @@ static void emit_pragma(FILE *f, const loop_info *L, strategy s, int host) {
     for (int i = 0; i < L->n; i++) {
       const gen_arg *a = &lp->args[i];
       if (s != S_BLOCKS && gen_is_red(a))
-        fprintf(f, " reduction(%s: r%d[0:%s])",
-                gen_is_inc(a) ? "+" : !strcmp(a->acc, "OP_MIN") ? "min" : "max", i, dim_of(a, i));
+        fprintf(f, " reduction(%s: r%d[0:%s])", reduction_op(a), i, dim_of(a, i));
     }
     fprintf(f, "\n");
     return;
@@ -232,8 +239,7 @@ static void emit_pragma(FILE *f, const loop_info *L, strategy s, int host) {
     if (is_gbl_read(a) || (s == S_BLOCKS && gen_is_part(a) && !gen_is_inc(a)))
       fprintf(f, " map(to: g%d[0:%s])", i, D);
     if (s != S_BLOCKS && gen_is_red(a))
-      fprintf(f, " map(tofrom: r%d[0:%s]) reduction(%s: r%d[0:%s])", i, D,
-              gen_is_inc(a) ? "+" : !strcmp(a->acc, "OP_MIN") ? "min" : "max", i, D);
+      fprintf(f, " map(tofrom: r%d[0:%s]) reduction(%s: r%d[0:%s])", i, D, reduction_op(a), i, D);
   }
   fprintf(f, "\n");
 }
@@ -271,7 +277,8 @@ static void emit_element_region(FILE *f, const loop_info *L, strategy s, int soa
 static void emit_blocks_region(FILE *f, const loop_info *L, int soa, int host, int ind) {
   const gen_loop *lp = L->lp;
   gen_out(f, ind, "for (int col = 0; col < C.plan->ncolors; col++) {\n");
-  gen_out(f, ind + 2, "const int first = C.plan->colblk_offset[col], count = C.plan->ncolblk[col];\n");
+  gen_out(f, ind + 2,
+          "const int first = C.plan->colblk_offset[col], count = C.plan->ncolblk[col];\n");
   gen_out(f, ind + 2, "if (count == 0) continue;\n");
   emit_pragma(f, L, S_BLOCKS, host);
   gen_out(f, ind + 2, "for (int jb = 0; jb < count; jb++) {\n");
@@ -294,8 +301,9 @@ static void emit_blocks_region(FILE *f, const loop_info *L, int soa, int host, i
     const gen_arg *a = &lp->args[i];
     if (!gen_is_part(a)) continue;
     const char *D = dim_of(a, i);
-    gen_out(f, ind + 4, "for (int d = 0; d < %s; d++) p%d[(size_t)blk * (size_t)(%s) + (size_t)d] = r%d[d];\n",
-        D, i, D, i);
+    gen_out(f, ind + 4,
+            "for (int d = 0; d < %s; d++) p%d[(size_t)blk * (size_t)(%s) + (size_t)d] = r%d[d];\n",
+            D, i, D, i);
   }
   gen_out(f, ind + 2, "}\n");
   gen_out(f, ind, "}\n");
@@ -311,8 +319,8 @@ static void emit_red_begin(FILE *f, const loop_info *L, int ind) {
     if (gen_is_inc(a))
       gen_out(f, ind, "for (int d = 0; d < %d; d++) r%d[d] = (%s)0;\n", a->dim, i, a->type);
     else
-      gen_out(f, ind, "for (int d = 0; d < %d; d++) r%d[d] = ((const %s *)arg%d.data)[d];\n", a->dim,
-          i, a->type, i);
+      gen_out(f, ind, "for (int d = 0; d < %d; d++) r%d[d] = ((const %s *)arg%d.data)[d];\n",
+              a->dim, i, a->type, i);
   }
 }
 
@@ -320,8 +328,8 @@ static void emit_red_end(FILE *f, const loop_info *L, int ind) {
   for (int i = 0; i < L->n; i++) {
     const gen_arg *a = &L->lp->args[i];
     if (!gen_is_red(a)) continue;
-    gen_out(f, ind, "for (int d = 0; d < %d; d++) ((%s *)arg%d.data)[d] %s r%d[d];\n", a->dim, a->type,
-        i, gen_is_inc(a) ? "+=" : "=", i);
+    gen_out(f, ind, "for (int d = 0; d < %d; d++) ((%s *)arg%d.data)[d] %s r%d[d];\n", a->dim,
+            a->type, i, gen_is_inc(a) ? "+=" : "=", i);
   }
 }
 
@@ -351,7 +359,8 @@ static void emit_case(FILE *f, const loop_info *L, strategy s, int soa, int host
 static void emit_strategies(FILE *f, const loop_info *L, int soa, int host, int ind) {
   gen_out(f, ind, "switch (C.strategy) {\n");
   if (L->blocks_only) {
-    gen_out(f, ind + 2, "default: /* OP_OFFLOAD_BLOCKS: op_arg_info or a reduction of run-time dim */\n");
+    gen_out(f, ind + 2,
+            "default: /* OP_OFFLOAD_BLOCKS: op_arg_info or a reduction of run-time dim */\n");
     emit_case(f, L, S_BLOCKS, soa, host, ind + 4);
   } else {
     gen_out(f, ind + 2, "case OP_OFFLOAD_BLOCKS:\n");
@@ -382,27 +391,30 @@ static void emit_loop(FILE *f, const gen_loop *lp) {
   fprintf(f, "\n/* %s, from %s:%d */\n", lp->kernel, lp->file, lp->line);
   gen_emit_loop_open(f, lp, "");
   gen_out(f, 2, "static const op_offload_loop_desc desc = {\"%s\", \"%s:%d\", %d, %d, %d, %d};\n",
-      lp->kernel, lp->file, lp->line, n, L.ind_writes, L.atomic_ok, L.blocks_only);
+          lp->kernel, lp->file, lp->line, n, L.ind_writes, L.atomic_ok, L.blocks_only);
   gen_out(f, 2, "op_offload_loop C;\n");
   gen_out(f, 2, "op_offload_loop_begin(&C, &desc, name, set, %d, args, sig);\n", n);
   gen_out(f, 2, "const int dev = C.device, size = set->size;\n");
   gen_out(f, 2, "(void)size;\n");
   for (int i = 0; i < n; i++) {
     const gen_arg *a = &lp->args[i];
-    if (a->kind != GEN_ARG_IDX && a->dim <= 0) gen_out(f, 2, "const int dim%d = arg%d.dim;\n", i, i);
+    if (a->kind != GEN_ARG_IDX && a->dim <= 0)
+      gen_out(f, 2, "const int dim%d = arg%d.dim;\n", i, i);
     if (gen_is_dat(a)) gen_out(f, 2, "%s *d%d = (%s *)C.dat[%d];\n", a->type, i, a->type, i);
     if (is_multi(a))
-      gen_out(f, 2, "const int es%d = C.es[%d], cs%d = C.cs[%d]; /* SoA form only */\n", i, i, i, i);
+      gen_out(f, 2, "const int es%d = C.es[%d], cs%d = C.cs[%d]; /* SoA form only */\n", i, i, i,
+              i);
     if (is_multi(a)) gen_out(f, 2, "(void)es%d, (void)cs%d;\n", i, i);
     if (gen_is_mapped(a))
-      gen_out(f, 2, "const int *m%d = C.map[%d], mdim%d = arg%d.map->dim, midx%d = arg%d.idx;\n", i, i,
-          i, i, i, i);
+      gen_out(f, 2, "const int *m%d = C.map[%d], mdim%d = arg%d.map->dim, midx%d = arg%d.idx;\n", i,
+              i, i, i, i, i);
     if (is_gbl_read(a) || (gen_is_part(a) && !gen_is_inc(a)))
       gen_out(f, 2, "%s *g%d = (%s *)arg%d.data;\n", a->type, i, a->type, i);
     if (gen_is_part(a)) gen_out(f, 2, "%s *p%d = (%s *)C.part_d[%d];\n", a->type, i, a->type, i);
   }
   gen_out(f, 2, "const int *blkmap = C.blkmap, *boff = C.offset, *bnel = C.nelems;\n");
-  if (L.ind_writes && !L.blocks_only) gen_out(f, 2, "const int *gcol = C.gcol_elems, *ecol = C.elem_colour;\n");
+  if (L.ind_writes && !L.blocks_only)
+    gen_out(f, 2, "const int *gcol = C.gcol_elems, *ecol = C.elem_colour;\n");
   /* On the host, ordinary parallel loops: the host fallback of a target
    * region starts and ends its threads at every region (docs/offload.md). */
   for (int soa = L.multi; soa >= 0; soa--) {
