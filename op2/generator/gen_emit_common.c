@@ -1,4 +1,5 @@
-/* gen_emit_common.c - pieces of loop code every backend writes the same way. */
+/* gen_emit_common.c - pieces of loop code every backend writes the same way,
+ * and what the emitters ask of an argument (gen.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
