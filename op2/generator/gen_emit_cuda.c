@@ -434,8 +434,8 @@ static void emit_staged(FILE *f, const loop_info *L) {
   gen_out(f, 2, "__syncthreads();\n");
   emit_red_init(f, L, 2, 1);
   gen_out(f, 2,
-          "/* Every thread runs the same number of rounds: __syncthreads below is reached by all. "
-          "*/\n");
+          "/* Every thread runs the same number of rounds: __syncthreads below is reached "
+          "by all. */\n");
   gen_out(f, 2, "for (int n0 = 0; n0 < nelem; n0 += (int)blockDim.x) {\n");
   gen_out(f, 4, "const int nl = n0 + (int)threadIdx.x;\n");
   gen_out(f, 4, "const int n = offset + nl; /* the element, in the whole set */\n");
