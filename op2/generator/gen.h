@@ -116,9 +116,44 @@ void gen_emit_cuda(FILE *f, const gen_program *prog, const char *app);
 /* OpenMP target offload (gen_emit_offload.c, docs/offload.md). */
 void gen_emit_offload(FILE *f, const gen_program *prog, const char *app);
 
-/* Shared by the emitters (gen_emit_common.c). */
-/* `static const op_arg_sig sig[n] = {...};`: what the code was generated for. */
-void gen_emit_sig(FILE *f, const gen_loop *lp);
+/* ---- shared by the emitters (gen_emit_common.c) ---- */
+/* Writes `indent` spaces, then the formatted text. */
+void gen_out(FILE *f, int indent, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* What an argument is: an op_arg_dat, one through a map (indirect), its
+ * access; a reduction (an op_arg_gbl other than OP_READ), an op_arg_info;
+ * and whether it has per-thread or per-block partials combined after the
+ * loop (a reduction, or an op_arg_info that travels with one). */
+int gen_is_dat(const gen_arg *a);
+int gen_is_ind_dat(const gen_arg *a);
+int gen_is_read(const gen_arg *a);
+int gen_is_inc(const gen_arg *a);
+int gen_is_write(const gen_arg *a);
+int gen_is_red(const gen_arg *a);
+int gen_is_info(const gen_arg *a);
+int gen_is_part(const gen_arg *a);
+/* Reaches its data through a map: an indirect dat or op_arg_idx. */
+int gen_is_mapped(const gen_arg *a);
+/* Argument i of the loop is an op_arg_info that travels with reduction red. */
+int gen_is_info_of(const gen_loop *lp, int i, int red);
+/* How an element's value of MIN/MAX reduction a beats the value so far
+ * (strictly: "<" for OP_MIN, ">" for OP_MAX). */
+const char *gen_beats(const gen_arg *a);
+/* The text of argument i's dim in the generated code: its literal, or the
+ * run-time value, runtime_fmt with i (each backend keeps it in its own
+ * variable: "arg%d.dim", "dim%d", ...). In a ring of static buffers: valid
+ * until 15 more calls. */
+const char *gen_dim(const gen_arg *a, int i, const char *runtime_fmt);
+
+/* The C library headers that the device backends' loop code includes. */
+void gen_emit_libc_includes(FILE *f);
+/* The loop function's declarator, `void op_par_loop_<kernel>(const char *name,
+ * op_set set, op_arg arg0, ...)`, without what ends it. */
+void gen_emit_loop_decl(FILE *f, const gen_loop *lp);
+/* The loop function's opening: `linkage` ("" or extern "C"), its declarator,
+ * then its arguments as an array `args` and the signature `sig` of what the
+ * code was generated for. */
+void gen_emit_loop_open(FILE *f, const gen_loop *lp, const char *linkage);
 /* After the loop: combines the per-block partials of reduction a into the
  * user's variable (with the op_arg_info values that go with it). part_fmt is
  * a printf format of the partials' address for argument %d; nparts the count. */
@@ -133,7 +168,11 @@ void gen_emit_halo_wait(FILE *f, const char *indent, const char *col_var);
  * the generated code's copy (an error in err, return 1, when they do not);
  * the caller writes the copy and closes the branch. */
 void gen_emit_const_branch_open(FILE *f, const gen_const *k);
-/* Its tail: a name op2-gen did not see declared is an error. */
+/* A device backend's own copy of constant k: `static <space>T name`, an
+ * array of its literal dim, or of max_dim values when the dim is not a
+ * literal. */
+void gen_emit_const_copy(FILE *f, const gen_const *k, const char *space, const char *max_dim);
+/* The update function's tail: a name op2-gen did not see declared is an error. */
 void gen_emit_const_unknown(FILE *f, const char *backend_name, const char *app);
 /* The text of op_arg_idx argument a's value: the user's (global) number of
  * local element `at` of the loop's set, or (indirect) of arg a's to-set, where

@@ -14,10 +14,8 @@ void gen_emit_prototypes(FILE *f, const gen_program *prog, const char *app) {
           app);
   fprintf(f, "#ifndef OP2_GENERATED_LOOPS_%s\n#define OP2_GENERATED_LOOPS_%s\n\n", app, app);
   for (int l = 0; l < prog->nloops; l++) {
-    const gen_loop *lp = &prog->loops[l];
-    fprintf(f, "void op_par_loop_%s(const char *name, op_set set", lp->kernel);
-    for (int a = 0; a < lp->nargs; a++) fprintf(f, ", op_arg arg%d", a);
-    fprintf(f, ");\n");
+    gen_emit_loop_decl(f, &prog->loops[l]);
+    fprintf(f, ";\n");
   }
   fprintf(f, "\n#endif\n");
 }
@@ -52,30 +50,14 @@ static void emit_const_decls(FILE *f, const gen_program *prog, const char *app) 
   fprintf(f, "}\n");
 }
 
-static int is_reduction(const gen_arg *a) {
-  return a->kind == GEN_ARG_GBL && strcmp(a->acc, "OP_READ") != 0;
-}
-
-/* Has per-block partial values combined after the loop: a reduction, or an
- * op_arg_info that travels with one. */
-static int is_partial(const gen_arg *a) { return is_reduction(a) || a->kind == GEN_ARG_INFO; }
-
 /* "2" or "arg3.dim" */
-static void dim_text(const gen_arg *a, int i, char *buf, size_t len) {
-  if (a->dim > 0)
-    snprintf(buf, len, "%d", a->dim);
-  else
-    snprintf(buf, len, "arg%d.dim", i);
-}
+static const char *dim_text(const gen_arg *a, int i) { return gen_dim(a, i, "arg%d.dim"); }
 
-
-static int is_ind_inc(const gen_arg *a) {
-  return a->kind == GEN_ARG_DAT && a->indirect && !strcmp(a->acc, "OP_INC");
-}
+static int is_ind_inc(const gen_arg *a) { return gen_is_ind_dat(a) && gen_is_inc(a); }
 
 /* Written through a map other than by increments (WRITE or RW). */
 static int is_ind_store(const gen_arg *a) {
-  return a->kind == GEN_ARG_DAT && a->indirect && (!strcmp(a->acc, "OP_WRITE") || !strcmp(a->acc, "OP_RW"));
+  return gen_is_ind_dat(a) && (gen_is_write(a) || !strcmp(a->acc, "OP_RW"));
 }
 
 static int has_ind_store(const gen_loop *lp) {
@@ -84,9 +66,7 @@ static int has_ind_store(const gen_loop *lp) {
   return 0;
 }
 
-static int is_ind_read(const gen_arg *a) {
-  return a->kind == GEN_ARG_DAT && a->indirect && !strcmp(a->acc, "OP_READ");
-}
+static int is_ind_read(const gen_arg *a) { return gen_is_ind_dat(a) && gen_is_read(a); }
 
 /* The chunked form needs literal dims for everything it buffers. Loops that
  * write through a map other than by increments use it only when their plan
@@ -94,7 +74,7 @@ static int is_ind_read(const gen_arg *a) {
 static int split_ok(const gen_loop *lp) {
   for (int a = 0; a < lp->nargs; a++) {
     const gen_arg *g = &lp->args[a];
-    if ((g->kind == GEN_ARG_DAT && g->indirect) || is_partial(g))
+    if (gen_is_ind_dat(g) || gen_is_part(g))
       if (g->dim <= 0) return 0;
   }
   return 1;
@@ -113,8 +93,7 @@ typedef enum {
 
 /* The address of element n's data for dat argument a (not staged). */
 static void emit_dat_address(FILE *f, const gen_arg *g, int a, access_mode mode) {
-  char dim[32];
-  dim_text(g, a, dim, sizeof dim);
+  const char *dim = dim_text(g, a);
   if (!g->indirect)
     fprintf(f, "data%d + (size_t)n * %s", a, dim);
   else if (mode == ACCESS_AFFINE || mode == ACCESS_BROADCAST) /* written data: step 1 */
@@ -144,18 +123,18 @@ static void emit_call(FILE *f, const gen_loop *lp, access_mode mode, int temps,
       fprintf(f, "q%d + k * %d", a, g->dim);
     } else if (mode == ACCESS_INTERLEAVED && is_ind_read(g)) {
       fprintf(f, "ph%d + (size_t)(m0 + k) * %d", a, g->dim);
-    } else if (mode == ACCESS_STAGED && (is_ind_inc(g) || is_partial(g) || is_ind_store(g))) {
+    } else if (mode == ACCESS_STAGED && (is_ind_inc(g) || gen_is_part(g) || is_ind_store(g))) {
       fprintf(f, "tmp%d + k * %d", a, g->dim);
     } else if ((mode == ACCESS_STAGED || mode == ACCESS_BROADCAST) && is_ind_read(g)) {
       fprintf(f, "gat%d + k * %d", a, g->dim);
     } else if (temps == TEMPS_OWN && is_ind_inc(g)) {
       fprintf(f, "tmp%d", a);
-    } else if (temps && (is_ind_inc(g) || is_partial(g))) {
+    } else if (temps && (is_ind_inc(g) || gen_is_part(g))) {
       fprintf(f, "tmp%d + k * %d", a, g->dim);
-    } else if (g->kind == GEN_ARG_DAT) {
+    } else if (gen_is_dat(g)) {
       emit_dat_address(f, g, a, mode);
-    } else if (g->kind == GEN_ARG_GBL || g->kind == GEN_ARG_INFO) {
-      fprintf(f, is_partial(g) ? "red%d" : "gbl%d", a);
+    } else if (g->kind == GEN_ARG_GBL || gen_is_info(g)) {
+      fprintf(f, gen_is_part(g) ? "red%d" : "gbl%d", a);
     } else {
       fprintf(f, "&idx%d", a);
     }
@@ -190,7 +169,7 @@ static void emit_idx_decls(FILE *f, const gen_loop *lp, access_mode mode, const 
  * and (staged) the stores through maps. */
 static int needs_apply(const gen_loop *lp, int staged) {
   for (int a = 0; a < lp->nargs; a++)
-    if (is_ind_inc(&lp->args[a]) || is_reduction(&lp->args[a]) ||
+    if (is_ind_inc(&lp->args[a]) || gen_is_red(&lp->args[a]) ||
         (staged && is_ind_store(&lp->args[a])))
       return 1;
   return 0;
@@ -200,7 +179,7 @@ static int needs_apply(const gen_loop *lp, int staged) {
 static int needs_staging(const gen_loop *lp) {
   for (int a = 0; a < lp->nargs; a++) {
     const gen_arg *g = &lp->args[a];
-    if ((g->kind == GEN_ARG_DAT && g->indirect) || is_reduction(g)) return 1;
+    if (gen_is_ind_dat(g) || gen_is_red(g)) return 1;
   }
   return 0;
 }
@@ -208,23 +187,21 @@ static int needs_staging(const gen_loop *lp) {
 /* Reaches data through a map (a dat or an index). */
 static int has_mapped(const gen_loop *lp) {
   for (int a = 0; a < lp->nargs; a++)
-    if ((lp->args[a].kind == GEN_ARG_DAT || lp->args[a].kind == GEN_ARG_IDX) &&
-        lp->args[a].indirect)
-      return 1;
+    if (gen_is_mapped(&lp->args[a])) return 1;
   return 0;
 }
 
 /* Reductions or op_arg_info values, combined across the elements of a block. */
 static int has_partials(const gen_loop *lp) {
   for (int a = 0; a < lp->nargs; a++)
-    if (is_partial(&lp->args[a])) return 1;
+    if (gen_is_part(&lp->args[a])) return 1;
   return 0;
 }
 
 /* Increments or reductions, which an affine segment gathers in temporaries. */
 static int has_temps(const gen_loop *lp) {
   for (int a = 0; a < lp->nargs; a++)
-    if (is_ind_inc(&lp->args[a]) || is_partial(&lp->args[a])) return 1;
+    if (is_ind_inc(&lp->args[a]) || gen_is_part(&lp->args[a])) return 1;
   return 0;
 }
 
@@ -272,10 +249,10 @@ static void emit_plain_block(FILE *f, const gen_loop *lp, int simd) {
 static void emit_temp_init(FILE *f, const gen_loop *lp) {
   for (int a = 0; a < lp->nargs; a++) {
     const gen_arg *g = &lp->args[a];
-    if (is_ind_inc(g) || (is_reduction(g) && !strcmp(g->acc, "OP_INC")))
+    if (is_ind_inc(g) || (gen_is_red(g) && gen_is_inc(g)))
       fprintf(f, "          for (int d = 0; d < %d; d++) tmp%d[k * %d + d] = 0;\n", g->dim, a,
               g->dim);
-    else if (is_partial(g))
+    else if (gen_is_part(g))
       fprintf(f, "          for (int d = 0; d < %d; d++) tmp%d[k * %d + d] = red%d[d];\n", g->dim,
               a, g->dim, a);
   }
@@ -284,16 +261,15 @@ static void emit_temp_init(FILE *f, const gen_loop *lp) {
 /* The reductions' part of applying element n's temporaries, in element order. */
 static void emit_reduction_apply(FILE *f, const gen_loop *lp, const gen_arg *g, int a) {
   fprintf(f, "          for (int d = 0; d < %d; d++) ", g->dim);
-  if (!strcmp(g->acc, "OP_INC")) {
+  if (gen_is_inc(g)) {
     fprintf(f, "red%d[d] += tmp%d[k * %d + d];", a, a, g->dim);
   } else {
     /* The element's value wins only when strictly better, and takes the
      * op_arg_info values that travel with it along. */
-    fprintf(f, "if (tmp%d[k * %d + d] %s red%d[d]) {\n", a, g->dim,
-            !strcmp(g->acc, "OP_MIN") ? "<" : ">", a);
+    fprintf(f, "if (tmp%d[k * %d + d] %s red%d[d]) {\n", a, g->dim, gen_beats(g), a);
     fprintf(f, "            red%d[d] = tmp%d[k * %d + d];\n", a, a, g->dim);
     for (int i = 0; i < lp->nargs; i++)
-      if (lp->args[i].kind == GEN_ARG_INFO && lp->args[i].ref == a)
+      if (gen_is_info_of(lp, i, a))
         fprintf(f, "            red%d[d] = tmp%d[k * %d + d];\n", i, i, g->dim);
     fprintf(f, "          }");
   }
@@ -344,7 +320,7 @@ static void emit_split_block(FILE *f, const gen_loop *lp, access_mode mode) {
   fprintf(f, "        const int c1 = c0 + OP_CPU_CHUNK < end ? c0 + OP_CPU_CHUNK : end;\n");
   for (int a = 0; a < lp->nargs; a++) {
     const gen_arg *g = &lp->args[a];
-    if (is_ind_inc(g) || is_partial(g) || (staged && is_ind_store(g)))
+    if (is_ind_inc(g) || gen_is_part(g) || (staged && is_ind_store(g)))
       fprintf(f, "        %s tmp%d[OP_CPU_CHUNK * %d];\n", g->type, a, g->dim);
     else if ((staged || mode == ACCESS_BROADCAST) && is_ind_read(g))
       fprintf(f, "        %s gat%d[OP_CPU_CHUNK * %d];\n", g->type, a, g->dim);
@@ -386,7 +362,7 @@ static void emit_split_block(FILE *f, const gen_loop *lp, access_mode mode) {
       snprintf(dst, sizeof dst, "t%d", a);
       snprintf(src, sizeof src, "tmp%d + k * %d", a, g->dim);
       emit_row_op(f, g, dst, src, is_ind_inc(g) ? "+=" : "=", "          ");
-    } else if (is_reduction(g)) {
+    } else if (gen_is_red(g)) {
       emit_reduction_apply(f, lp, g, a);
     }
   }
@@ -603,15 +579,8 @@ static void emit_block(FILE *f, const gen_loop *lp) {
 
 static void emit_loop(FILE *f, const gen_loop *lp, gen_backend backend) {
   const int n = lp->nargs;
-  char dim[32];
   fprintf(f, "\n/* %s, from %s:%d */\n", lp->kernel, lp->file, lp->line);
-  fprintf(f, "void op_par_loop_%s(const char *name, op_set set", lp->kernel);
-  for (int a = 0; a < n; a++) fprintf(f, ", op_arg arg%d", a);
-  fprintf(f, ") {\n");
-  fprintf(f, "  const op_arg args[%d] = {", n);
-  for (int a = 0; a < n; a++) fprintf(f, "%sarg%d", a ? ", " : "", a);
-  fprintf(f, "};\n");
-  gen_emit_sig(f, lp);
+  gen_emit_loop_open(f, lp, "");
   fprintf(f, "  op_loop_ctx L;\n");
   fprintf(f, "  op_loop_begin(&L, name, set, %d, args, sig, \"%s\", \"%s:%d\");\n", n, lp->kernel,
           lp->file, lp->line);
@@ -620,18 +589,18 @@ static void emit_loop(FILE *f, const gen_loop *lp, gen_backend backend) {
   /* Base pointers, maps and reduction partials, hoisted out of the loops. */
   for (int a = 0; a < n; a++) {
     const gen_arg *g = &lp->args[a];
-    dim_text(g, a, dim, sizeof dim);
-    if (g->kind == GEN_ARG_DAT) {
+    const char *dim = dim_text(g, a);
+    if (gen_is_dat(g)) {
       fprintf(f, "  %s *data%d = (%s *)arg%d.data;\n", g->type, a, g->type, a);
       if (g->indirect)
         fprintf(f, "  const int *map%d = arg%d.map->map, mdim%d = arg%d.map->dim, "
                    "midx%d = arg%d.idx;\n",
                 a, a, a, a, a, a);
-    } else if (g->kind == GEN_ARG_GBL || g->kind == GEN_ARG_INFO) {
+    } else if (g->kind == GEN_ARG_GBL || gen_is_info(g)) {
       /* Read by the kernel, or the start of a MIN/MAX (and its info) per block. */
-      if (!(is_reduction(g) && !strcmp(g->acc, "OP_INC")))
+      if (!(gen_is_red(g) && gen_is_inc(g)))
         fprintf(f, "  %s *gbl%d = (%s *)arg%d.data;\n", g->type, a, g->type, a);
-      if (is_partial(g))
+      if (gen_is_part(g))
         fprintf(f,
                 "  %s *part%d = (%s *)op_loop_scratch(%d, sizeof(%s) * (size_t)(%s) * "
                 "(size_t)(plan->nblocks + 1));\n",
@@ -662,10 +631,10 @@ static void emit_loop(FILE *f, const gen_loop *lp, gen_backend backend) {
    * is fixed by the plan, not by the threads. */
   for (int a = 0; a < n; a++) {
     const gen_arg *g = &lp->args[a];
-    if (!is_partial(g)) continue;
-    dim_text(g, a, dim, sizeof dim);
+    if (!gen_is_part(g)) continue;
+    const char *dim = dim_text(g, a);
     fprintf(f, "      %s red%d[%s];\n", g->type, a, g->dim > 0 ? dim : "OP_MAX_GBL_DIM");
-    if (!strcmp(g->acc, "OP_INC"))
+    if (gen_is_inc(g))
       fprintf(f, "      for (int d = 0; d < %s; d++) red%d[d] = 0;\n", dim, a);
     else
       fprintf(f, "      for (int d = 0; d < %s; d++) red%d[d] = gbl%d[d];\n", dim, a, a);
@@ -673,15 +642,15 @@ static void emit_loop(FILE *f, const gen_loop *lp, gen_backend backend) {
   emit_block(f, lp);
   for (int a = 0; a < n; a++) {
     const gen_arg *g = &lp->args[a];
-    if (!is_partial(g)) continue;
-    dim_text(g, a, dim, sizeof dim);
+    if (!gen_is_part(g)) continue;
+    const char *dim = dim_text(g, a);
     fprintf(f, "      for (int d = 0; d < %s; d++) part%d[(size_t)blk * (size_t)(%s) + d] = red%d[d];\n",
             dim, a, dim, a);
   }
   fprintf(f, "    }\n  }\n");
   for (int a = 0; a < n; a++)
     /* The execute halo's blocks (many processes) are another process's to count. */
-    if (is_reduction(&lp->args[a])) gen_emit_reduce(f, lp, a, "  ", "part%d", "plan->nblocks_owned");
+    if (gen_is_red(&lp->args[a])) gen_emit_reduce(f, lp, a, "  ", "part%d", "plan->nblocks_owned");
   fprintf(f, "  op_loop_end(&L);\n}\n");
 }
 

@@ -28,7 +28,6 @@
  * op_decl_const constants are the file's own `declare target` copies, which
  * the backend updates through the function registered below.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -46,17 +45,9 @@ typedef struct {
   int split;       /* seq's chunked form applies: literal dims for indirect dats and partials */
 } loop_info;
 
-static int is_dat(const gen_arg *a) { return a->kind == GEN_ARG_DAT; }
-static int is_ind(const gen_arg *a) { return is_dat(a) && a->indirect; }
-static int is_read(const gen_arg *a) { return !strcmp(a->acc, "OP_READ"); }
-static int is_inc(const gen_arg *a) { return !strcmp(a->acc, "OP_INC"); }
-static int is_red(const gen_arg *a) { return a->kind == GEN_ARG_GBL && !is_read(a); }
-static int is_info(const gen_arg *a) { return a->kind == GEN_ARG_INFO; }
-/* Combined after the loop: a reduction, or an op_arg_info travelling with one. */
-static int is_part(const gen_arg *a) { return is_red(a) || is_info(a); }
-static int is_gbl_read(const gen_arg *a) { return a->kind == GEN_ARG_GBL && is_read(a); }
+static int is_gbl_read(const gen_arg *a) { return a->kind == GEN_ARG_GBL && gen_is_read(a); }
 /* Goes through registers in the SoA form (and so may be SoA on the device). */
-static int is_multi(const gen_arg *a) { return is_dat(a) && a->dim > 1; }
+static int is_multi(const gen_arg *a) { return gen_is_dat(a) && a->dim > 1; }
 
 static void analyse(const gen_loop *lp, loop_info *L) {
   memset(L, 0, sizeof *L);
@@ -67,43 +58,26 @@ static void analyse(const gen_loop *lp, loop_info *L) {
   for (int i = 0; i < L->n; i++) {
     const gen_arg *a = &lp->args[i];
     if (is_multi(a)) L->multi = 1;
-    if (is_info(a) || (is_red(a) && a->dim <= 0)) L->blocks_only = 1;
-    if ((is_ind(a) || is_part(a)) && a->dim <= 0) L->split = 0;
-    if (!is_ind(a) || is_read(a)) continue;
+    if (gen_is_info(a) || (gen_is_red(a) && a->dim <= 0)) L->blocks_only = 1;
+    if ((gen_is_ind_dat(a) || gen_is_part(a)) && a->dim <= 0) L->split = 0;
+    if (!gen_is_ind_dat(a) || gen_is_read(a)) continue;
     L->ind_writes = 1;
-    if (!is_inc(a) || a->dim <= 0) inc_only = 0;
+    if (!gen_is_inc(a) || a->dim <= 0) inc_only = 0;
     /* A dat incremented here and also read or written through a map (by its
      * source text, as the backend checks by identity at run time) cannot be
      * incremented atomically while others read it. */
     for (int k = 0; k < L->n; k++) {
       const gen_arg *b = &lp->args[k];
-      if (k != i && is_ind(b) && !is_inc(b) && a->dat_text[0] && !strcmp(a->dat_text, b->dat_text))
+      if (k != i && gen_is_ind_dat(b) && !gen_is_inc(b) && a->dat_text[0] &&
+          !strcmp(a->dat_text, b->dat_text))
         inc_only = 0;
     }
   }
   L->atomic_ok = L->ind_writes && inc_only;
 }
 
-static void out(FILE *f, int indent, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void out(FILE *f, int indent, const char *fmt, ...) {
-  fprintf(f, "%*s", indent, "");
-  va_list ap;
-  va_start(ap, fmt);
-  vfprintf(f, fmt, ap);
-  va_end(ap);
-}
-
 /* The dim of argument i: its literal, or the local holding the run-time value. */
-static const char *dim_of(const gen_arg *a, int i) {
-  static char buf[8][32];
-  static int k;
-  k = (k + 1) % 8;
-  if (a->dim > 0)
-    snprintf(buf[k], sizeof buf[k], "%d", a->dim);
-  else
-    snprintf(buf[k], sizeof buf[k], "dim%d", i);
-  return buf[k];
-}
+static const char *dim_of(const gen_arg *a, int i) { return gen_dim(a, i, "dim%d"); }
 
 /* Index of component `comp` of element `elem` of argument i's device copy. */
 static const char *at(const gen_arg *a, int i, const char *elem, const char *comp, int soa) {
@@ -134,44 +108,46 @@ static const char *elem_of(const gen_arg *a, int i) {
  * or not): with literal dims, always; else (colour, mask, blocks) straight
  * into the data, as seq does then. */
 static int inc_in_registers(const loop_info *L, const gen_arg *a, strategy s) {
-  if (!is_ind(a) || !is_inc(a) || a->dim <= 0) return 0;
+  if (!gen_is_ind_dat(a) || !gen_is_inc(a) || a->dim <= 0) return 0;
   return s != S_BLOCKS || L->split;
 }
 
 /* Reductions in blocks go to per-element temporaries as in seq's chunked form. */
 static int part_in_temps(const loop_info *L, const gen_arg *a, strategy s) {
-  return s == S_BLOCKS && L->split && is_part(a);
+  return s == S_BLOCKS && L->split && gen_is_part(a);
 }
 
 static void emit_element(FILE *f, const loop_info *L, strategy s, int soa, int ind) {
   const gen_loop *lp = L->lp;
   for (int i = 0; i < L->n; i++) {
     const gen_arg *a = &lp->args[i];
-    if (a->indirect && (is_dat(a) || a->kind == GEN_ARG_IDX))
-      out(f, ind, "const int j%d = m%d[(size_t)n * (size_t)mdim%d + (size_t)midx%d];\n", i, i, i, i);
+    if (gen_is_mapped(a))
+      gen_out(f, ind, "const int j%d = m%d[(size_t)n * (size_t)mdim%d + (size_t)midx%d];\n", i, i,
+              i, i);
     if (a->kind == GEN_ARG_IDX)
-      out(f, ind, "int i%d = %s; /* not const: OP2 kernels may take int * */\n", i, elem_of(a, i));
+      gen_out(f, ind, "int i%d = %s; /* not const: OP2 kernels may take int * */\n", i,
+              elem_of(a, i));
   }
   for (int i = 0; i < L->n; i++) {
     const gen_arg *a = &lp->args[i];
     const char *D = dim_of(a, i);
     if (inc_in_registers(L, a, s)) {
-      out(f, ind, "%s t%d[%s];\n", a->type, i, D);
-      out(f, ind, "for (int d = 0; d < %s; d++) t%d[d] = (%s)0;\n", D, i, a->type);
-    } else if (is_dat(a) && soa && is_multi(a)) {
+      gen_out(f, ind, "%s t%d[%s];\n", a->type, i, D);
+      gen_out(f, ind, "for (int d = 0; d < %s; d++) t%d[d] = (%s)0;\n", D, i, a->type);
+    } else if (gen_is_dat(a) && soa && is_multi(a)) {
       /* Gathered whatever the access: a kernel need not write every component. */
-      out(f, ind, "%s l%d[%s];\n", a->type, i, D);
-      out(f, ind, "for (int d = 0; d < %s; d++) l%d[d] = d%d[%s];\n", D, i, i,
-          at(a, i, elem_of(a, i), "d", soa));
+      gen_out(f, ind, "%s l%d[%s];\n", a->type, i, D);
+      gen_out(f, ind, "for (int d = 0; d < %s; d++) l%d[d] = d%d[%s];\n", D, i, i,
+              at(a, i, elem_of(a, i), "d", soa));
     } else if (part_in_temps(L, a, s)) {
-      out(f, ind, "%s u%d[%s];\n", a->type, i, D);
-      if (is_inc(a))
-        out(f, ind, "for (int d = 0; d < %s; d++) u%d[d] = (%s)0;\n", D, i, a->type);
+      gen_out(f, ind, "%s u%d[%s];\n", a->type, i, D);
+      if (gen_is_inc(a))
+        gen_out(f, ind, "for (int d = 0; d < %s; d++) u%d[d] = (%s)0;\n", D, i, a->type);
       else
-        out(f, ind, "for (int d = 0; d < %s; d++) u%d[d] = r%d[d];\n", D, i, i);
+        gen_out(f, ind, "for (int d = 0; d < %s; d++) u%d[d] = r%d[d];\n", D, i, i);
     }
   }
-  out(f, ind, "%s(", lp->kernel);
+  gen_out(f, ind, "%s(", lp->kernel);
   for (int i = 0; i < L->n; i++) {
     const gen_arg *a = &lp->args[i];
     char buf[256];
@@ -179,7 +155,7 @@ static void emit_element(FILE *f, const loop_info *L, strategy s, int soa, int i
       snprintf(buf, sizeof buf, "&i%d", i);
     else if (is_gbl_read(a))
       snprintf(buf, sizeof buf, "g%d", i);
-    else if (is_part(a))
+    else if (gen_is_part(a))
       snprintf(buf, sizeof buf, part_in_temps(L, a, s) ? "u%d" : "r%d", i);
     else if (inc_in_registers(L, a, s))
       snprintf(buf, sizeof buf, "t%d", i);
@@ -195,31 +171,36 @@ static void emit_element(FILE *f, const loop_info *L, strategy s, int soa, int i
     const gen_arg *a = &lp->args[i];
     const char *D = dim_of(a, i);
     if (inc_in_registers(L, a, s)) {
-      out(f, ind, "for (int d = 0; d < %s; d++) {\n", D);
-      if (s == S_ATOMIC) out(f, ind + 2, "#pragma omp atomic update\n");
-      out(f, ind + 2, "d%d[%s] += t%d[d];\n", i, at(a, i, elem_of(a, i), "d", soa), i);
-      out(f, ind, "}\n");
-    } else if (is_dat(a) && soa && is_multi(a) && !is_read(a)) {
-      out(f, ind, "for (int d = 0; d < %s; d++) d%d[%s] = l%d[d];\n", D, i,
-          at(a, i, elem_of(a, i), "d", soa), i);
-    } else if (part_in_temps(L, a, s) && is_red(a)) {
-      if (is_inc(a)) {
-        out(f, ind, "for (int d = 0; d < %s; d++) r%d[d] += u%d[d];\n", D, i, i);
+      gen_out(f, ind, "for (int d = 0; d < %s; d++) {\n", D);
+      if (s == S_ATOMIC) gen_out(f, ind + 2, "#pragma omp atomic update\n");
+      gen_out(f, ind + 2, "d%d[%s] += t%d[d];\n", i, at(a, i, elem_of(a, i), "d", soa), i);
+      gen_out(f, ind, "}\n");
+    } else if (gen_is_dat(a) && soa && is_multi(a) && !gen_is_read(a)) {
+      gen_out(f, ind, "for (int d = 0; d < %s; d++) d%d[%s] = l%d[d];\n", D, i,
+              at(a, i, elem_of(a, i), "d", soa), i);
+    } else if (part_in_temps(L, a, s) && gen_is_red(a)) {
+      if (gen_is_inc(a)) {
+        gen_out(f, ind, "for (int d = 0; d < %s; d++) r%d[d] += u%d[d];\n", D, i, i);
         continue;
       }
       /* The element wins only when strictly better, and takes the op_arg_info
        * values that travel with it along. */
-      out(f, ind, "for (int d = 0; d < %s; d++)\n", D);
-      out(f, ind + 2, "if (u%d[d] %s r%d[d]) {\n", i, !strcmp(a->acc, "OP_MIN") ? "<" : ">", i);
-      out(f, ind + 4, "r%d[d] = u%d[d];\n", i, i);
+      gen_out(f, ind, "for (int d = 0; d < %s; d++)\n", D);
+      gen_out(f, ind + 2, "if (u%d[d] %s r%d[d]) {\n", i, gen_beats(a), i);
+      gen_out(f, ind + 4, "r%d[d] = u%d[d];\n", i, i);
       for (int k = 0; k < L->n; k++)
-        if (is_info(&lp->args[k]) && lp->args[k].ref == i) out(f, ind + 4, "r%d[d] = u%d[d];\n", k, k);
-      out(f, ind + 2, "}\n");
+        if (gen_is_info_of(lp, k, i)) gen_out(f, ind + 4, "r%d[d] = u%d[d];\n", k, k);
+      gen_out(f, ind + 2, "}\n");
     }
   }
 }
 
 /* ---- regions ------------------------------------------------------------------------------ */
+
+/* The operator of reduction a's reduction clause. */
+static const char *reduction_op(const gen_arg *a) {
+  return gen_is_inc(a) ? "+" : !strcmp(a->acc, "OP_MIN") ? "min" : "max";
+}
 
 /* `#pragma omp target teams distribute parallel for` with its clauses: the
  * device, the device copies (is_device_ptr), the globals read (mapped per
@@ -231,9 +212,8 @@ static void emit_pragma(FILE *f, const loop_info *L, strategy s, int host) {
     fprintf(f, "#pragma omp parallel for");
     for (int i = 0; i < L->n; i++) {
       const gen_arg *a = &lp->args[i];
-      if (s != S_BLOCKS && is_red(a))
-        fprintf(f, " reduction(%s: r%d[0:%s])",
-                is_inc(a) ? "+" : !strcmp(a->acc, "OP_MIN") ? "min" : "max", i, dim_of(a, i));
+      if (s != S_BLOCKS && gen_is_red(a))
+        fprintf(f, " reduction(%s: r%d[0:%s])", reduction_op(a), i, dim_of(a, i));
     }
     fprintf(f, "\n");
     return;
@@ -243,9 +223,9 @@ static void emit_pragma(FILE *f, const loop_info *L, strategy s, int host) {
 #define ADD(...) used += (size_t)snprintf(list + used, sizeof list - used, __VA_ARGS__)
   for (int i = 0; i < L->n; i++) {
     const gen_arg *a = &lp->args[i];
-    if (is_dat(a)) ADD("%sd%d", used ? ", " : "", i);
-    if (a->indirect && (is_dat(a) || a->kind == GEN_ARG_IDX)) ADD("%sm%d", used ? ", " : "", i);
-    if (s == S_BLOCKS && is_part(a)) ADD("%sp%d", used ? ", " : "", i);
+    if (gen_is_dat(a)) ADD("%sd%d", used ? ", " : "", i);
+    if (gen_is_mapped(a)) ADD("%sm%d", used ? ", " : "", i);
+    if (s == S_BLOCKS && gen_is_part(a)) ADD("%sp%d", used ? ", " : "", i);
   }
   if (s == S_COLOUR) ADD("%sgcol", used ? ", " : "");
   if (s == S_MASK) ADD("%secol", used ? ", " : "");
@@ -256,11 +236,10 @@ static void emit_pragma(FILE *f, const loop_info *L, strategy s, int host) {
   for (int i = 0; i < L->n; i++) {
     const gen_arg *a = &lp->args[i];
     const char *D = dim_of(a, i);
-    if (is_gbl_read(a) || (s == S_BLOCKS && is_part(a) && !is_inc(a)))
+    if (is_gbl_read(a) || (s == S_BLOCKS && gen_is_part(a) && !gen_is_inc(a)))
       fprintf(f, " map(to: g%d[0:%s])", i, D);
-    if (s != S_BLOCKS && is_red(a))
-      fprintf(f, " map(tofrom: r%d[0:%s]) reduction(%s: r%d[0:%s])", i, D,
-              is_inc(a) ? "+" : !strcmp(a->acc, "OP_MIN") ? "min" : "max", i, D);
+    if (s != S_BLOCKS && gen_is_red(a))
+      fprintf(f, " map(tofrom: r%d[0:%s]) reduction(%s: r%d[0:%s])", i, D, reduction_op(a), i, D);
   }
   fprintf(f, "\n");
 }
@@ -270,62 +249,64 @@ static void emit_pragma(FILE *f, const loop_info *L, strategy s, int host) {
 static void emit_element_region(FILE *f, const loop_info *L, strategy s, int soa, int host,
                                 int ind) {
   if (s == S_COLOUR || s == S_MASK) {
-    out(f, ind, "for (int col = 0; col < C.plan->gcolors; col++) {\n");
+    gen_out(f, ind, "for (int col = 0; col < C.plan->gcolors; col++) {\n");
     if (s == S_COLOUR) {
-      out(f, ind + 2, "const int cstart = C.plan->gcol_offset[col];\n");
-      out(f, ind + 2, "const int ccount = C.plan->gcol_offset[col + 1] - cstart;\n");
-      out(f, ind + 2, "if (ccount == 0) continue;\n");
+      gen_out(f, ind + 2, "const int cstart = C.plan->gcol_offset[col];\n");
+      gen_out(f, ind + 2, "const int ccount = C.plan->gcol_offset[col + 1] - cstart;\n");
+      gen_out(f, ind + 2, "if (ccount == 0) continue;\n");
     }
     ind += 2;
   } else {
-    out(f, ind, "if (size > 0) {\n");
+    gen_out(f, ind, "if (size > 0) {\n");
     ind += 2;
   }
   emit_pragma(f, L, s, host);
   if (s == S_COLOUR) {
-    out(f, ind, "for (int k = 0; k < ccount; k++) {\n");
-    out(f, ind + 2, "const int n = gcol[cstart + k];\n");
+    gen_out(f, ind, "for (int k = 0; k < ccount; k++) {\n");
+    gen_out(f, ind + 2, "const int n = gcol[cstart + k];\n");
   } else {
-    out(f, ind, "for (int n = 0; n < size; n++) {\n");
-    if (s == S_MASK) out(f, ind + 2, "if (ecol[n] != col) continue;\n");
+    gen_out(f, ind, "for (int n = 0; n < size; n++) {\n");
+    if (s == S_MASK) gen_out(f, ind + 2, "if (ecol[n] != col) continue;\n");
   }
   emit_element(f, L, s, soa, ind + 2);
-  out(f, ind, "}\n");
-  out(f, ind - 2, "}\n");
+  gen_out(f, ind, "}\n");
+  gen_out(f, ind - 2, "}\n");
 }
 
 /* Blocks: a thread per plan block, in block colours; per-block partials. */
 static void emit_blocks_region(FILE *f, const loop_info *L, int soa, int host, int ind) {
   const gen_loop *lp = L->lp;
-  out(f, ind, "for (int col = 0; col < C.plan->ncolors; col++) {\n");
-  out(f, ind + 2, "const int first = C.plan->colblk_offset[col], count = C.plan->ncolblk[col];\n");
-  out(f, ind + 2, "if (count == 0) continue;\n");
+  gen_out(f, ind, "for (int col = 0; col < C.plan->ncolors; col++) {\n");
+  gen_out(f, ind + 2,
+          "const int first = C.plan->colblk_offset[col], count = C.plan->ncolblk[col];\n");
+  gen_out(f, ind + 2, "if (count == 0) continue;\n");
   emit_pragma(f, L, S_BLOCKS, host);
-  out(f, ind + 2, "for (int jb = 0; jb < count; jb++) {\n");
-  out(f, ind + 4, "const int blk = blkmap[first + jb];\n");
-  out(f, ind + 4, "const int start = boff[blk], end = start + bnel[blk];\n");
+  gen_out(f, ind + 2, "for (int jb = 0; jb < count; jb++) {\n");
+  gen_out(f, ind + 4, "const int blk = blkmap[first + jb];\n");
+  gen_out(f, ind + 4, "const int start = boff[blk], end = start + bnel[blk];\n");
   for (int i = 0; i < L->n; i++) {
     const gen_arg *a = &lp->args[i];
-    if (!is_part(a)) continue;
+    if (!gen_is_part(a)) continue;
     const char *D = dim_of(a, i);
-    out(f, ind + 4, "%s r%d[%s];\n", a->type, i, a->dim > 0 ? D : "OP_MAX_GBL_DIM");
-    if (is_inc(a))
-      out(f, ind + 4, "for (int d = 0; d < %s; d++) r%d[d] = (%s)0;\n", D, i, a->type);
+    gen_out(f, ind + 4, "%s r%d[%s];\n", a->type, i, a->dim > 0 ? D : "OP_MAX_GBL_DIM");
+    if (gen_is_inc(a))
+      gen_out(f, ind + 4, "for (int d = 0; d < %s; d++) r%d[d] = (%s)0;\n", D, i, a->type);
     else
-      out(f, ind + 4, "for (int d = 0; d < %s; d++) r%d[d] = g%d[d];\n", D, i, i);
+      gen_out(f, ind + 4, "for (int d = 0; d < %s; d++) r%d[d] = g%d[d];\n", D, i, i);
   }
-  out(f, ind + 4, "for (int n = start; n < end; n++) {\n");
+  gen_out(f, ind + 4, "for (int n = start; n < end; n++) {\n");
   emit_element(f, L, S_BLOCKS, soa, ind + 6);
-  out(f, ind + 4, "}\n");
+  gen_out(f, ind + 4, "}\n");
   for (int i = 0; i < L->n; i++) {
     const gen_arg *a = &lp->args[i];
-    if (!is_part(a)) continue;
+    if (!gen_is_part(a)) continue;
     const char *D = dim_of(a, i);
-    out(f, ind + 4, "for (int d = 0; d < %s; d++) p%d[(size_t)blk * (size_t)(%s) + (size_t)d] = r%d[d];\n",
-        D, i, D, i);
+    gen_out(f, ind + 4,
+            "for (int d = 0; d < %s; d++) p%d[(size_t)blk * (size_t)(%s) + (size_t)d] = r%d[d];\n",
+            D, i, D, i);
   }
-  out(f, ind + 2, "}\n");
-  out(f, ind, "}\n");
+  gen_out(f, ind + 2, "}\n");
+  gen_out(f, ind, "}\n");
 }
 
 /* The reductions of the non-blocks strategies: local arrays reduced by the
@@ -333,71 +314,72 @@ static void emit_blocks_region(FILE *f, const loop_info *L, int soa, int host, i
 static void emit_red_begin(FILE *f, const loop_info *L, int ind) {
   for (int i = 0; i < L->n; i++) {
     const gen_arg *a = &L->lp->args[i];
-    if (!is_red(a)) continue;
-    out(f, ind, "%s r%d[%d];\n", a->type, i, a->dim);
-    if (is_inc(a))
-      out(f, ind, "for (int d = 0; d < %d; d++) r%d[d] = (%s)0;\n", a->dim, i, a->type);
+    if (!gen_is_red(a)) continue;
+    gen_out(f, ind, "%s r%d[%d];\n", a->type, i, a->dim);
+    if (gen_is_inc(a))
+      gen_out(f, ind, "for (int d = 0; d < %d; d++) r%d[d] = (%s)0;\n", a->dim, i, a->type);
     else
-      out(f, ind, "for (int d = 0; d < %d; d++) r%d[d] = ((const %s *)arg%d.data)[d];\n", a->dim,
-          i, a->type, i);
+      gen_out(f, ind, "for (int d = 0; d < %d; d++) r%d[d] = ((const %s *)arg%d.data)[d];\n",
+              a->dim, i, a->type, i);
   }
 }
 
 static void emit_red_end(FILE *f, const loop_info *L, int ind) {
   for (int i = 0; i < L->n; i++) {
     const gen_arg *a = &L->lp->args[i];
-    if (!is_red(a)) continue;
-    out(f, ind, "for (int d = 0; d < %d; d++) ((%s *)arg%d.data)[d] %s r%d[d];\n", a->dim, a->type,
-        i, is_inc(a) ? "+=" : "=", i);
+    if (!gen_is_red(a)) continue;
+    gen_out(f, ind, "for (int d = 0; d < %d; d++) ((%s *)arg%d.data)[d] %s r%d[d];\n", a->dim,
+            a->type, i, gen_is_inc(a) ? "+=" : "=", i);
   }
 }
 
 static void emit_case(FILE *f, const loop_info *L, strategy s, int soa, int host, int ind) {
-  out(f, ind, "{\n");
+  gen_out(f, ind, "{\n");
   if (s == S_BLOCKS) {
     emit_blocks_region(f, L, soa, host, ind + 2);
-    out(f, ind + 2, "op_offload_loop_partials(&C);\n");
+    gen_out(f, ind + 2, "op_offload_loop_partials(&C);\n");
     char in[64];
     snprintf(in, sizeof in, "%*s", ind + 2, "");
     /* The owned blocks only, as the CPU backends combine them (the plan's
      * execute-halo blocks come last; the offload backend has no MPI
      * executable, so there are none yet). */
     for (int i = 0; i < L->n; i++)
-      if (is_red(&L->lp->args[i]))
+      if (gen_is_red(&L->lp->args[i]))
         gen_emit_reduce(f, L->lp, i, in, "C.part_h[%d]", "C.plan->nblocks_owned");
   } else {
     emit_red_begin(f, L, ind + 2);
     emit_element_region(f, L, s, soa, host, ind + 2);
     emit_red_end(f, L, ind + 2);
   }
-  out(f, ind + 2, "break;\n");
-  out(f, ind, "}\n");
+  gen_out(f, ind + 2, "break;\n");
+  gen_out(f, ind, "}\n");
 }
 
 /* Every strategy the loop can run, switched on the backend's choice. */
 static void emit_strategies(FILE *f, const loop_info *L, int soa, int host, int ind) {
-  out(f, ind, "switch (C.strategy) {\n");
+  gen_out(f, ind, "switch (C.strategy) {\n");
   if (L->blocks_only) {
-    out(f, ind + 2, "default: /* OP_OFFLOAD_BLOCKS: op_arg_info or a reduction of run-time dim */\n");
+    gen_out(f, ind + 2,
+            "default: /* OP_OFFLOAD_BLOCKS: op_arg_info or a reduction of run-time dim */\n");
     emit_case(f, L, S_BLOCKS, soa, host, ind + 4);
   } else {
-    out(f, ind + 2, "case OP_OFFLOAD_BLOCKS:\n");
+    gen_out(f, ind + 2, "case OP_OFFLOAD_BLOCKS:\n");
     emit_case(f, L, S_BLOCKS, soa, host, ind + 4);
     if (L->ind_writes) {
       if (L->atomic_ok) {
-        out(f, ind + 2, "case OP_OFFLOAD_ATOMIC:\n");
+        gen_out(f, ind + 2, "case OP_OFFLOAD_ATOMIC:\n");
         emit_case(f, L, S_ATOMIC, soa, host, ind + 4);
       }
-      out(f, ind + 2, "case OP_OFFLOAD_MASK:\n");
+      gen_out(f, ind + 2, "case OP_OFFLOAD_MASK:\n");
       emit_case(f, L, S_MASK, soa, host, ind + 4);
-      out(f, ind + 2, "default: /* OP_OFFLOAD_COLOUR */\n");
+      gen_out(f, ind + 2, "default: /* OP_OFFLOAD_COLOUR */\n");
       emit_case(f, L, S_COLOUR, soa, host, ind + 4);
     } else {
-      out(f, ind + 2, "default: /* OP_OFFLOAD_PARALLEL */\n");
+      gen_out(f, ind + 2, "default: /* OP_OFFLOAD_PARALLEL */\n");
       emit_case(f, L, S_PARALLEL, soa, host, ind + 4);
     }
   }
-  out(f, ind, "}\n");
+  gen_out(f, ind, "}\n");
 }
 
 /* ---- the loop function ---------------------------------------------------------------------- */
@@ -407,47 +389,44 @@ static void emit_loop(FILE *f, const gen_loop *lp) {
   analyse(lp, &L);
   const int n = L.n;
   fprintf(f, "\n/* %s, from %s:%d */\n", lp->kernel, lp->file, lp->line);
-  fprintf(f, "void op_par_loop_%s(const char *name, op_set set", lp->kernel);
-  for (int i = 0; i < n; i++) fprintf(f, ", op_arg arg%d", i);
-  fprintf(f, ") {\n");
-  out(f, 2, "const op_arg args[%d] = {", n);
-  for (int i = 0; i < n; i++) fprintf(f, "%sarg%d", i ? ", " : "", i);
-  fprintf(f, "};\n");
-  gen_emit_sig(f, lp);
-  out(f, 2, "static const op_offload_loop_desc desc = {\"%s\", \"%s:%d\", %d, %d, %d, %d};\n",
-      lp->kernel, lp->file, lp->line, n, L.ind_writes, L.atomic_ok, L.blocks_only);
-  out(f, 2, "op_offload_loop C;\n");
-  out(f, 2, "op_offload_loop_begin(&C, &desc, name, set, %d, args, sig);\n", n);
-  out(f, 2, "const int dev = C.device, size = set->size;\n");
-  out(f, 2, "(void)size;\n");
+  gen_emit_loop_open(f, lp, "");
+  gen_out(f, 2, "static const op_offload_loop_desc desc = {\"%s\", \"%s:%d\", %d, %d, %d, %d};\n",
+          lp->kernel, lp->file, lp->line, n, L.ind_writes, L.atomic_ok, L.blocks_only);
+  gen_out(f, 2, "op_offload_loop C;\n");
+  gen_out(f, 2, "op_offload_loop_begin(&C, &desc, name, set, %d, args, sig);\n", n);
+  gen_out(f, 2, "const int dev = C.device, size = set->size;\n");
+  gen_out(f, 2, "(void)size;\n");
   for (int i = 0; i < n; i++) {
     const gen_arg *a = &lp->args[i];
-    if (a->kind != GEN_ARG_IDX && a->dim <= 0) out(f, 2, "const int dim%d = arg%d.dim;\n", i, i);
-    if (is_dat(a)) out(f, 2, "%s *d%d = (%s *)C.dat[%d];\n", a->type, i, a->type, i);
+    if (a->kind != GEN_ARG_IDX && a->dim <= 0)
+      gen_out(f, 2, "const int dim%d = arg%d.dim;\n", i, i);
+    if (gen_is_dat(a)) gen_out(f, 2, "%s *d%d = (%s *)C.dat[%d];\n", a->type, i, a->type, i);
     if (is_multi(a))
-      out(f, 2, "const int es%d = C.es[%d], cs%d = C.cs[%d]; /* SoA form only */\n", i, i, i, i);
-    if (is_multi(a)) out(f, 2, "(void)es%d, (void)cs%d;\n", i, i);
-    if (a->indirect && (is_dat(a) || a->kind == GEN_ARG_IDX))
-      out(f, 2, "const int *m%d = C.map[%d], mdim%d = arg%d.map->dim, midx%d = arg%d.idx;\n", i, i,
-          i, i, i, i);
-    if (is_gbl_read(a) || (is_part(a) && !is_inc(a)))
-      out(f, 2, "%s *g%d = (%s *)arg%d.data;\n", a->type, i, a->type, i);
-    if (is_part(a)) out(f, 2, "%s *p%d = (%s *)C.part_d[%d];\n", a->type, i, a->type, i);
+      gen_out(f, 2, "const int es%d = C.es[%d], cs%d = C.cs[%d]; /* SoA form only */\n", i, i, i,
+              i);
+    if (is_multi(a)) gen_out(f, 2, "(void)es%d, (void)cs%d;\n", i, i);
+    if (gen_is_mapped(a))
+      gen_out(f, 2, "const int *m%d = C.map[%d], mdim%d = arg%d.map->dim, midx%d = arg%d.idx;\n", i,
+              i, i, i, i, i);
+    if (is_gbl_read(a) || (gen_is_part(a) && !gen_is_inc(a)))
+      gen_out(f, 2, "%s *g%d = (%s *)arg%d.data;\n", a->type, i, a->type, i);
+    if (gen_is_part(a)) gen_out(f, 2, "%s *p%d = (%s *)C.part_d[%d];\n", a->type, i, a->type, i);
   }
-  out(f, 2, "const int *blkmap = C.blkmap, *boff = C.offset, *bnel = C.nelems;\n");
-  if (L.ind_writes && !L.blocks_only) out(f, 2, "const int *gcol = C.gcol_elems, *ecol = C.elem_colour;\n");
+  gen_out(f, 2, "const int *blkmap = C.blkmap, *boff = C.offset, *bnel = C.nelems;\n");
+  if (L.ind_writes && !L.blocks_only)
+    gen_out(f, 2, "const int *gcol = C.gcol_elems, *ecol = C.elem_colour;\n");
   /* On the host, ordinary parallel loops: the host fallback of a target
    * region starts and ends its threads at every region (docs/offload.md). */
   for (int soa = L.multi; soa >= 0; soa--) {
-    if (L.multi) out(f, 2, soa ? "if (C.soa) {\n" : "} else {\n");
-    out(f, 2 + 2 * L.multi, "if (C.host) {\n");
+    if (L.multi) gen_out(f, 2, soa ? "if (C.soa) {\n" : "} else {\n");
+    gen_out(f, 2 + 2 * L.multi, "if (C.host) {\n");
     emit_strategies(f, &L, soa, 1, 4 + 2 * L.multi);
-    out(f, 2 + 2 * L.multi, "} else {\n");
+    gen_out(f, 2 + 2 * L.multi, "} else {\n");
     emit_strategies(f, &L, soa, 0, 4 + 2 * L.multi);
-    out(f, 2 + 2 * L.multi, "}\n");
+    gen_out(f, 2 + 2 * L.multi, "}\n");
   }
-  if (L.multi) out(f, 2, "}\n");
-  out(f, 2, "op_offload_loop_end(&C);\n");
+  if (L.multi) gen_out(f, 2, "}\n");
+  gen_out(f, 2, "op_offload_loop_end(&C);\n");
   fprintf(f, "}\n");
 }
 
@@ -457,16 +436,8 @@ static void emit_consts(FILE *f, const gen_program *prog) {
   fprintf(f, "\n/* Constants read by the kernels (op_decl_const): this file's own copies, on\n"
              " * the host and on the device, updated by op_offload_const_update below. */\n");
   fprintf(f, "#pragma omp declare target\n");
-  for (int c = 0; c < prog->nconsts; c++) {
-    const gen_const *k = &prog->consts[c];
-    if (k->scalar)
-      fprintf(f, "static %s %s;\n", k->type, k->name);
-    else if (k->dim > 0)
-      fprintf(f, "static %s %s[%d];\n", k->type, k->name, k->dim);
-    else
-      fprintf(f, "static %s %s[OP_OFFLOAD_MAX_CONST_DIM]; /* dim not a literal */\n", k->type,
-              k->name);
-  }
+  for (int c = 0; c < prog->nconsts; c++)
+    gen_emit_const_copy(f, &prog->consts[c], "", "OP_OFFLOAD_MAX_CONST_DIM");
   fprintf(f, "#pragma omp end declare target\n");
 }
 
@@ -509,9 +480,8 @@ static void emit_registration(FILE *f, const gen_program *prog, const char *app)
 void gen_emit_offload(FILE *f, const gen_program *prog, const char *app) {
   fprintf(f, "/* Generated by op2-gen for %s, OpenMP offload backend. Do not edit: rebuild instead. */\n",
           app);
+  gen_emit_libc_includes(f);
   fprintf(f,
-          "#include <float.h>\n#include <limits.h>\n#include <math.h>\n#include <stddef.h>\n"
-          "#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
           "#include <omp.h>\n#include \"op_lib_core.h\"\n#include \"op2_loop.h\"\n"
           "#include \"op_offload.h\"\n");
   emit_consts(f, prog);
