@@ -80,9 +80,6 @@ void op_map_user_rows_arrived(op_map map);
  * numbers of its to-set, into dest (from->size * dim entries). */
 void op_map_to_user_order(op_map map, int *dest);
 
-/* Forgets every numbering (op_exit). */
-void op_renumber_free(void);
-
 #ifdef __cplusplus
 }
 #endif

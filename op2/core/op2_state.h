@@ -37,8 +37,4 @@ extern op_state op_g;
 /* Starts the backend (and MPI) if op_init left that to the first use. */
 void op_start(void);
 
-void op_registry_free(void);
-void op_timing_free(void);
-void op_profile_free(void);
-
 #endif

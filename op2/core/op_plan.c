@@ -477,6 +477,7 @@ const op_plan *op_plan_get(const char *loop_name, op_set set, int part_size, int
   }
   if (op_g.diags >= 2) print_plan_stats(p);
   if (ncache == cap_cache) {
+    op_plan_join_exit();
     cap_cache = cap_cache ? 2 * cap_cache : 16;
     cache = op_realloc(cache, sizeof(*cache) * (size_t)cap_cache);
   }

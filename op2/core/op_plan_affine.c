@@ -145,6 +145,7 @@ static void piece_breaks(long lo, long hi, void *ctx) {
 
 static const map_breaks *breaks_of(op_map m) {
   if (m->index >= nmaps_seen) {
+    op_plan_join_exit();
     const int n = op_g.nmaps > m->index ? op_g.nmaps : m->index + 1;
     maps_seen = op_realloc(maps_seen, sizeof(*maps_seen) * (size_t)n);
     memset(maps_seen + nmaps_seen, 0, sizeof(*maps_seen) * (size_t)(n - nmaps_seen));

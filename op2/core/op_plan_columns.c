@@ -189,6 +189,7 @@ int op_plan_column_one_to_one(op_map m, int idx, int rows) {
   if (one < 0)
     one = !op_plan_columns_footprint(1, &m, &idx, rows, (long)op_set_held(m->to)).repeated;
   if (nseen == cap_seen) {
+    op_plan_join_exit();
     cap_seen = cap_seen ? 2 * cap_seen : 16;
     seen = op_realloc(seen, sizeof(*seen) * (size_t)cap_seen);
   }

@@ -5,7 +5,14 @@
 #ifndef OP_PLAN_PARTS_H
 #define OP_PLAN_PARTS_H
 
+#include "op2_at_exit.h"
 #include "op_plan.h"
+
+/* The plan cache and what the plans learnt of the maps (below) are one module
+ * to op_exit: op_plan_cache_clear frees them all. Each file joins it to the
+ * teardown (op2_at_exit.h) where it first allocates: a map's runs may be
+ * looked for without a cached plan (op_plan_build, op_args_conflict_free). */
+static inline void op_plan_join_exit(void) { op_at_exit(op_plan_cache_clear, "plans"); }
 
 /* ---- scanning a map for runs (op_plan_affine.c, op_plan_interleaved.c) ---- */
 /* Rows are scanned in pieces over the threads: at most OP_PLAN_ROW_PIECES
