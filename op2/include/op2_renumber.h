@@ -1,6 +1,7 @@
 /*
  * op2_renumber.h - renumbering a mesh for locality (op_renumber, op2.h) and
- * the user's numbering kept beside it. Not for applications.
+ * the user's numbering kept beside it. Not for applications to call; public
+ * (installed) because generated loop code reads op_set_user_ids.
  *
  * The orderings work on plain arrays, so that the MPI layer can order the
  * pieces it holds with the same code: an order is a permutation given as
