@@ -5,14 +5,7 @@
 #ifndef OP_PLAN_PARTS_H
 #define OP_PLAN_PARTS_H
 
-#include "op2_at_exit.h"
 #include "op_plan.h"
-
-/* The plan cache and what the plans learnt of the maps (below) are one module
- * to op_exit: op_plan_cache_clear frees them all. Each file joins it to the
- * teardown (op2_at_exit.h) where it first allocates: a map's runs may be
- * looked for without a cached plan (op_plan_build, op_args_conflict_free). */
-static inline void op_plan_join_exit(void) { op_at_exit(op_plan_cache_clear, "plans"); }
 
 /* ---- scanning a map for runs (op_plan_affine.c, op_plan_interleaved.c) ---- */
 /* Rows are scanned in pieces over the threads: at most OP_PLAN_ROW_PIECES
@@ -36,7 +29,8 @@ void op_plan_find_affine_runs(op_plan *p, const op_arg *args, int nargs);
  * be worth having. Found on first use, as the plans find them. */
 const int *op_plan_map_breaks(op_map m, int *nbreaks);
 /* Forgets what was learnt about the maps (the rows where their affine
- * pattern breaks): after their entries change, and at op_exit. */
+ * pattern breaks): after their entries change (op_plan_cache_clear), and at
+ * op_exit (it joins the teardown, op2_at_exit.h, when it first learns). */
 void op_plan_affine_forget_maps(void);
 /* May the loop run interleaved runs (op_plan.h)? Only when it reads and
  * increments through its maps and nothing else: no WRITE or RW through a

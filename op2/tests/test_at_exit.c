@@ -1,7 +1,8 @@
 /*
  * test_at_exit - op_exit's teardown list (op2_at_exit.h): every module of the
  * core that allocated joins it (the registry, op_renumber's numberings, the
- * timing table, the plans, the profile's regions), each once however often
+ * timing table, the plan cache, what plans learn of the maps, the profile's
+ * regions), each once however often
  * it joins, and op_exit runs them the last joined first and forgets them;
  * op_exit twice runs nothing twice; op_init after op_exit starts afresh.
  * Three rounds of op_init ... op_exit, each declaring, renumbering, timing,
@@ -18,6 +19,7 @@
 #include "op2_loop.h"
 #include "op2_registry.h"
 #include "op_plan.h"
+#include "op_plan_parts.h"
 
 #include "test_expect.h"
 
@@ -97,14 +99,25 @@ static void round_of(int round, int argc, char **argv) {
   op_plan_get("a loop", edges, 4, 1, &arg, 0);
   EXPECT(op_plan_cache_size() == 1, "round %d: %d plans cached, not 1", round,
          op_plan_cache_size());
+  /* What the plans learn of a map, without a cached plan. */
+  op_args_conflict_free(1, &arg, NEDGE, 0);
+  op_plan_interleave_breaks(pedge, 2);
   op_profile_start("left open");
   /* Joining again changes nothing: each runs once, in its first place. */
   op_at_exit(last_teardown, "last");
   op_at_exit(first_teardown, "first again");
   op_timer_find("another timer");
 
-  static const char *const joined[] = {"first", "registry", "renumber", "timing",
-                                       "plans", "profile",  "last"};
+  static const char *const joined[] = {"first",
+                                       "registry",
+                                       "renumber",
+                                       "timing",
+                                       "plans",
+                                       "affine runs of maps",
+                                       "map columns",
+                                       "interleaved runs of maps",
+                                       "profile",
+                                       "last"};
   const int n = (int)(sizeof joined / sizeof *joined);
   EXPECT(op_at_exit_count() == n, "round %d: %d modules joined, not %d", round,
          op_at_exit_count(), n);
