@@ -1,4 +1,4 @@
-/* op2_state.h - the library's global state (one per process). */
+/* op2_state.h - the library's global state (one per process, defined in op_state.c). */
 #ifndef OP2_STATE_H
 #define OP2_STATE_H
 

@@ -17,8 +17,6 @@
 #include "op2_registry.h"
 #include "op2_state.h"
 
-op_state op_g;
-
 /* ---- the registry --------------------------------------------------------------- */
 
 #define GROW(arr, n, cap)                                            \
