@@ -1,4 +1,4 @@
-/* op2_state.h - the library's global state (one per process). */
+/* op2_state.h - the library's global state (one per process, defined in op_state.c). */
 #ifndef OP2_STATE_H
 #define OP2_STATE_H
 
@@ -36,9 +36,5 @@ extern op_state op_g;
 
 /* Starts the backend (and MPI) if op_init left that to the first use. */
 void op_start(void);
-
-void op_registry_free(void);
-void op_timing_free(void);
-void op_profile_free(void);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "op2.h"
+#include "op2_at_exit.h"
 #include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
@@ -15,8 +16,6 @@
 #include "op2_renumber.h"
 #include "op2_registry.h"
 #include "op2_state.h"
-
-op_state op_g;
 
 /* ---- the registry --------------------------------------------------------------- */
 
@@ -102,9 +101,14 @@ static const char *canonical_type_name(op_type t) {
   return "?";
 }
 
+static void registry_free(void);
+
+/* Every declaration comes here first: the registry joins op_exit's teardown
+ * (op2_at_exit.h) at the first, before any module can hold what it declares. */
 static void require_init(const char *what) {
   OP_CHECK(op_g.initialised, "%s called before op_init", what);
   op_start();
+  op_at_exit(registry_free, "registry");
 }
 
 /* ---- sets, maps, dats -------------------------------------------------------- */
@@ -599,7 +603,8 @@ void op_diagnostic_output(void) {
            op_g.consts[i].type_name);
 }
 
-void op_registry_free(void) {
+/* Frees every set, map, dat and constant (op_exit). */
+static void registry_free(void) {
   for (int i = 0; i < op_g.ndats; i++) {
     op_dat d = op_g.dats[i];
     if (!d) continue;

@@ -12,9 +12,6 @@
 #include "op2_loop.h"
 #include "op2_slice.h"
 
-const op_dist_ops *op_dist;
-const op_device_rows_ops *op_device_rows;
-
 void op_partition(const char *lib, const char *routine, op_set prime_set, op_map prime_map,
                   op_dat coords) {
   if (op_dist) op_dist->partition(lib, routine, prime_set, prime_map, coords);

@@ -11,11 +11,11 @@
 #include <string.h>
 
 #include "op2.h"
+#include "op2_at_exit.h"
 #include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
 #include "op2_parallel.h"
-#include "op2_renumber.h"
 #include "op2_state.h"
 
 static const char *usage =
@@ -164,11 +164,9 @@ void op_init_strip_options(int *argc, char **argv, int diags) {
 void op_exit(void) {
   if (!op_g.initialised) return;
   if (op_g.started) op_backend_exit();
-  op_plan_cache_clear();
-  op_renumber_free();
-  op_timing_free();
-  op_profile_free();
-  op_registry_free();
+  /* Every module that allocated since op_init (op2_at_exit.h): the plans,
+   * numberings, timers and profile regions, then the registry they name. */
+  op_at_exit_run();
   op_g.initialised = 0;
   op_g.auto_soa = 0;
   if (op_dist && op_g.started) op_dist->exit();

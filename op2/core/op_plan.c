@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "op2.h"
+#include "op2_at_exit.h"
 #include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
@@ -411,6 +412,7 @@ void op_plan_free(op_plan *p) {
 
 static op_plan **cache;
 static int ncache, cap_cache;
+static void plan_cache_free(void);
 
 static int matches(const op_plan *p, const char *loop_name, op_set set, int part_size, int nargs,
                    const op_arg *args, unsigned what) {
@@ -477,6 +479,7 @@ const op_plan *op_plan_get(const char *loop_name, op_set set, int part_size, int
   }
   if (op_g.diags >= 2) print_plan_stats(p);
   if (ncache == cap_cache) {
+    op_at_exit(plan_cache_free, "plans");
     cap_cache = cap_cache ? 2 * cap_cache : 16;
     cache = op_realloc(cache, sizeof(*cache) * (size_t)cap_cache);
   }
@@ -484,14 +487,20 @@ const op_plan *op_plan_get(const char *loop_name, op_set set, int part_size, int
   return p;
 }
 
-void op_plan_cache_clear(void) {
-  op_plan_affine_forget_maps();
-  op_plan_columns_forget();
-  op_plan_interleaved_forget_maps();
+/* Frees the cached plans (op_exit: what the plans learnt of the maps is
+ * forgotten by its own files' teardowns). */
+static void plan_cache_free(void) {
   for (int c = 0; c < ncache; c++) op_plan_free(cache[c]);
   free(cache);
   cache = NULL;
   ncache = cap_cache = 0;
+}
+
+void op_plan_cache_clear(void) {
+  op_plan_affine_forget_maps();
+  op_plan_columns_forget();
+  op_plan_interleaved_forget_maps();
+  plan_cache_free();
 }
 
 int op_plan_cache_size(void) { return ncache; }

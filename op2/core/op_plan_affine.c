@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "op2.h"
+#include "op2_at_exit.h"
 #include "op2_error.h"
 #include "op2_parallel.h"
 #include "op2_state.h"
@@ -145,6 +146,7 @@ static void piece_breaks(long lo, long hi, void *ctx) {
 
 static const map_breaks *breaks_of(op_map m) {
   if (m->index >= nmaps_seen) {
+    op_at_exit(op_plan_affine_forget_maps, "affine runs of maps");
     const int n = op_g.nmaps > m->index ? op_g.nmaps : m->index + 1;
     maps_seen = op_realloc(maps_seen, sizeof(*maps_seen) * (size_t)n);
     memset(maps_seen + nmaps_seen, 0, sizeof(*maps_seen) * (size_t)(n - nmaps_seen));

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "op2.h"
+#include "op2_at_exit.h"
 #include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
@@ -189,6 +190,7 @@ int op_plan_column_one_to_one(op_map m, int idx, int rows) {
   if (one < 0)
     one = !op_plan_columns_footprint(1, &m, &idx, rows, (long)op_set_held(m->to)).repeated;
   if (nseen == cap_seen) {
+    op_at_exit(op_plan_columns_forget, "map columns");
     cap_seen = cap_seen ? 2 * cap_seen : 16;
     seen = op_realloc(seen, sizeof(*seen) * (size_t)cap_seen);
   }

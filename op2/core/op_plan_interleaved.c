@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "op2.h"
+#include "op2_at_exit.h"
 #include "op2_error.h"
 #include "op2_parallel.h"
 #include "op2_state.h"
@@ -73,6 +74,7 @@ const op_interleave_breaks *op_plan_interleave_breaks(op_map m, int period) {
   OP_CHECK(period >= 2 && period <= OP_PLAN_MAX_PERIOD, "interleaved runs: period %d not in [2, %d]",
            period, OP_PLAN_MAX_PERIOD);
   if (m->index >= nseen[period]) {
+    op_at_exit(op_plan_interleaved_forget_maps, "interleaved runs of maps");
     const int n = op_g.nmaps > m->index ? op_g.nmaps : m->index + 1;
     seen[period] = op_realloc(seen[period], sizeof(op_interleave_breaks) * (size_t)n);
     memset(seen[period] + nseen[period], 0,

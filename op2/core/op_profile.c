@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "op2.h"
+#include "op2_at_exit.h"
 #include "op2_error.h"
 #include "op2_state.h"
 
@@ -29,10 +30,13 @@ static struct {
 } open_stack[MAX_DEPTH];
 static int depth;
 
+static void profile_free(void);
+
 static int find_or_add(const char *path) {
   for (int i = 0; i < nregions; i++)
     if (!strcmp(regions[i].path, path)) return i;
   if (nregions == cap_regions) {
+    op_at_exit(profile_free, "profile");
     cap_regions = cap_regions ? 2 * cap_regions : 16;
     regions = op_realloc(regions, sizeof(*regions) * (size_t)cap_regions);
   }
@@ -82,7 +86,8 @@ void op_profile_output(void) {
   op_timing_output();
 }
 
-void op_profile_free(void) {
+/* Forgets every region (op_exit). */
+static void profile_free(void) {
   for (int i = 0; i < nregions; i++) free(regions[i].path);
   free(regions);
   regions = NULL;

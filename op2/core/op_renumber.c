@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "op2.h"
+#include "op2_at_exit.h"
 #include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_parallel.h"
@@ -288,7 +289,8 @@ const int *op_set_storage_ids(op_set set) {
   return nb ? nb->storage : NULL;
 }
 
-void op_renumber_free(void) {
+/* Forgets every numbering (op_exit). */
+static void renumber_free(void) {
   for (int i = 0; i < nnumberings; i++) {
     free(numberings[i].user);
     free(numberings[i].storage);
@@ -405,6 +407,7 @@ void op_renumber(op_map base) {
     return;
   }
   if (nnumberings < op_g.nsets) {
+    op_at_exit(renumber_free, "renumber");
     numberings = op_realloc(numberings, sizeof(numbering) * (size_t)op_g.nsets);
     memset(numberings + nnumberings, 0, sizeof(numbering) * (size_t)(op_g.nsets - nnumberings));
     nnumberings = op_g.nsets;

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "op2.h"
+#include "op2_at_exit.h"
 #include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
@@ -33,10 +34,13 @@ static int ntimers, cap_timers;
 static double *reduced;
 static int nreduced;
 
+static void timing_free(void);
+
 int op_timer_find(const char *name) {
   for (int i = 0; i < ntimers; i++)
     if (!strcmp(timers[i].name, name)) return i;
   if (ntimers == cap_timers) {
+    op_at_exit(timing_free, "timing");
     cap_timers = cap_timers ? 2 * cap_timers : 16;
     timers = op_realloc(timers, sizeof(*timers) * (size_t)cap_timers);
   }
@@ -90,6 +94,7 @@ void op_timing_output(void) {
   if (op_dist && P > 1) {
     op_dist->reduce_times(4 * n, mine, largest, mean);
     free(reduced);
+    op_at_exit(timing_free, "timing");
     reduced = op_calloc((size_t)ntimers + 1, sizeof(double));
     memcpy(reduced, largest, sizeof(double) * (size_t)ntimers);
     nreduced = ntimers;
@@ -155,7 +160,8 @@ void op_timing_json(void *file) {
   fprintf(f, "]");
 }
 
-void op_timing_free(void) {
+/* Forgets every timer (op_exit). */
+static void timing_free(void) {
   for (int i = 0; i < ntimers; i++) free(timers[i].name);
   free(timers);
   timers = NULL;

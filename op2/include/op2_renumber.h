@@ -1,6 +1,7 @@
 /*
  * op2_renumber.h - renumbering a mesh for locality (op_renumber, op2.h) and
- * the user's numbering kept beside it. Not for applications.
+ * the user's numbering kept beside it. Not for applications to call; public
+ * (installed) because generated loop code reads op_set_user_ids.
  *
  * The orderings work on plain arrays, so that the MPI layer can order the
  * pieces it holds with the same code: an order is a permutation given as
@@ -79,9 +80,6 @@ void op_map_user_rows_arrived(op_map map);
 /* A map's rows in the user's order of its from-set, entries in the user's
  * numbers of its to-set, into dest (from->size * dim entries). */
 void op_map_to_user_order(op_map map, int *dest);
-
-/* Forgets every numbering (op_exit). */
-void op_renumber_free(void);
 
 #ifdef __cplusplus
 }

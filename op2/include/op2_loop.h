@@ -1,5 +1,6 @@
 /*
- * op2_loop.h - what generated loop code calls. Not for applications.
+ * op2_loop.h - what generated loop code calls. Not for applications to call
+ * themselves, but public (installed): their op2-gen output includes it.
  *
  * A generated op_par_loop_<kernel> function brackets its work with
  * op_loop_begin / op_loop_end: begin checks the arguments against what the
