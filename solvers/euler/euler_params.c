@@ -110,6 +110,11 @@ void euler_bad_input(const deck *d, const char *key, const char *fmt, const char
   exit(2);
 }
 
+void euler_fail(const char *what, const char *detail) {
+  fprintf(stderr, "euler: %s: %s\n", what, detail);
+  exit(2);
+}
+
 void euler_read_numbers(const deck *d, const char *key, int n, const char *what, double *out) {
   const char *text = deck_string(d, key);
   if (euler_parse_numbers(text, n, out) != 0) {

@@ -24,6 +24,10 @@ extern const int euler_nkeys;
 void euler_bad_input(const deck *d, const char *key, const char *fmt, const char *value)
     __attribute__((noreturn));
 
+/* Stops the run on a failure that is not the deck's (an output that cannot
+ * be written, memory): "euler: WHAT: DETAIL" on stderr, exit 2. */
+void euler_fail(const char *what, const char *detail) __attribute__((noreturn));
+
 /* n comma-separated numbers of key into out (what: their names, for the
  * message), or euler_bad_input. */
 void euler_read_numbers(const deck *d, const char *key, int n, const char *what, double *out);

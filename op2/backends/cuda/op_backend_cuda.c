@@ -1,12 +1,8 @@
 /*
- * op_backend_cuda.c - the CUDA backend: device selection, device copies of
- * dats, maps and plans, constants, and the host side of every generated loop
- * (configuration, launches' bookkeeping, reductions, timing). See docs/cuda.md.
- *
- * Data stays on the device between loops. A dat's `where` says which copy is
- * current: a loop uploads a dat whose device copy is stale, and leaves every
- * dat it writes current on the device only; op_fetch_data_ptr (core) calls
- * op_backend_dat_to_host when the application needs the host copy.
+ * op_backend_cuda.c - the CUDA backend's hooks (op2/core/op2_loop.h): its
+ * options, device selection at op_init, constants, and the end. The device
+ * copies and the host side of every generated loop are op_cuda_loop.c's.
+ * See docs/cuda.md.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,51 +13,17 @@
 #include "op2_error.h"
 #include "op2_loop.h"
 #include "op2_parallel.h"
-#include "op2_registry.h"
 #include "op_cuda.h"
+#include "op_cuda_device.h"
 #include "op_cuda_rt.h"
 #include "op_cuda_start.h"
 #include "op_omp_threads.h"
 
 /* Halo rows on many processes (op_cuda_halo.cu). */
 extern const op_device_rows_ops op_cuda_device_rows;
-void op_cuda_rows_free(void);
-
-#define CK(call, loop)                                                           \
-  do {                                                                           \
-    cudaError_t e_ = (call);                                                     \
-    if (e_ != cudaSuccess) op_cuda_fail((int)e_, #call, (loop), __FILE__, __LINE__); \
-  } while (0)
 
 static struct {
-  int device;
-  int device_given; /* --op-device */
-  int host_threads; /* --op-threads: the host's share (plans, declarations) */
-  int ready;
-  struct cudaDeviceProp prop;
-  size_t shared_optin; /* dynamic + static shared memory one block may have */
-  cudaEvent_t ev_start, ev_stop;
-  void **map_d;        /* per map index */
-  int nmap_d;
-  void **gid_d;        /* per set index: its global numbers (many processes) */
-  int ngid_d;
-  struct plan_d {
-    const op_plan *plan;
-    int *buf;
-    op_cuda_plan_d pd;
-  } *plans;
-  int nplans, cap_plans;
-  struct kernel_info {
-    const void *fn;
-    int max_threads;
-    size_t static_shared;
-    size_t dyn_allowed;
-  } *kernels;
-  int nkernels, cap_kernels;
-  char *gbl_d, *gbl_h;   /* op_arg_gbl values */
-  size_t gbl_bytes;
-  char *part_d, *part_h; /* reduction partials */
-  size_t part_bytes;
+  op_cuda_options opt;
   op_cuda_const_updater updater;
   struct pending_const {
     char *name;
@@ -69,9 +31,7 @@ static struct {
     size_t bytes;
   } *pending;
   int npending;
-} G = {.device = 0};
-
-static void plan_costs_free(void);
+} G = {.opt = {.device = 0}};
 
 /* ---- errors ------------------------------------------------------------------------ */
 
@@ -88,19 +48,7 @@ int op_num_threads(void) { return 1; }
 /* Elements per plan block: one per thread of a 256-thread block (staged). */
 int op_backend_default_part_size(void) { return 256; }
 
-int op_backend_option(const char *arg) {
-  if (!strncmp(arg, "--op-device=", 12)) {
-    char *end;
-    long v = strtol(arg + 12, &end, 10);
-    if (end == arg + 12 || *end || v < 0 || v > 255)
-      op_fatal("option %s: the device number must be an integer in [0, 255]", arg);
-    G.device = (int)v;
-    G.device_given = 1;
-    return 1;
-  }
-  if (op_omp_threads_option(arg, &G.host_threads)) return 1;
-  return op_cuda_tune_option(arg);
-}
+int op_backend_option(const char *arg) { return op_cuda_parse_option(&G.opt, arg); }
 
 const char *op_backend_usage(void) {
   static char text[4096];
@@ -134,7 +82,7 @@ static int driver_installed(void) {
 void op_backend_init(void) {
   /* Plans and declarations of big meshes are host work: over the host's
    * cores, as the OpenMP backend does it. */
-  op_omp_threads_apply(G.host_threads);
+  op_omp_threads_apply(G.opt.host_threads);
   op_set_parallel_for(op_omp_parallel_for);
   int n = 0;
   cudaError_t e = cudaGetDeviceCount(&n);
@@ -149,23 +97,13 @@ void op_backend_init(void) {
     case OP_CUDA_START_FAIL: op_fatal("CUDA start-up: %s", why);
   }
   /* Many processes on a machine share its devices, one each in turn. */
-  if (!G.device_given && op_dist) G.device = op_dist->local_rank % n;
-  if (G.device >= n) op_fatal("option --op-device=%d: only %d CUDA device(s)", G.device, n);
+  if (!G.opt.device_given && op_dist) G.opt.device = op_dist->local_rank % n;
+  if (G.opt.device >= n)
+    op_fatal("option --op-device=%d: only %d CUDA device(s)", G.opt.device, n);
   op_device_rows = &op_cuda_device_rows;
-  CK(cudaSetDevice(G.device), NULL);
-  CK(cudaGetDeviceProperties(&G.prop, G.device), NULL);
-  G.shared_optin = G.prop.sharedMemPerBlockOptin > G.prop.sharedMemPerBlock
-                       ? G.prop.sharedMemPerBlockOptin
-                       : G.prop.sharedMemPerBlock;
-  CK(cudaEventCreate(&G.ev_start), NULL);
-  CK(cudaEventCreate(&G.ev_stop), NULL);
-  G.ready = 1;
+  op_cuda_device_init(G.opt.device);
   op_cuda_tune_init();
-  if (op_diags_level() >= 1)
-    printf("OP2 CUDA: device %d, %s, compute capability %d.%d, %d SMs, %.1f GiB, %zu bytes of "
-           "shared memory per block\n",
-           G.device, G.prop.name, G.prop.major, G.prop.minor, G.prop.multiProcessorCount,
-           (double)G.prop.totalGlobalMem / (1024.0 * 1024.0 * 1024.0), G.shared_optin);
+  if (op_diags_level() >= 1) op_cuda_device_describe(G.opt.device);
   if (G.updater)
     for (int i = 0; i < G.npending; i++)
       push_const(G.pending[i].name, G.pending[i].data, G.pending[i].bytes);
@@ -174,7 +112,7 @@ void op_backend_init(void) {
 void op_cuda_register_const_updater(op_cuda_const_updater fn) { G.updater = fn; }
 
 void op_backend_const_declared(const char *name, const void *data, size_t bytes) {
-  if (G.ready && G.updater) {
+  if (op_cuda_device_ready() && G.updater) {
     push_const(name, data, bytes);
     return;
   }
@@ -195,467 +133,19 @@ void op_backend_const_declared(const char *name, const void *data, size_t bytes)
 }
 
 void op_backend_dat_declared(op_dat dat) { (void)dat; }
-
-void op_backend_dat_freed(op_dat dat) {
-  if (dat->data_d) CK(cudaFree(dat->data_d), dat->name);
-  dat->data_d = NULL;
-}
-
-/* Rows for every element held here: on many processes the halos too. */
-static size_t dat_bytes(op_dat d) { return (size_t)op_set_held(d->set) * (size_t)d->size; }
-
-void op_backend_dat_to_host(op_dat dat) {
-  if (!dat->data_d || !(dat->where & OP_DAT_DEVICE_CURRENT) || dat_bytes(dat) == 0) return;
-  CK(cudaMemcpy(dat->data, dat->data_d, dat_bytes(dat), cudaMemcpyDeviceToHost), dat->name);
-}
+void op_backend_dat_freed(op_dat dat) { op_cuda_dat_forget(dat); }
 
 void op_backend_exit(void) {
-  if (!G.ready) return;
-  op_cuda_tune_exit(op_diags_level(), G.prop.name);
-  /* The dats' data is the library's own (declarations copy), freed right
-   * after this: nothing to bring back to the host. */
-  for (int i = 0; i < op_num_dats(); i++) {
-    op_dat d = op_dat_at(i);
-    if (!d) continue; /* a freed temporary */
-    if (d->data_d) CK(cudaFree(d->data_d), d->name);
-    d->data_d = NULL;
-    d->where = OP_DAT_HOST_CURRENT;
-  }
-  for (int i = 0; i < G.nmap_d; i++)
-    if (G.map_d[i]) CK(cudaFree(G.map_d[i]), NULL);
-  free(G.map_d);
-  for (int i = 0; i < G.ngid_d; i++)
-    if (G.gid_d[i]) CK(cudaFree(G.gid_d[i]), NULL);
-  free(G.gid_d);
-  op_cuda_rows_free();
-  plan_costs_free();
-  for (int i = 0; i < G.nplans; i++) CK(cudaFree(G.plans[i].buf), NULL);
-  free(G.plans);
-  free(G.kernels);
-  if (G.gbl_d) CK(cudaFree(G.gbl_d), NULL);
-  if (G.part_d) CK(cudaFree(G.part_d), NULL);
-  free(G.gbl_h);
-  free(G.part_h);
+  if (!op_cuda_device_ready()) return;
+  op_cuda_tune_exit(op_diags_level(), op_cuda_device_name());
+  op_cuda_device_exit();
   for (int i = 0; i < G.npending; i++) {
     free(G.pending[i].name);
     free(G.pending[i].data);
   }
   free(G.pending);
-  CK(cudaEventDestroy(G.ev_start), NULL);
-  CK(cudaEventDestroy(G.ev_stop), NULL);
   op_cuda_tune_reset();
   op_cuda_const_updater keep = G.updater;
   memset(&G, 0, sizeof G);
   G.updater = keep;
-}
-
-/* ---- device copies -------------------------------------------------------------------- */
-
-static void dat_to_device(op_dat d, const char *loop) {
-  size_t bytes = dat_bytes(d);
-  if (!d->data_d) CK(cudaMalloc((void **)&d->data_d, bytes ? bytes : 8), loop);
-  if (!(d->where & OP_DAT_DEVICE_CURRENT)) {
-    if (bytes) CK(cudaMemcpy(d->data_d, d->data, bytes, cudaMemcpyHostToDevice), loop);
-    d->where |= OP_DAT_DEVICE_CURRENT;
-  }
-}
-
-void *op_cuda_dat_d(op_dat dat) { return dat ? dat->data_d : NULL; }
-
-static void map_to_device(op_map m, const char *loop) {
-  if (m->index >= G.nmap_d) {
-    int n = m->index + 16;
-    G.map_d = op_realloc(G.map_d, sizeof(void *) * (size_t)n);
-    for (int i = G.nmap_d; i < n; i++) G.map_d[i] = NULL;
-    G.nmap_d = n;
-  }
-  if (G.map_d[m->index]) return;
-  /* Rows for the elements a loop runs: on many processes the execute halo too. */
-  size_t bytes = sizeof(int) * (size_t)(m->from->size + m->from->exec_size) * (size_t)m->dim;
-  CK(cudaMalloc(&G.map_d[m->index], bytes ? bytes : 8), loop);
-  if (bytes) CK(cudaMemcpy(G.map_d[m->index], m->map, bytes, cudaMemcpyHostToDevice), loop);
-}
-
-const int *op_cuda_map_d(op_map map) {
-  return map && map->index < G.nmap_d ? (const int *)G.map_d[map->index] : NULL;
-}
-
-const int *op_cuda_gid_d(op_set set) {
-  if (!set || !set->gid) return NULL; /* one process: the index is the number */
-  if (set->index >= G.ngid_d) {
-    int n = set->index + 16;
-    G.gid_d = op_realloc(G.gid_d, sizeof(void *) * (size_t)n);
-    for (int i = G.ngid_d; i < n; i++) G.gid_d[i] = NULL;
-    G.ngid_d = n;
-  }
-  if (!G.gid_d[set->index]) {
-    size_t bytes = sizeof(int) * (size_t)op_set_held(set);
-    CK(cudaMalloc(&G.gid_d[set->index], bytes ? bytes : 8), set->name);
-    if (bytes) CK(cudaMemcpy(G.gid_d[set->index], set->gid, bytes, cudaMemcpyHostToDevice), set->name);
-  }
-  return (const int *)G.gid_d[set->index];
-}
-
-static const op_cuda_plan_d *plan_to_device(const op_plan *p, const char *loop) {
-  for (int i = 0; i < G.nplans; i++)
-    if (G.plans[i].plan == p) return &G.plans[i].pd;
-  op_cuda_plan_image img;
-  op_cuda_plan_pack(p, &img);
-  if (G.nplans == G.cap_plans) {
-    G.cap_plans = G.cap_plans ? 2 * G.cap_plans : 16;
-    G.plans = op_realloc(G.plans, sizeof(*G.plans) * (size_t)G.cap_plans);
-  }
-  struct plan_d *pd = &G.plans[G.nplans++];
-  pd->plan = p;
-  CK(cudaMalloc((void **)&pd->buf, sizeof(int) * img.nints), loop);
-  CK(cudaMemcpy(pd->buf, img.image, sizeof(int) * img.nints, cudaMemcpyHostToDevice), loop);
-  op_cuda_plan_pointers(&img, pd->buf, &pd->pd);
-  op_cuda_plan_image_free(&img);
-  return &pd->pd;
-}
-
-/* Grows a device (and matching host) scratch buffer. */
-static void grow(char **dev, char **host, size_t *have, size_t need, const char *loop) {
-  if (need <= *have) return;
-  size_t n = *have ? *have : 4096;
-  while (n < need) n *= 2;
-  if (*dev) CK(cudaFree(*dev), loop);
-  CK(cudaMalloc((void **)dev, n), loop);
-  free(*host);
-  *host = op_malloc(n);
-  *have = n;
-}
-
-/* What the runtime says of a kernel (threads per block its registers allow,
- * static shared memory), asked once per kernel. */
-static struct kernel_info *kernel_info(const void *kernel, const char *loop) {
-  for (int i = 0; i < G.nkernels; i++)
-    if (G.kernels[i].fn == kernel) return &G.kernels[i];
-  struct cudaFuncAttributes attr;
-  CK(cudaFuncGetAttributes(&attr, kernel), loop);
-  if (G.nkernels == G.cap_kernels) {
-    G.cap_kernels = G.cap_kernels ? 2 * G.cap_kernels : 32;
-    G.kernels = op_realloc(G.kernels, sizeof(*G.kernels) * (size_t)G.cap_kernels);
-  }
-  struct kernel_info *k = &G.kernels[G.nkernels++];
-  k->fn = kernel;
-  k->max_threads = attr.maxThreadsPerBlock;
-  k->static_shared = attr.sharedSizeBytes;
-  k->dyn_allowed = 48 * 1024 - (attr.sharedSizeBytes < 48 * 1024 ? attr.sharedSizeBytes : 0);
-  return k;
-}
-
-/* ---- what a loop may do ------------------------------------------------------------------ */
-
-/* Has per-CUDA-block partials: a reduction, or an op_arg_info travelling with one. */
-static int is_reduction(const op_arg *a) {
-  return (a->kind == OP_ARG_GBL && a->acc != OP_READ) || a->kind == OP_ARG_INFO;
-}
-/* Has a device copy of the user's value (read, or a reduction's start). */
-static int is_global(const op_arg *a) { return a->kind == OP_ARG_GBL || a->kind == OP_ARG_INFO; }
-
-/* The staged kernel indexes indirect dats as the generator grouped them (by
- * source text); the plan groups them by dat. They must agree. */
-static int grouping_matches(const op_cuda_loop_desc *d, int nargs, const op_arg *args) {
-  int first_arg[OP_CUDA_MAX_ARGS];
-  int ngroups = 0;
-  for (int i = 0; i < nargs; i++) {
-    const op_arg *a = &args[i];
-    int ind = a->kind == OP_ARG_DAT && a->map;
-    if (ind && !a->dat) return 0;
-    if (!ind) {
-      if (d->gind[i] >= 0) return 0;
-      continue;
-    }
-    int k;
-    for (k = 0; k < ngroups; k++)
-      if (args[first_arg[k]].dat == a->dat) break;
-    if (k == ngroups) first_arg[ngroups++] = i;
-    if (d->gind[i] != k) return 0;
-  }
-  return ngroups == d->ngind;
-}
-
-/* What each strategy's kernels read of a plan: one thread per element needs
- * no blocks at all (only the bytes counted for the timing table). */
-static unsigned plan_parts(int strategy) {
-  return strategy == OP_CUDA_STAGED   ? OP_PLAN_STAGED
-         : strategy == OP_CUDA_COLOUR ? OP_PLAN_GLOBAL_COLOURS
-                                      : OP_PLAN_SIZE_ONLY;
-}
-
-/* What the tuner's staged and colour candidates would cost to plan, in map
- * entries read, estimated from one look at the loop (remembered per loop):
- * a staged plan reads its indirect arguments' entries twice to renumber and
- * once per 32 element colours; a colour plan once per 32 colours of the
- * whole set. A loop needs at least as many colours as the most references
- * one written datum has (dense Jacobi: 4096 per row); a loop with no
- * clashes needs one. */
-static struct loop_cost {
-  char *name;
-  int rows;
-  long long staged, colour;
-  int conflict_free;
-} *known;
-static int nknown, cap_known;
-
-static void plan_costs_free(void) {
-  for (int i = 0; i < nknown; i++) free(known[i].name);
-  free(known);
-  known = NULL;
-  nknown = cap_known = 0;
-}
-
-static void plan_costs(const char *name, op_cuda_traits *t, int rows, int nargs,
-                       const op_arg *args, int part) {
-  for (int i = 0; i < nknown; i++)
-    if (known[i].rows == rows && !strcmp(known[i].name, name)) {
-      t->staged_cost = known[i].staged;
-      t->colour_cost = known[i].colour;
-      t->conflict_free = known[i].conflict_free;
-      return;
-    }
-  int nind = 0, nwritten = 0;
-  for (int i = 0; i < nargs; i++)
-    if (args[i].kind == OP_ARG_DAT && args[i].map) {
-      nind++;
-      for (int j = 0; j < nargs; j++)
-        if (args[j].kind == OP_ARG_DAT && args[j].map && args[j].dat == args[i].dat &&
-            args[j].acc != OP_READ) {
-          nwritten++;
-          break;
-        }
-    }
-  const int conflict_free = op_args_conflict_free(nargs, args, rows, 0);
-  long most = 1; /* references of one written datum */
-  if (!conflict_free) {
-    for (int i = 0; i < nargs; i++) {
-      const op_arg *a = &args[i];
-      if (a->kind != OP_ARG_DAT || !a->map || a->acc == OP_READ) continue;
-      int first = 1; /* count each dat once, over all its mapped arguments */
-      for (int j = 0; j < i; j++)
-        if (args[j].kind == OP_ARG_DAT && args[j].map && args[j].dat == a->dat &&
-            args[j].acc != OP_READ)
-          first = 0;
-      if (!first) continue;
-      int *refs = op_calloc((size_t)op_set_held(a->dat->set) + 1, sizeof(int));
-      for (int j = 0; j < nargs; j++) {
-        const op_arg *b = &args[j];
-        if (b->kind != OP_ARG_DAT || !b->map || b->dat != a->dat) continue;
-        for (long n = 0; n < rows; n++) {
-          const int c = ++refs[b->map->map[n * b->map->dim + b->idx]];
-          if (c > most) most = c;
-        }
-      }
-      free(refs);
-    }
-  }
-  const long block_colours = most < part ? most : part;
-  struct loop_cost k;
-  k.name = op_strdup(name);
-  k.rows = rows;
-  k.conflict_free = conflict_free;
-  k.staged = (long long)rows * nind * (2 + (block_colours + 31) / 32);
-  k.colour = (long long)rows * (1 + (long long)nwritten * ((most + 31) / 32));
-  if (nknown == cap_known) {
-    cap_known = cap_known ? 2 * cap_known : 16;
-    known = op_realloc(known, sizeof(*known) * (size_t)cap_known);
-  }
-  known[nknown++] = k;
-  t->staged_cost = k.staged;
-  t->colour_cost = k.colour;
-  t->conflict_free = conflict_free;
-}
-
-/* ---- the loop ----------------------------------------------------------------------------- */
-
-void op_cuda_loop_begin(op_cuda_loop *C, const op_cuda_loop_desc *desc, const char *name,
-                        op_set set, int nargs, const op_arg *args, const op_arg_sig *sig) {
-  memset(C, 0, sizeof *C);
-  C->desc = desc;
-  C->name = name ? name : desc->kernel;
-  OP_CHECK(G.ready, "op_par_loop \"%s\" (%s) called before op_init", C->name, desc->where);
-  OP_CHECK(nargs <= OP_CUDA_MAX_ARGS, "loop \"%s\": %d arguments, the CUDA backend takes %d",
-           C->name, nargs, OP_CUDA_MAX_ARGS);
-  /* The device code passes op_arg_idx the library's own numbers; after
-   * op_renumber they are not the user's (the CPU backends translate them). */
-  for (int i = 0; i < nargs; i++)
-    if (args[i].kind == OP_ARG_IDX && op_set_user_ids(args[i].map ? args[i].map->to : set))
-      op_fatal("loop \"%s\" (%s), argument %d: op_arg_idx on a renumbered set is not supported "
-               "by the CUDA backend (run without op_renumber)",
-               C->name, desc->where, i);
-  op_cuda_traits t;
-  memset(&t, 0, sizeof t);
-  t.indirect = desc->indirect;
-  t.coalesced_ok = desc->has_coalesced;
-  t.staged_ok = desc->has_staged && grouping_matches(desc, nargs, args);
-  OP_CHECK(!desc->has_staged || desc->staged_kernel,
-           "loop \"%s\" (%s): its generated code does not name its staged kernel; generate it "
-           "again with this version's op2-gen",
-           C->name, desc->where);
-  /* One thread per element, increments atomic: right when no two elements
-   * write one datum other than by increments (a write through a one-to-one
-   * map column, as a structured grid's loop writes its own cell). */
-  const int dpart = op_part_size();
-  const int rows = op_loop_set_size(set, nargs, args);
-  t.atomic_ok = desc->has_atomic && op_args_conflict_free(nargs, args, rows, 1);
-  if (t.indirect) plan_costs(C->name, &t, rows, nargs, args, dpart);
-  int begun = 0;
-  for (;;) {
-    op_cuda_config cfg = op_cuda_tune_choose(C->name, &t, dpart);
-    int part = cfg.strategy == OP_CUDA_STAGED ? cfg.part : dpart;
-    if (!begun) {
-      op_loop_begin_part(&C->L, name, set, nargs, args, sig, desc->kernel, desc->where, part,
-                         plan_parts(cfg.strategy));
-      begun = 1;
-    } else {
-      C->L.plan = op_plan_get(C->L.name, set, part, nargs, args, plan_parts(cfg.strategy));
-    }
-    C->cfg = cfg;
-    /* A staged block holds its partition's indirect data in dynamic shared
-     * memory beside the kernel's static shared memory (its block reductions). */
-    if (cfg.strategy == OP_CUDA_STAGED &&
-        C->L.plan->nshared + kernel_info(desc->staged_kernel, C->name)->static_shared >
-            G.shared_optin) {
-      if (op_cuda_tune_is_fixed(C->name)) {
-        /* Forced or default: run it another way rather than fail, and say
-         * so once (later calls ask for the other way: op_cuda_tune_ran_as). */
-        op_cuda_config alt = {t.atomic_ok ? OP_CUDA_ATOMIC : OP_CUDA_COLOUR, cfg.block, 0};
-        op_warn("loop \"%s\": partition size %d needs %zu bytes of shared memory and the kernel "
-                "%zu more, beyond the device's %zu; using %s instead (choose a smaller "
-                "--op-part-size)",
-                C->name, part, C->L.plan->nshared,
-                kernel_info(desc->staged_kernel, C->name)->static_shared, G.shared_optin,
-                op_cuda_strategy_name(alt.strategy));
-        C->L.plan = op_plan_get(C->L.name, set, dpart, nargs, args, plan_parts(alt.strategy));
-        op_cuda_tune_ran_as(C->name, cfg, alt);
-        C->cfg = alt;
-        break;
-      }
-      op_cuda_tune_reject(C->name, cfg);
-      continue;
-    }
-    break;
-  }
-  C->plan = C->L.plan;
-  C->block = C->cfg.block;
-  C->max_grid = G.prop.multiProcessorCount * 2048 / (C->block > 0 ? C->block : 256) * 2;
-  if (C->max_grid < 1) C->max_grid = 1;
-
-  /* Dats, maps and plan on the device. */
-  for (int i = 0; i < nargs; i++) {
-    const op_arg *a = &args[i];
-    if (a->kind == OP_ARG_DAT) dat_to_device(a->dat, C->name);
-    if (a->kind != OP_ARG_GBL && a->map) map_to_device(a->map, C->name);
-  }
-  if (C->cfg.strategy == OP_CUDA_STAGED || C->cfg.strategy == OP_CUDA_COLOUR)
-    C->pd = plan_to_device(C->plan, C->name);
-  /* Many processes: the halos this loop reads, received and on the device
-   * before any kernel runs (the kernels do not yet run the core elements
-   * while halos are in flight, as the CPU backends do). */
-  op_loop_wait(&C->L);
-
-  /* Globals (read values and reductions' starting values) in one copy. */
-  size_t gbytes = 0;
-  for (int i = 0; i < nargs; i++)
-    if (is_global(&args[i])) gbytes += ((size_t)args[i].size + 15) & ~(size_t)15;
-  if (gbytes) {
-    grow(&G.gbl_d, &G.gbl_h, &G.gbl_bytes, gbytes, C->name);
-    size_t off = 0;
-    for (int i = 0; i < nargs; i++) {
-      if (!is_global(&args[i])) continue;
-      memcpy(G.gbl_h + off, args[i].data, (size_t)args[i].size);
-      C->gbl_d[i] = G.gbl_d + off;
-      off += ((size_t)args[i].size + 15) & ~(size_t)15;
-    }
-    CK(cudaMemcpy(G.gbl_d, G.gbl_h, gbytes, cudaMemcpyHostToDevice), C->name);
-  }
-}
-
-int op_cuda_grid(const op_cuda_loop *C, int count) {
-  if (count <= 0) return 0;
-  int g = (count - 1) / C->block + 1;
-  return g < C->max_grid ? g : C->max_grid;
-}
-
-void op_cuda_loop_kernel(op_cuda_loop *C, const void *kernel, size_t shared) {
-  struct kernel_info *k = kernel_info(kernel, C->name);
-  if (C->block > k->max_threads) {
-    /* The kernel's registers allow fewer threads: it runs, and is timed and
-     * reported, with as many as it can have. */
-    C->block = k->max_threads / 32 * 32;
-    C->max_grid = G.prop.multiProcessorCount * 2048 / C->block * 2;
-    op_cuda_config ran = C->cfg;
-    ran.block = C->block;
-    op_cuda_tune_ran_as(C->name, C->cfg, ran);
-    C->cfg = ran;
-  }
-  if (shared > k->dyn_allowed) {
-    if (shared + k->static_shared > G.shared_optin)
-      op_fatal("loop \"%s\": %zu bytes of shared memory needed, the device allows %zu", C->name,
-               shared + k->static_shared, G.shared_optin);
-    CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared),
-       C->name);
-    k->dyn_allowed = shared;
-  }
-}
-
-void op_cuda_loop_start(op_cuda_loop *C) {
-  const op_plan *p = C->plan;
-  int nparts = 0;
-  switch (C->cfg.strategy) {
-    case OP_CUDA_STAGED: nparts = p->nblocks; break;
-    case OP_CUDA_COLOUR:
-      for (int c = 0; c < p->gcolors; c++)
-        nparts += op_cuda_grid(C, p->gcol_offset[c + 1] - p->gcol_offset[c]);
-      break;
-    default: nparts = op_cuda_grid(C, p->set_size); break;
-  }
-  C->nparts = nparts;
-  size_t bytes = 0;
-  for (int i = 0; i < C->L.nargs; i++)
-    if (is_reduction(&C->L.args[i]))
-      bytes += ((size_t)C->L.args[i].size * (size_t)nparts + 15) & ~(size_t)15;
-  if (bytes) {
-    grow(&G.part_d, &G.part_h, &G.part_bytes, bytes, C->name);
-    size_t off = 0;
-    for (int i = 0; i < C->L.nargs; i++) {
-      if (!is_reduction(&C->L.args[i])) continue;
-      C->part_d[i] = G.part_d + off;
-      C->part_h[i] = G.part_h + off;
-      off += ((size_t)C->L.args[i].size * (size_t)nparts + 15) & ~(size_t)15;
-    }
-  }
-  CK(cudaEventRecord(G.ev_start, 0), C->name);
-  C->timing = 1;
-}
-
-void op_cuda_loop_launched(op_cuda_loop *C, const char *file, int line) {
-  C->launches++;
-  cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) op_cuda_fail((int)e, "<<<kernel launch>>>", C->name, file, line);
-}
-
-void op_cuda_loop_finish(op_cuda_loop *C) {
-  CK(cudaEventRecord(G.ev_stop, 0), C->name);
-  /* Errors of the kernels themselves surface here, still naming the loop. */
-  CK(cudaEventSynchronize(G.ev_stop), C->name);
-  size_t bytes = 0;
-  for (int i = 0; i < C->L.nargs; i++)
-    if (is_reduction(&C->L.args[i]))
-      bytes += ((size_t)C->L.args[i].size * (size_t)C->nparts + 15) & ~(size_t)15;
-  if (bytes) CK(cudaMemcpy(G.part_h, G.part_d, bytes, cudaMemcpyDeviceToHost), C->name);
-}
-
-void op_cuda_loop_end(op_cuda_loop *C) {
-  for (int i = 0; i < C->L.nargs; i++) {
-    const op_arg *a = &C->L.args[i];
-    if (a->kind == OP_ARG_DAT && a->acc != OP_READ) a->dat->where = OP_DAT_DEVICE_CURRENT;
-  }
-  if (C->timing && C->L.set->size > 0) {
-    float ms = 0.0f;
-    CK(cudaEventElapsedTime(&ms, G.ev_start, G.ev_stop), C->name);
-    op_cuda_tune_record(C->name, C->cfg, (double)ms);
-  }
-  op_loop_end(&C->L);
 }
