@@ -31,7 +31,7 @@ set_target_properties(riemann PROPERTIES
   C_STANDARD 17 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
 
 add_executable(riemann_tests ${RIEMANN_DIR}/tests/riemann_tests.c)
-target_link_libraries(riemann_tests PRIVATE riemann_exact)
+target_link_libraries(riemann_tests PRIVATE riemann_exact op2_test_check)
 set_target_properties(riemann_tests PROPERTIES
   C_STANDARD 17 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
 
