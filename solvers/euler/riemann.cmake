@@ -72,11 +72,7 @@ set(_riemann_cli_cases
   "cli_negative_density@--left|-1,0,1|--right|1,0,1@2@--left: invalid state"
   "cli_help@--help@0@usage: riemann")
 foreach(_c IN LISTS _riemann_cli_cases)
-  string(REPLACE "@" ";" _parts "${_c}")
-  list(GET _parts 0 _name)
-  list(GET _parts 1 _args)
-  list(GET _parts 2 _rc)
-  list(GET _parts 3 _regex)
+  op2_split_case("${_c}" _name _args _rc _regex SEPARATOR "@")
   add_test(NAME euler.riemann.${_name}
            COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:riemann> "-DARGS=${_args}"
                    -DEXPECT_RC=${_rc} "-DEXPECT_REGEX=${_regex}"
