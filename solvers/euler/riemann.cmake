@@ -85,7 +85,7 @@ endforeach()
 get_property(_riemann_langs GLOBAL PROPERTY ENABLED_LANGUAGES)
 if("CUDA" IN_LIST _riemann_langs)
   add_executable(riemann_cuda_test ${RIEMANN_DIR}/tests/riemann_cuda_test.cu)
-  target_link_libraries(riemann_cuda_test PRIVATE riemann_exact)
+  target_link_libraries(riemann_cuda_test PRIVATE riemann_exact op2_test_check)
   add_test(NAME euler.riemann.cuda COMMAND riemann_cuda_test)
   set_tests_properties(euler.riemann.cuda PROPERTIES
     LABELS "unit;validation" SKIP_RETURN_CODE 77)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# no_device_test.sh EXE [ARGS...] - with OMP_TARGET_OFFLOAD=MANDATORY and no
+# offload_no_device.sh EXE [ARGS...] - with OMP_TARGET_OFFLOAD=MANDATORY and no
 # device, an offload executable exits 77 (skipped, for ctest) and says why,
 # before doing any work; any other outcome fails. Where OpenMP does find a
 # device (as the executable reports it, in DEFAULT mode with --op-diags=1) the
