@@ -44,6 +44,7 @@ static int check_count;
 
 /* The start of a failure's line: "[rank R: ]FILE:LINE: check failed: COND". */
 static inline void check_fail_begin(const char *file, int line, const char *cond) {
+  fflush(stdout); /* what the test printed before comes first */
   int rank = CHECK_RANK();
   if (rank >= 0)
     fprintf(stderr, "rank %d: ", rank);
