@@ -13,7 +13,6 @@
 #include <sys/resource.h>
 #include <time.h>
 
-
 static void die(const char *file, int line, const char *msg)
 {
     fprintf(stderr, "%s:%d: %s\n", file, line, msg);

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static char err[512];
 
 static void test_init(void) {

@@ -46,8 +46,7 @@ static int check_count;
 static inline void check_fail_begin(const char *file, int line, const char *cond) {
   fflush(stdout); /* what the test printed before comes first */
   int rank = CHECK_RANK();
-  if (rank >= 0)
-    fprintf(stderr, "rank %d: ", rank);
+  if (rank >= 0) fprintf(stderr, "rank %d: ", rank);
   fprintf(stderr, "%s:%d: check failed: %s", file, line, cond);
 }
 
@@ -61,24 +60,24 @@ static inline void check_fail_end(void) {
   }
 }
 
-#define CHECK_ONE_(cond)                                \
-  do {                                                  \
-    check_count++;                                      \
-    if (!(cond)) {                                      \
-      check_fail_begin(__FILE__, __LINE__, #cond);      \
-      check_fail_end();                                 \
-    }                                                   \
+#define CHECK_ONE_(cond)                           \
+  do {                                             \
+    check_count++;                                 \
+    if (!(cond)) {                                 \
+      check_fail_begin(__FILE__, __LINE__, #cond); \
+      check_fail_end();                            \
+    }                                              \
   } while (0)
 
-#define CHECK_MSG_(cond, ...)                           \
-  do {                                                  \
-    check_count++;                                      \
-    if (!(cond)) {                                      \
-      check_fail_begin(__FILE__, __LINE__, #cond);      \
-      fputs(": ", stderr);                              \
-      fprintf(stderr, __VA_ARGS__);                     \
-      check_fail_end();                                 \
-    }                                                   \
+#define CHECK_MSG_(cond, ...)                      \
+  do {                                             \
+    check_count++;                                 \
+    if (!(cond)) {                                 \
+      check_fail_begin(__FILE__, __LINE__, #cond); \
+      fputs(": ", stderr);                         \
+      fprintf(stderr, __VA_ARGS__);                \
+      check_fail_end();                            \
+    }                                              \
   } while (0)
 
 /* CHECK(cond) or CHECK(cond, fmt, ...): the 33rd argument of the list below
@@ -87,12 +86,12 @@ static inline void check_fail_end(void) {
                     a18, a19, a20, a21, a22, a23, a24, a25, a26, a27, a28, a29, a30, a31, a32,  \
                     name, ...)                                                                  \
   name
-#define CHECK(...)                                                                             \
-  CHECK_PICK_(__VA_ARGS__, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_,         \
-              CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, \
-              CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, \
-              CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, \
-              CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_ONE_, none)     \
+#define CHECK(...)                                                                                 \
+  CHECK_PICK_(__VA_ARGS__, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, \
+              CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_,  \
+              CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_,  \
+              CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_,  \
+              CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_MSG_, CHECK_ONE_, none)                    \
   (__VA_ARGS__)
 
 /* text (NULL counts as empty) must contain every one of the strings that

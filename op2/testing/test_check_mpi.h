@@ -11,8 +11,7 @@
 static inline int check_mpi_rank(void) {
   int on = 0, rank = -1;
   MPI_Initialized(&on);
-  if (on)
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (on) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   return rank;
 }
 

@@ -60,8 +60,8 @@ int main(int argc, char **argv) {
   int *want = calloc((size_t)w.nodes->slice_size + 1, sizeof(int));
   for (int e = 0; e < w.edges->slice_size; e++) want[w.pedge->slice[2 * e]]++, want[w.pedge->slice[2 * e + 1]]++;
   for (int i = 0; i < a.nodes->size; i++)
-    CHECK(dg[i] == want[a.nodes->gid[i]], "node %d: degree %d, whole mesh %d", a.nodes->gid[i], dg[i],
-           want[a.nodes->gid[i]]);
+    CHECK(dg[i] == want[a.nodes->gid[i]], "node %d: degree %d, whole mesh %d", a.nodes->gid[i],
+          dg[i], want[a.nodes->gid[i]]);
   free(want);
 
   op_mpi_dump_hdf5(a.m, argv[3]);

@@ -123,8 +123,10 @@ int main(int argc, char **argv) {
       for (int i = 0; i < a.nodes->exp_nonexec.nranks; i++) to |= a.nodes->exp_nonexec.ranks[i] == r;
       expect += to;
     }
-    CHECK(m1 - m0 == expect, "edge loop sent %lld messages, expected %d (u's neighbours)", m1 - m0, expect);
-    if (a.m->nprocs > 1) CHECK(expect > 0, "no process reads u's halo on %d processes", a.m->nprocs);
+    CHECK(m1 - m0 == expect, "edge loop sent %lld messages, expected %d (u's neighbours)", m1 - m0,
+          expect);
+    if (a.m->nprocs > 1)
+      CHECK(expect > 0, "no process reads u's halo on %d processes", a.m->nprocs);
     run(a.bedges, 4, ab, k_bedges, &L);
     CHECK(messages() == m1, "bedge loop sent %lld messages: u's halo was fresh", messages() - m1);
     run(w.edges, 5, re, k_edges, &R);
@@ -147,17 +149,19 @@ int main(int argc, char **argv) {
     op_mpi_reduce(a.m->comm, 3, red);
     R.sums[0] = 0.5, R.sums[1] = -0.25, R.top = -1e300, R.bottom = 1e300;
     run(w.cells, 1, rc, k_cells, &R);
-    CHECK(gsum[0] == R.sums[0] && gsum[1] == R.sums[1], "iteration %d: sums %.17g %.17g, whole mesh %.17g %.17g",
-           it, gsum[0], gsum[1], R.sums[0], R.sums[1]);
-    CHECK(top == R.top && bottom == R.bottom, "iteration %d: max %.17g min %.17g, whole mesh %.17g %.17g", it,
-           top, bottom, R.top, R.bottom);
+    CHECK(gsum[0] == R.sums[0] && gsum[1] == R.sums[1],
+          "iteration %d: sums %.17g %.17g, whole mesh %.17g %.17g", it, gsum[0], gsum[1], R.sums[0],
+          R.sums[1]);
+    CHECK(top == R.top && bottom == R.bottom,
+          "iteration %d: max %.17g min %.17g, whole mesh %.17g %.17g", it, top, bottom, R.top,
+          R.bottom);
   }
   /* res of every owned cell, against the whole mesh. */
   for (int c = 0; c < a.cells->size; c++) {
     int g = a.cells->gid[c];
     for (int d = 0; d < 2; d++)
       CHECK(L.res[2 * c + d] == R.res[2 * g + d], "cell %d res[%d] = %.17g, whole mesh %.17g", g, d,
-             L.res[2 * c + d], R.res[2 * g + d]);
+            L.res[2 * c + d], R.res[2 * g + d]);
   }
   op_mpi_mesh_free(a.m);
   op_mpi_mesh_free(w.m);

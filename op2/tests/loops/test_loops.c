@@ -175,7 +175,7 @@ int main(int argc, char **argv) {
               op_arg_gbl(&imax, 1, "int", OP_MAX), op_arg_gbl(&fsum, 1, "float", OP_INC),
               op_arg_gbl(&fmx, 1, "float", OP_MAX));
   CHECK(mn == -1e300 && mx == 1e300 && imin == -1000000 && imax == 1000000 && fmx == 1e30f,
-         "MIN/MAX did not keep an initial value that no element beats");
+        "MIN/MAX did not keep an initial value that no element beats");
 
   /* WRITE and RW through a map. */
   double *acc = op_fetch_data_ptr(d_acc);
@@ -222,8 +222,8 @@ int main(int argc, char **argv) {
     double e0 = 0, e1 = 0;
     for (int n = 0; n < nnode; n++) e0 += a[n], e1 += a[n] * a[n];
     CHECK(vacc[0] == e0 && vacc[1] == e1 && vacc[2] == nnode,
-           "vector OP_INC: (%g %g %g), expected (%g %g %d)", vacc[0], vacc[1], vacc[2], e0, e1,
-           nnode);
+          "vector OP_INC: (%g %g %g), expected (%g %g %d)", vacc[0], vacc[1], vacc[2], e0, e1,
+          nnode);
   }
   double before[3] = {vacc[0], vacc[1], vacc[2]};
   op_par_loop(vec_sum, "vec_sum_empty", empty, op_arg_dat(d_e, -1, OP_ID, 1, "double", OP_READ),

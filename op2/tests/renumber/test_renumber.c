@@ -100,18 +100,20 @@ int main(int argc, char **argv) {
   CHECK(!memcmp(got, value, sizeof(int) * ncell), "op_fetch_data is not in the user's order");
   op_fetch_data_idx(d_value, got, 100, 199);
   CHECK(!memcmp(got, value + 100, sizeof(int) * 100),
-         "op_fetch_data_idx is not in the user's order");
+        "op_fetch_data_idx is not in the user's order");
   for (int c = 0; c < ncell; c++) value[c] = 3 * c + 1;
   op_dat d_late = op_decl_dat(cells, 1, "int", value, "late");
   op_fetch_data(d_late, got);
-  CHECK(!memcmp(got, value, sizeof(int) * ncell), "a dat declared after op_renumber comes back "
-                                                   "in another order");
+  CHECK(!memcmp(got, value, sizeof(int) * ncell),
+        "a dat declared after op_renumber comes back "
+        "in another order");
   op_print_dat_to_binfile(d_late, "renumber_late.bin");
   FILE *f = fopen("renumber_late.bin", "rb");
   int head[2] = {0, 0};
-  CHECK(f && fread(head, sizeof head, 1, f) == 1 && fread(got, sizeof(int), ncell, f) == (size_t)ncell &&
-             !memcmp(got, value, sizeof(int) * ncell),
-         "the binary dump is not in the user's order");
+  CHECK(f && fread(head, sizeof head, 1, f) == 1 &&
+            fread(got, sizeof(int), ncell, f) == (size_t)ncell &&
+            !memcmp(got, value, sizeof(int) * ncell),
+        "the binary dump is not in the user's order");
   if (f) fclose(f);
   remove("renumber_late.bin");
 
@@ -130,8 +132,9 @@ int main(int argc, char **argv) {
   int *expect = calloc((size_t)ncell, sizeof(int));
   for (int k = 0; k < nedge; k++) expect[ecell[2 * k]] += w[k], expect[ecell[2 * k + 1]] += w[k];
   op_fetch_data(d_count, got);
-  CHECK(!memcmp(got, expect, sizeof(int) * ncell), "the increments through the map went to "
-                                                    "other cells");
+  CHECK(!memcmp(got, expect, sizeof(int) * ncell),
+        "the increments through the map went to "
+        "other cells");
 
   op_exit();
   free(perm);

@@ -75,7 +75,7 @@ int main(int argc, char **argv) {
   op_partition(lib, routine, edges, m, dxy);
 
   CHECK(op_get_size(nodes) == NNODE && op_get_size(edges) == NEDGE, "op_get_size: %d, %d",
-         op_get_size(nodes), op_get_size(edges));
+        op_get_size(nodes), op_get_size(edges));
 
   /* Reductions, REPEAT times: the same bits every time and everywhere. */
   double first_sum = 0.0;
@@ -89,11 +89,11 @@ int main(int argc, char **argv) {
                 op_arg_gbl(&vmax, 1, "double", OP_MAX), op_arg_info(&where, 1, "int", 5));
     if (r == 0) first_sum = sum;
     CHECK(memcmp(&sum, &first_sum, sizeof sum) == 0, "repetition %d: sum %.17g, first %.17g", r,
-           sum, first_sum);
+          sum, first_sum);
     double root_sum = sum;
     op_broadcast(&root_sum, sizeof root_sum);
     CHECK(memcmp(&sum, &root_sum, sizeof sum) == 0, "sum %.17g here, %.17g on the root", sum,
-           root_sum);
+          root_sum);
     int want_isum = 1000, want_where = 0;
     double want_max = -1e300;
     for (int g = 0; g < NNODE; g++) {
@@ -101,9 +101,9 @@ int main(int argc, char **argv) {
       if (value(g) > want_max) want_max = value(g), want_where = g;
     }
     CHECK(isum == want_isum, "integer sum %d, expected %d (the value before the loop %s)", isum,
-           want_isum, isum > want_isum ? "counted more than once?" : "lost?");
+          want_isum, isum > want_isum ? "counted more than once?" : "lost?");
     CHECK(vmax == want_max && where == want_where, "max %.17g at node %d, expected %.17g at %d",
-           vmax, where, want_max, want_where);
+          vmax, where, want_max, want_where);
   }
 
   /* An increment through a map, then a sum of it: integers, exact in any order. */
@@ -121,7 +121,7 @@ int main(int argc, char **argv) {
   op_fetch_data_idx(dacc, some, 100, 104);
   for (int g = 100; g < 105; g++)
     CHECK(some[g - 100] == want_acc[g], "op_fetch_data_idx: node %d is %g, expected %g", g,
-           some[g - 100], want_acc[g]);
+          some[g - 100], want_acc[g]);
 
   check_failures = op_max_int(check_failures);
   if (!check_failures)
