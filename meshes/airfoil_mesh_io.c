@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L /* fileno, fstat */
 #endif
 #include "airfoil_mesh.h"
+#include "op2_slice.h"
 #include "op_text.h"
 
 #include <errno.h>
@@ -613,14 +614,6 @@ int airfoil_mesh_parse_ascii(const char *path, airfoil_mesh *m, char *err, size_
     return rc;
 }
 
-/* The balanced slice `part` of n records over nparts (the first n % nparts one more). */
-static void slice_of(long n, int nparts, int part, long *first, long *count)
-{
-    long base = n / nparts, extra = n % nparts;
-    *count = base + (part < extra ? 1 : 0);
-    *first = part * base + (part < extra ? part : extra);
-}
-
 /* Streams the file twice: every record checked and its counts found (hence the slices), then
  * again keeping the slice's records. Only a buffer of the file is ever in memory. */
 int airfoil_mesh_read_ascii_slice(const char *path, int nparts, int part, airfoil_mesh_slice *s,
@@ -662,8 +655,10 @@ int airfoil_mesh_read_ascii_slice(const char *path, int nparts, int part, airfoi
             const long zero[4] = {0, 0, 0, 0};
             rc = parse_mesh(&ps, size, &none, zero, zero, total);
             airfoil_mesh_free(&none);
-            for (int q = 0; rc == 0 && q < 4; q++)
-                slice_of(total[q], nparts, part, &first[q], &count[q]);
+            for (int q = 0; rc == 0 && q < 4; q++) {
+                first[q] = (long)op_slice_first(total[q], nparts, part);
+                count[q] = (long)op_slice_count(total[q], nparts, part);
+            }
         } else {
             rc = parse_mesh(&ps, size, &s->part, first, count, total);
         }

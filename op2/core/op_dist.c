@@ -10,6 +10,7 @@
 #include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
+#include "op2_slice.h"
 
 const op_dist_ops *op_dist;
 const op_device_rows_ops *op_device_rows;
@@ -43,9 +44,8 @@ int op_rank(void) { return op_dist ? op_dist->rank : 0; }
 
 void op_slice(int n, int *first, int *count) {
   OP_CHECK(n >= 0 && first && count, "op_slice(%d): negative size or NULL result", n);
-  const int P = op_num_procs(), r = op_rank(), base = n / P, extra = n % P;
-  *count = base + (r < extra ? 1 : 0);
-  *first = r * base + (r < extra ? r : extra);
+  *first = (int)op_slice_first(n, op_num_procs(), op_rank());
+  *count = (int)op_slice_count(n, op_num_procs(), op_rank());
 }
 
 void op_broadcast(void *data, size_t bytes) {

@@ -11,11 +11,12 @@
 #include <stddef.h>
 
 #include "op2.h"
+#include "op2_slice.h"
 
 /* Elements of a set of global_size that process mpi_rank of mpi_comm_size
  * declares: balanced, the first global_size % mpi_comm_size one more. */
 static inline int compute_local_size(int global_size, int mpi_comm_size, int mpi_rank) {
-  return global_size / mpi_comm_size + (mpi_rank < global_size % mpi_comm_size ? 1 : 0);
+  return (int)op_slice_count(global_size, mpi_comm_size, mpi_rank);
 }
 
 static inline void *xmalloc(size_t size) { return op_malloc(size); }

@@ -146,6 +146,47 @@ int op_h5_close(const op_io_ctx *c, hid_t f) {
 /* Keeps the first error of a sequence. */
 static int keep(int rc, int rc2) { return rc != OP_IO_OK ? rc : rc2; }
 
+/* Closes an HDF5 object when it is open (id >= 0) with its close call,
+ * close_fn (H5Dclose, H5Sclose, ...), keeping the first error of the
+ * sequence: rc, else the failed close of what ("a dataspace", "the dataset"). */
+static int close_kept(const op_io_ctx *c, int rc, herr_t (*close_fn)(hid_t), hid_t id,
+                      const char *what) {
+  if (id >= 0 && close_fn(id) < 0) rc = keep(rc, OP_IO_ERR(c, OP_IO_EIO, "cannot close %s", what));
+  return rc;
+}
+
+/* One call of the API on dataset `name` of a file: c speaks of the file, co of
+ * the dataset in it, and f is the file once opened. */
+typedef struct {
+  op_io_ctx c, co;
+  hid_t f;
+} h5_call;
+
+static h5_call call_on(op_io_ctx file, const char *name) {
+  h5_call k = {file, with_object(&file, "dataset", name), -1};
+  return k;
+}
+
+/* Opens the file to read. */
+static int call_read(h5_call *k) { return op_h5_open_read(&k->co, &k->f); }
+
+/* Checks the dataset's name, then opens the file to write (created when absent). */
+static int call_write(h5_call *k) {
+  int rc = op_h5_check_name(&k->co, k->co.object);
+  return rc != OP_IO_OK ? rc : op_h5_open_write(&k->co, &k->f);
+}
+
+/* Closes the file: rc, or the close's error when rc is none. */
+static int call_end(h5_call *k, int rc) { return keep(rc, op_h5_close(&k->co, k->f)); }
+
+/* The element type the caller names, or the error that names it. */
+static int call_type(const h5_call *k, const char *type, op_type *t) {
+  if (op_io_parse_type(type, t) != 0)
+    return OP_IO_ERR(&k->co, OP_IO_EARG, "unknown type '%s' (double, float or int)",
+                     type ? type : "(null)");
+  return OP_IO_OK;
+}
+
 /* ---- names ---------------------------------------------------------------------------- */
 
 int op_h5_check_name(const op_io_ctx *c, const char *name) {
@@ -293,12 +334,9 @@ int op_h5_query(const op_io_ctx *c0, hid_t f, const char *name, op_hdf5_info *in
       describe_type(t, info);
     }
   }
-  if (t >= 0 && H5Tclose(t) < 0)
-    rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close a datatype"));
-  if (s >= 0 && H5Sclose(s) < 0)
-    rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close a dataspace"));
-  if (H5Dclose(d) < 0)
-    rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close the dataset"));
+  rc = close_kept(&c, rc, H5Tclose, t, "a datatype");
+  rc = close_kept(&c, rc, H5Sclose, s, "a dataspace");
+  rc = close_kept(&c, rc, H5Dclose, d, "the dataset");
   return rc;
 }
 
@@ -346,8 +384,7 @@ int op_h5_read(const op_io_ctx *c0, hid_t f, const char *name, op_type type, lon
     return OP_IO_ERR(&c, OP_IO_EFORMAT, "cannot open the dataset");
   if (H5Dread(d, mem_type(type), H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
     rc = OP_IO_ERR(&c, OP_IO_EIO, "reading the data failed (truncated or corrupt file?)");
-  if (H5Dclose(d) < 0)
-    rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close the dataset"));
+  rc = close_kept(&c, rc, H5Dclose, d, "the dataset");
   return rc;
 }
 
@@ -379,8 +416,7 @@ static int write_attr(const op_io_ctx *c, hid_t obj, const char *attr, hid_t fty
     if (H5Aclose(a) < 0)
       rc = keep(rc, OP_IO_ERR(c, OP_IO_EIO, "cannot close attribute '%s'", attr));
   }
-  if (H5Sclose(s) < 0)
-    rc = keep(rc, OP_IO_ERR(c, OP_IO_EIO, "cannot close a dataspace"));
+  rc = close_kept(c, rc, H5Sclose, s, "a dataspace");
   return rc;
 }
 
@@ -395,8 +431,7 @@ int op_h5_set_attr_str(const op_io_ctx *c0, hid_t obj, const char *objname, cons
     rc = OP_IO_ERR(&c, OP_IO_EIO, "cannot set up a string type");
   else
     rc = write_attr(&c, obj, attr, t, t, value);
-  if (H5Tclose(t) < 0)
-    rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close a string type"));
+  rc = close_kept(&c, rc, H5Tclose, t, "a string type");
   return rc;
 }
 
@@ -412,18 +447,26 @@ int op_h5_set_attr_double(const op_io_ctx *c0, hid_t obj, const char *objname, c
   return write_attr(&c, obj, attr, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value);
 }
 
+/* Opens attribute attr of obj (objname in messages; c names the attribute):
+ * 1 with *a open, 0 when obj has no such attribute, or the error. */
+static int open_attr(const op_io_ctx *c, hid_t obj, const char *objname, const char *attr,
+                     hid_t *a) {
+  htri_t e = H5Aexists(obj, attr);
+  if (e < 0) return OP_IO_ERR(c, OP_IO_EFORMAT, "cannot look up the attribute on '%s'", objname);
+  if (e == 0) return 0;
+  *a = H5Aopen(obj, attr, H5P_DEFAULT);
+  if (*a < 0) return OP_IO_ERR(c, OP_IO_EFORMAT, "cannot open the attribute on '%s'", objname);
+  return 1;
+}
+
 int op_h5_get_attr_double(const op_io_ctx *c0, hid_t obj, const char *objname, const char *attr,
                           double *value) {
   op_io_ctx c = with_object(c0, "attribute", attr);
-  htri_t e = H5Aexists(obj, attr);
-  if (e < 0)
-    return OP_IO_ERR(&c, OP_IO_EFORMAT, "cannot look up the attribute on '%s'", objname);
-  if (e == 0)
-    return OP_IO_ERR(&c, OP_IO_ENOENT, "attribute missing on '%s'", objname);
-  hid_t a = H5Aopen(obj, attr, H5P_DEFAULT);
-  if (a < 0)
-    return OP_IO_ERR(&c, OP_IO_EFORMAT, "cannot open the attribute on '%s'", objname);
-  int rc = OP_IO_OK;
+  hid_t a = -1;
+  int rc = open_attr(&c, obj, objname, attr, &a);
+  if (rc < 0) return rc;
+  if (rc == 0) return OP_IO_ERR(&c, OP_IO_ENOENT, "attribute missing on '%s'", objname);
+  rc = OP_IO_OK;
   hid_t s = H5Aget_space(a);
   hid_t t = s < 0 ? -1 : H5Aget_type(a);
   if (s < 0 || t < 0) {
@@ -438,12 +481,9 @@ int op_h5_get_attr_double(const op_io_ctx *c0, hid_t obj, const char *objname, c
     else if (H5Aread(a, H5T_NATIVE_DOUBLE, value) < 0)
       rc = OP_IO_ERR(&c, OP_IO_EIO, "cannot read the attribute");
   }
-  if (t >= 0 && H5Tclose(t) < 0)
-    rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close a datatype"));
-  if (s >= 0 && H5Sclose(s) < 0)
-    rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close a dataspace"));
-  if (H5Aclose(a) < 0)
-    rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close the attribute"));
+  rc = close_kept(&c, rc, H5Tclose, t, "a datatype");
+  rc = close_kept(&c, rc, H5Sclose, s, "a dataspace");
+  rc = close_kept(&c, rc, H5Aclose, a, "the attribute");
   return rc;
 }
 
@@ -454,15 +494,10 @@ int op_h5_get_attr_str(const op_io_ctx *c0, hid_t obj, const char *objname, cons
   if (len == 0)
     return OP_IO_ERR(&c, OP_IO_EARG, "no room for the attribute value");
   buf[0] = '\0';
-  htri_t e = H5Aexists(obj, attr);
-  if (e < 0)
-    return OP_IO_ERR(&c, OP_IO_EFORMAT, "cannot look up the attribute on '%s'", objname);
-  if (e == 0)
-    return OP_IO_OK;
-  hid_t a = H5Aopen(obj, attr, H5P_DEFAULT);
-  if (a < 0)
-    return OP_IO_ERR(&c, OP_IO_EFORMAT, "cannot open the attribute on '%s'", objname);
-  int rc = OP_IO_OK;
+  hid_t a = -1;
+  int rc = open_attr(&c, obj, objname, attr, &a);
+  if (rc <= 0) return rc; /* an error, or no such attribute: OP_IO_OK, *found 0 */
+  rc = OP_IO_OK;
   hid_t t = H5Aget_type(a);
   if (t < 0 || H5Tget_class(t) != H5T_STRING) {
     rc = OP_IO_ERR(&c, OP_IO_ETYPE, "attribute on '%s' is not a string", objname);
@@ -497,13 +532,10 @@ int op_h5_get_attr_str(const op_io_ctx *c0, hid_t obj, const char *objname, cons
         free(s);
       }
     }
-    if (mt >= 0 && H5Tclose(mt) < 0)
-      rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close a datatype"));
+    rc = close_kept(&c, rc, H5Tclose, mt, "a datatype");
   }
-  if (t >= 0 && H5Tclose(t) < 0)
-    rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close a datatype"));
-  if (H5Aclose(a) < 0)
-    rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close the attribute"));
+  rc = close_kept(&c, rc, H5Tclose, t, "a datatype");
+  rc = close_kept(&c, rc, H5Aclose, a, "the attribute");
   return rc;
 }
 
@@ -551,12 +583,9 @@ static int write_impl(const op_io_ctx *c0, hid_t f, const char *name, op_type ty
       if (d < 0)
         rc = OP_IO_ERR(&c, OP_IO_EIO, "cannot create the dataset");
     }
-    if (lcpl >= 0 && H5Pclose(lcpl) < 0)
-      rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close a property list"));
-    if (dcpl >= 0 && H5Pclose(dcpl) < 0)
-      rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close a property list"));
-    if (H5Sclose(s) < 0)
-      rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close a dataspace"));
+    rc = close_kept(&c, rc, H5Pclose, lcpl, "a property list");
+    rc = close_kept(&c, rc, H5Pclose, dcpl, "a property list");
+    rc = close_kept(&c, rc, H5Sclose, s, "a dataspace");
     if (rc != OP_IO_OK) {
       if (d >= 0)
         H5Dclose(d); /* already failing: the first error is the one reported */
@@ -571,8 +600,7 @@ static int write_impl(const op_io_ctx *c0, hid_t f, const char *name, op_type ty
     rc = op_h5_set_attr_str(&c, d, name, "type", op_io_type_name(type));
   for (int i = 0; rc == OP_IO_OK && i < nattr; ++i)
     rc = op_h5_set_attr_str(&c, d, name, attr_names[i], attr_values[i]);
-  if (H5Dclose(d) < 0)
-    rc = keep(rc, OP_IO_ERR(&c, OP_IO_EIO, "cannot close the dataset"));
+  rc = close_kept(&c, rc, H5Dclose, d, "the dataset");
   return rc;
 }
 
@@ -669,84 +697,64 @@ int op_h5_check_dat(const op_io_ctx *c0, hid_t f, op_dat dat, const char *name) 
 
 int op_h5_read_dat_rows(const op_io_ctx *c0, const char *file, op_dat dat, const char *name,
                         void *buf) {
-  op_io_ctx c = with_object(c0, "dataset", name);
-  hid_t f;
-  int rc = op_h5_open_read(&c, &f);
+  h5_call k = call_on(*c0, name);
+  int rc = call_read(&k);
   if (rc != OP_IO_OK)
     return rc;
-  rc = op_h5_check_dat(c0, f, dat, name);
+  rc = op_h5_check_dat(&k.c, k.f, dat, name);
   if (rc == OP_IO_OK && !op_dist)
-    rc = op_h5_read(c0, f, name, dat->type, dat->set->size, dat->dim, OP_H5_SHAPE_2D, buf);
-  rc = keep(rc, op_h5_close(&c, f));
+    rc = op_h5_read(&k.c, k.f, name, dat->type, dat->set->size, dat->dim, OP_H5_SHAPE_2D, buf);
+  rc = call_end(&k, rc);
   /* Many processes: the file checked here by each, then read collectively. */
   if (rc == OP_IO_OK && op_dist)
-    rc = op_dist->read_dat_rows(file, name, dat, buf, c.err, c.errlen);
+    rc = op_dist->read_dat_rows(file, name, dat, buf, k.co.err, k.co.errlen);
   return rc;
 }
 
 /* ---- public lower-level API ---------------------------------------------------------- */
 
 int op_hdf5_dataset_exists(const char *file, const char *name, char *err, size_t errlen) {
-  op_io_ctx c = op_h5_ctx(err, errlen, file);
-  op_io_ctx co = with_object(&c, "dataset", name);
-  hid_t f;
-  int rc = op_h5_open_read(&co, &f);
+  h5_call k = call_on(op_h5_ctx(err, errlen, file), name);
+  int rc = call_read(&k);
   if (rc != OP_IO_OK)
     return rc;
-  rc = op_h5_dataset_exists(&co, f, name);
-  int rc2 = op_h5_close(&co, f);
+  rc = op_h5_dataset_exists(&k.co, k.f, name); /* 1, 0, or an error */
+  int rc2 = op_h5_close(&k.co, k.f);
   return rc < 0 ? rc : (rc2 != OP_IO_OK ? rc2 : rc);
 }
 
 int op_hdf5_query_dataset(const char *file, const char *name, op_hdf5_info *info, char *err,
                           size_t errlen) {
-  op_io_ctx c = op_h5_ctx(err, errlen, file);
-  op_io_ctx co = with_object(&c, "dataset", name);
-  if (!info)
-    return OP_IO_ERR(&co, OP_IO_EARG, "no info structure");
-  hid_t f;
-  int rc = op_h5_open_read(&co, &f);
-  if (rc != OP_IO_OK)
-    return rc;
-  rc = op_h5_query(&c, f, name, info);
-  return keep(rc, op_h5_close(&co, f));
+  h5_call k = call_on(op_h5_ctx(err, errlen, file), name);
+  if (!info) return OP_IO_ERR(&k.co, OP_IO_EARG, "no info structure");
+  int rc = call_read(&k);
+  return rc != OP_IO_OK ? rc : call_end(&k, op_h5_query(&k.c, k.f, name, info));
 }
 
 int op_hdf5_read_dataset(const char *file, const char *name, const char *type, long long rows,
                          int cols, void *buf, char *err, size_t errlen) {
-  op_io_ctx c = op_h5_ctx(err, errlen, file);
-  op_io_ctx co = with_object(&c, "dataset", name);
+  h5_call k = call_on(op_h5_ctx(err, errlen, file), name);
   op_type t;
-  if (op_io_parse_type(type, &t) != 0)
-    return OP_IO_ERR(&co, OP_IO_EARG, "unknown type '%s' (double, float or int)",
-                     type ? type : "(null)");
-  if (rows < 0 || cols < 1)
-    return OP_IO_ERR(&co, OP_IO_EARG, "invalid shape [%lld x %d]", rows, cols);
-  hid_t f;
-  int rc = op_h5_open_read(&co, &f);
+  int rc = call_type(&k, type, &t);
   if (rc != OP_IO_OK)
     return rc;
-  rc = op_h5_read(&c, f, name, t, rows, cols, OP_H5_SHAPE_2D, buf);
-  return keep(rc, op_h5_close(&co, f));
+  if (rows < 0 || cols < 1)
+    return OP_IO_ERR(&k.co, OP_IO_EARG, "invalid shape [%lld x %d]", rows, cols);
+  rc = call_read(&k);
+  return rc != OP_IO_OK
+             ? rc
+             : call_end(&k, op_h5_read(&k.c, k.f, name, t, rows, cols, OP_H5_SHAPE_2D, buf));
 }
 
 static int write_dataset(const char *file, const char *name, const char *type, long long rows,
                          int cols, const void *buf, char *err, size_t errlen) {
-  op_io_ctx c = op_h5_ctx(err, errlen, file);
-  op_io_ctx co = with_object(&c, "dataset", name);
+  h5_call k = call_on(op_h5_ctx(err, errlen, file), name);
   op_type t;
-  if (op_io_parse_type(type, &t) != 0)
-    return OP_IO_ERR(&co, OP_IO_EARG, "unknown type '%s' (double, float or int)",
-                     type ? type : "(null)");
-  int rc = op_h5_check_name(&co, name);
-  if (rc != OP_IO_OK)
-    return rc;
-  hid_t f;
-  rc = op_h5_open_write(&co, &f);
-  if (rc != OP_IO_OK)
-    return rc;
-  rc = op_h5_write(&c, f, name, t, 2, rows, cols, buf, cols, 1);
-  return keep(rc, op_h5_close(&co, f));
+  int rc = call_type(&k, type, &t);
+  if (rc == OP_IO_OK) rc = call_write(&k);
+  return rc != OP_IO_OK
+             ? rc
+             : call_end(&k, op_h5_write(&k.c, k.f, name, t, 2, rows, cols, buf, cols, 1));
 }
 
 /* The root writes: buf is the same on every process (a constant, a table). */
@@ -758,33 +766,22 @@ int op_hdf5_write_dataset(const char *file, const char *name, const char *type, 
 
 int op_hdf5_read_set_size(const char *file, const char *name, int *size, char *err,
                           size_t errlen) {
-  op_io_ctx c = op_h5_ctx(err, errlen, file);
-  op_io_ctx co = with_object(&c, "dataset", name);
-  hid_t f;
-  int rc = op_h5_open_read(&co, &f);
+  h5_call k = call_on(op_h5_ctx(err, errlen, file), name);
+  int rc = call_read(&k);
   if (rc != OP_IO_OK)
     return rc;
   int v = -1;
-  rc = op_h5_read(&c, f, name, OP_TYPE_INT, 1, 1, OP_H5_SHAPE_FLAT, &v);
-  if (rc == OP_IO_OK && v < 0)
-    rc = OP_IO_ERR(&co, OP_IO_EFORMAT, "negative set size %d", v);
+  rc = op_h5_read(&k.c, k.f, name, OP_TYPE_INT, 1, 1, OP_H5_SHAPE_FLAT, &v);
+  if (rc == OP_IO_OK && v < 0) rc = OP_IO_ERR(&k.co, OP_IO_EFORMAT, "negative set size %d", v);
   if (rc == OP_IO_OK)
     *size = v;
-  return keep(rc, op_h5_close(&co, f));
+  return call_end(&k, rc);
 }
 
 static int write_set(const char *file, op_set set, char *err, size_t errlen) {
-  op_io_ctx c = op_h5_ctx(err, errlen, file);
-  op_io_ctx co = with_object(&c, "dataset", set ? set->name : NULL);
-  int rc = op_h5_check_name(&co, set ? set->name : NULL);
-  if (rc != OP_IO_OK)
-    return rc;
-  hid_t f;
-  rc = op_h5_open_write(&co, &f);
-  if (rc != OP_IO_OK)
-    return rc;
-  rc = op_h5_write_set(&c, f, set, 1);
-  return keep(rc, op_h5_close(&co, f));
+  h5_call k = call_on(op_h5_ctx(err, errlen, file), set ? set->name : NULL);
+  int rc = call_write(&k);
+  return rc != OP_IO_OK ? rc : call_end(&k, op_h5_write_set(&k.c, k.f, set, 1));
 }
 
 int op_hdf5_write_set(const char *file, op_set set, char *err, size_t errlen) {
@@ -794,23 +791,20 @@ int op_hdf5_write_set(const char *file, op_set set, char *err, size_t errlen) {
 
 int op_hdf5_read_map(const char *file, const char *name, int from_size, int dim, int to_size,
                      int *buf, char *err, size_t errlen) {
-  op_io_ctx c = op_h5_ctx(err, errlen, file);
-  op_io_ctx co = with_object(&c, "dataset", name);
+  h5_call k = call_on(op_h5_ctx(err, errlen, file), name);
   if (from_size < 0 || dim < 1 || to_size < 0)
-    return OP_IO_ERR(&co, OP_IO_EARG, "invalid map shape (from size %d, dim %d, to size %d)",
+    return OP_IO_ERR(&k.co, OP_IO_EARG, "invalid map shape (from size %d, dim %d, to size %d)",
                      from_size, dim, to_size);
-  hid_t f;
-  int rc = op_h5_open_read(&co, &f);
+  int rc = call_read(&k);
   if (rc != OP_IO_OK)
     return rc;
-  rc = op_h5_read(&c, f, name, OP_TYPE_INT, from_size, dim, OP_H5_SHAPE_2D, buf);
-  rc = keep(rc, op_h5_close(&co, f));
+  rc = call_end(&k, op_h5_read(&k.c, k.f, name, OP_TYPE_INT, from_size, dim, OP_H5_SHAPE_2D, buf));
   if (rc != OP_IO_OK)
     return rc;
   size_t n = (size_t)from_size * (size_t)dim;
   for (size_t i = 0; i < n; ++i)
     if (buf[i] < 0 || buf[i] >= to_size)
-      return OP_IO_ERR(&co, OP_IO_ERANGE,
+      return OP_IO_ERR(&k.co, OP_IO_ERANGE,
                        "map entry [%zu][%zu] = %d is outside [0, %d) (the target set size)",
                        i / (size_t)dim, i % (size_t)dim, buf[i], to_size);
   return OP_IO_OK;
@@ -818,17 +812,9 @@ int op_hdf5_read_map(const char *file, const char *name, int from_size, int dim,
 
 static int write_map(const char *file, op_map map, const int *entries, char *err,
                      size_t errlen) {
-  op_io_ctx c = op_h5_ctx(err, errlen, file);
-  op_io_ctx co = with_object(&c, "dataset", map ? map->name : NULL);
-  int rc = op_h5_check_name(&co, map ? map->name : NULL);
-  if (rc != OP_IO_OK)
-    return rc;
-  hid_t f;
-  rc = op_h5_open_write(&co, &f);
-  if (rc != OP_IO_OK)
-    return rc;
-  rc = op_h5_write_map(&c, f, map, entries, 1);
-  return keep(rc, op_h5_close(&co, f));
+  h5_call k = call_on(op_h5_ctx(err, errlen, file), map ? map->name : NULL);
+  int rc = call_write(&k);
+  return rc != OP_IO_OK ? rc : call_end(&k, op_h5_write_map(&k.c, k.f, map, entries, 1));
 }
 
 int op_hdf5_write_map(const char *file, op_map map, char *err, size_t errlen) {
@@ -838,19 +824,17 @@ int op_hdf5_write_map(const char *file, op_map map, char *err, size_t errlen) {
 }
 
 int op_hdf5_read_dat(const char *file, op_dat dat, const char *name, char *err, size_t errlen) {
-  op_io_ctx c = op_h5_ctx(err, errlen, file);
   if (!name)
     name = dat ? dat->name : NULL;
-  op_io_ctx co = with_object(&c, "dataset", name);
-  if (!dat || !dat->set)
-    return OP_IO_ERR(&co, OP_IO_EARG, "invalid dat");
-  int rc = op_h5_check_name(&co, name);
+  h5_call k = call_on(op_h5_ctx(err, errlen, file), name);
+  if (!dat || !dat->set) return OP_IO_ERR(&k.co, OP_IO_EARG, "invalid dat");
+  int rc = op_h5_check_name(&k.co, name);
   if (rc != OP_IO_OK)
     return rc;
   /* Validated before the dat is touched, then read straight into its host
    * copy (the rows this process owns). */
   op_fetch_data_ptr(dat);
-  rc = op_h5_read_dat_rows(&c, file, dat, name, dat->data);
+  rc = op_h5_read_dat_rows(&k.c, file, dat, name, dat->data);
   if (rc == OP_IO_OK)
     op_dat_user_rows_arrived(dat); /* the file's rows are in the user's numbering */
   return rc;
@@ -858,17 +842,9 @@ int op_hdf5_read_dat(const char *file, op_dat dat, const char *name, char *err, 
 
 static int write_dat(const char *file, op_dat dat, const char *name, const void *data, char *err,
                      size_t errlen) {
-  op_io_ctx c = op_h5_ctx(err, errlen, file);
-  op_io_ctx co = with_object(&c, "dataset", name);
-  int rc = op_h5_check_name(&co, name);
-  if (rc != OP_IO_OK)
-    return rc;
-  hid_t f;
-  rc = op_h5_open_write(&co, &f);
-  if (rc != OP_IO_OK)
-    return rc;
-  rc = op_h5_write_dat_as(&c, f, dat, data, name, 1);
-  return keep(rc, op_h5_close(&co, f));
+  h5_call k = call_on(op_h5_ctx(err, errlen, file), name);
+  int rc = call_write(&k);
+  return rc != OP_IO_OK ? rc : call_end(&k, op_h5_write_dat_as(&k.c, k.f, dat, data, name, 1));
 }
 
 int op_hdf5_write_dat(const char *file, op_dat dat, char *err, size_t errlen) {
@@ -882,43 +858,35 @@ int op_hdf5_write_dat_as(const char *file, op_dat dat, const char *name, char *e
   return op_io_shared(rc, err);
 }
 
+/* A constant's type and dim as the caller gives them, and its buffer (what
+ * the message calls it when NULL: "destination", "data"). */
+static int const_args(const h5_call *k, const char *type, int dim, const void *data,
+                      const char *buffer, op_type *t) {
+  int rc = call_type(k, type, t);
+  if (rc == OP_IO_OK && (dim < 1 || !data))
+    rc = OP_IO_ERR(&k->co, OP_IO_EARG, "invalid dim %d or no %s", dim, buffer);
+  return rc;
+}
+
 int op_hdf5_read_const(const char *file, const char *name, int dim, const char *type, void *data,
                        char *err, size_t errlen) {
-  op_io_ctx c = op_h5_ctx(err, errlen, file);
-  op_io_ctx co = with_object(&c, "dataset", name);
+  h5_call k = call_on(op_h5_ctx(err, errlen, file), name);
   op_type t;
-  if (op_io_parse_type(type, &t) != 0)
-    return OP_IO_ERR(&co, OP_IO_EARG, "unknown type '%s' (double, float or int)",
-                     type ? type : "(null)");
-  if (dim < 1 || !data)
-    return OP_IO_ERR(&co, OP_IO_EARG, "invalid dim %d or no destination", dim);
-  hid_t f;
-  int rc = op_h5_open_read(&co, &f);
-  if (rc != OP_IO_OK)
-    return rc;
-  rc = op_h5_read(&c, f, name, t, dim, 1, OP_H5_SHAPE_FLAT, data);
-  return keep(rc, op_h5_close(&co, f));
+  int rc = const_args(&k, type, dim, data, "destination", &t);
+  if (rc == OP_IO_OK) rc = call_read(&k);
+  return rc != OP_IO_OK
+             ? rc
+             : call_end(&k, op_h5_read(&k.c, k.f, name, t, dim, 1, OP_H5_SHAPE_FLAT, data));
 }
 
 static int write_const(const char *file, const char *name, int dim, const char *type,
                        const void *data, char *err, size_t errlen) {
-  op_io_ctx c = op_h5_ctx(err, errlen, file);
-  op_io_ctx co = with_object(&c, "dataset", name);
+  h5_call k = call_on(op_h5_ctx(err, errlen, file), name);
   op_type t;
-  if (op_io_parse_type(type, &t) != 0)
-    return OP_IO_ERR(&co, OP_IO_EARG, "unknown type '%s' (double, float or int)",
-                     type ? type : "(null)");
-  if (dim < 1 || !data)
-    return OP_IO_ERR(&co, OP_IO_EARG, "invalid dim %d or no data", dim);
-  int rc = op_h5_check_name(&co, name);
-  if (rc != OP_IO_OK)
-    return rc;
-  hid_t f;
-  rc = op_h5_open_write(&co, &f);
-  if (rc != OP_IO_OK)
-    return rc;
-  rc = op_h5_write(&c, f, name, t, 1, dim, 1, data, dim, 1);
-  return keep(rc, op_h5_close(&co, f));
+  int rc = const_args(&k, type, dim, data, "data", &t);
+  if (rc == OP_IO_OK) rc = call_write(&k);
+  return rc != OP_IO_OK ? rc
+                        : call_end(&k, op_h5_write(&k.c, k.f, name, t, 1, dim, 1, data, dim, 1));
 }
 
 int op_hdf5_write_const(const char *file, const char *name, int dim, const char *type,
@@ -998,9 +966,8 @@ op_set op_decl_set_hdf5(const char *file, const char *name) {
     die(__func__, err);
   op_set s = op_decl_set(size, name);
   if (!s) {
-    op_io_ctx c = with_object(&(op_io_ctx){err, sizeof err, "HDF5 file", file, NULL, NULL},
-                              "dataset", name);
-    OP_IO_ERR(&c, OP_IO_EARG, "op_decl_set failed");
+    h5_call k = call_on(op_h5_ctx(err, sizeof err, file), name);
+    OP_IO_ERR(&k.co, OP_IO_EARG, "op_decl_set failed");
     die(__func__, err);
   }
   return s;
@@ -1010,8 +977,7 @@ op_map op_decl_map_hdf5(op_set from, op_set to, int dim, const char *file, const
   if (op_hdf5_decl_missing(__func__, file, name)) return NULL;
   if (op_dist) return op_dist->decl_map_hdf5(from, to, dim, file, name);
   char err[OP_IO_ERRLEN];
-  op_io_ctx c = with_object(&(op_io_ctx){err, sizeof err, "HDF5 file", file, NULL, NULL}, "dataset",
-                            name);
+  const op_io_ctx c = call_on(op_h5_ctx(err, sizeof err, file), name).co;
   if (!from || !to || dim < 1) {
     OP_IO_ERR(&c, OP_IO_EARG, "invalid from/to set or dim %d", dim);
     die(__func__, err);
@@ -1044,33 +1010,27 @@ op_dat op_decl_dat_hdf5(op_set set, int dim, const char *type, const char *file,
   if (op_hdf5_decl_missing(__func__, file, name)) return NULL;
   if (op_dist) return op_dist->decl_dat_hdf5(set, dim, type, file, name);
   char err[OP_IO_ERRLEN];
-  op_io_ctx c = op_h5_ctx(err, sizeof err, file);
-  op_io_ctx co = with_object(&c, "dataset", name);
+  h5_call k = call_on(op_h5_ctx(err, sizeof err, file), name);
   op_type t;
   if (!set || dim < 1) {
-    OP_IO_ERR(&co, OP_IO_EARG, "invalid set or dim %d", dim);
+    OP_IO_ERR(&k.co, OP_IO_EARG, "invalid set or dim %d", dim);
     die(__func__, err);
   }
-  if (op_io_parse_type(type, &t) != 0) {
-    OP_IO_ERR(&co, OP_IO_EARG, "unknown type '%s' (double, float or int)", type ? type : "(null)");
-    die(__func__, err);
-  }
-  if (op_h5_check_name(&co, name) != OP_IO_OK)
-    die(__func__, err);
-  hid_t f;
-  if (op_h5_open_read(&co, &f) != OP_IO_OK)
+  if (call_type(&k, type, &t) != OP_IO_OK || op_h5_check_name(&k.co, name) != OP_IO_OK ||
+      call_read(&k) != OP_IO_OK)
     die(__func__, err);
   /* Validate shape and type before declaring anything. */
   op_hdf5_info info;
-  if (op_h5_query(&c, f, name, &info) != OP_IO_OK || check_dat_info(&co, &info, set, dim, t) != OP_IO_OK)
+  if (op_h5_query(&k.c, k.f, name, &info) != OP_IO_OK ||
+      check_dat_info(&k.co, &info, set, dim, t) != OP_IO_OK)
     die(__func__, err);
   op_dat d = op_decl_dat_temp(set, dim, op_io_type_name(t), name);
   if (!d) {
-    OP_IO_ERR(&co, OP_IO_EARG, "op_decl_dat_temp failed");
+    OP_IO_ERR(&k.co, OP_IO_EARG, "op_decl_dat_temp failed");
     die(__func__, err);
   }
-  if (op_h5_read(&c, f, name, t, set->size, dim, OP_H5_SHAPE_2D, d->data) != OP_IO_OK ||
-      op_h5_close(&co, f) != OP_IO_OK)
+  if (op_h5_read(&k.c, k.f, name, t, set->size, dim, OP_H5_SHAPE_2D, d->data) != OP_IO_OK ||
+      call_end(&k, OP_IO_OK) != OP_IO_OK)
     die(__func__, err);
   op_dat_user_rows_arrived(d);
   return d;

@@ -22,21 +22,6 @@
 #include "op_io_util.h"
 #include "op_netpbm.h"
 
-/* ---- libnetpbm plumbing (op_netpbm.h) ---------------------------------------------- */
-
-char op_pm_msg[512];
-
-void op_pm_capture(const char *msg) { snprintf(op_pm_msg, sizeof op_pm_msg, "%s", msg); }
-
-void op_pm_setup(void) {
-  static int done = 0;
-  if (!done) {
-    pm_init("op2-io", 0); /* libnetpbm 10.x/11 wants pm_init before any other call */
-    done = 1;
-  }
-  op_pm_msg[0] = '\0';
-}
-
 /* ---- the picture ---------------------------------------------------------------------- */
 
 enum { MAX_SIDE = 32768 };
@@ -141,19 +126,12 @@ void op_image_polygon(op_image *im, const double *x, const double *y, int n,
 
 /* ---- text --------------------------------------------------------------------------- */
 
+static void default_font(void *font) { *(struct font **)font = pbm_defaultfont("bdf"); }
+
 /* libnetpbm's built-in font: its error path (pm_error) comes back here. */
 static struct font *load_font(void) {
-  struct font *volatile f = NULL;
-  jmp_buf jb;
-  jmp_buf *old = NULL;
-  op_pm_setup();
-  pm_setjmpbufsave(&jb, &old);
-  pm_setusererrormsgfn(op_pm_capture);
-  if (setjmp(jb) == 0)
-    f = pbm_defaultfont("bdf");
-  pm_setjmpbuf(old);
-  pm_setusererrormsgfn(NULL);
-  if (!f)
+  struct font *f = NULL;
+  if (op_pm_guarded(default_font, &f) != 0 || !f)
     fprintf(stderr, "op2-io: libnetpbm's built-in font is missing (%s): pictures without text\n",
             op_pm_msg[0] ? op_pm_msg : "no message");
   return f;
@@ -224,51 +202,49 @@ int op_image_png_name(const char *file, char *png, size_t len) {
   return (w < 0 || (size_t)w >= len) ? -1 : 0;
 }
 
+/* A picture on its way out through libnetpbm: the row in hand, for pam_write
+ * to free when libnetpbm fails part way. */
+typedef struct {
+  const op_image *im;
+  struct pam pam;
+  tuple *row;
+} pam_writing;
+
+static void write_rows(void *arg) {
+  pam_writing *w = arg;
+  pnm_writepaminit(&w->pam);
+  w->row = pnm_allocpamrow(&w->pam);
+  for (int r = 0; r < w->im->height; ++r) {
+    const unsigned char *p = w->im->rgb + 3 * (size_t)r * (size_t)w->im->width;
+    for (int x = 0; x < w->im->width; ++x) {
+      w->row[x][0] = p[3 * x];
+      w->row[x][1] = p[3 * x + 1];
+      w->row[x][2] = p[3 * x + 2];
+    }
+    pnm_writepamrow(&w->pam, w->row);
+  }
+  pnm_freepamrow(w->row);
+  w->row = NULL;
+}
+
 /* Through libnetpbm; returns 0, or -1 with op_pm_msg set. */
 static int pam_write(FILE *fp, const op_image *im) {
-  struct pam pam;
-  memset(&pam, 0, sizeof pam);
-  pam.size = sizeof pam;
-  pam.len = PAM_STRUCT_SIZE(tuple_type);
-  pam.file = fp;
-  pam.format = PPM_FORMAT;
-  pam.plainformat = 0; /* raw (binary) PPM: P6 */
-  pam.width = im->width;
-  pam.height = im->height;
-  pam.depth = 3;
-  pam.maxval = 255;
-  snprintf(pam.tuple_type, sizeof pam.tuple_type, "%s", PAM_PPM_TUPLETYPE);
-
-  tuple *volatile row = NULL;
-  jmp_buf jb;
-  jmp_buf *old = NULL;
-  pm_setjmpbufsave(&jb, &old);
-  pm_setusererrormsgfn(op_pm_capture);
-  if (setjmp(jb) != 0) {
-    pm_setjmpbuf(old);
-    pm_setusererrormsgfn(NULL);
-    if (row)
-      pnm_freepamrow(row);
-    if (!op_pm_msg[0])
-      snprintf(op_pm_msg, sizeof op_pm_msg, "libnetpbm failed");
-    return -1;
-  }
-  pnm_writepaminit(&pam);
-  row = pnm_allocpamrow(&pam);
-  for (int r = 0; r < im->height; ++r) {
-    const unsigned char *p = im->rgb + 3 * (size_t)r * (size_t)im->width;
-    for (int x = 0; x < im->width; ++x) {
-      row[x][0] = p[3 * x];
-      row[x][1] = p[3 * x + 1];
-      row[x][2] = p[3 * x + 2];
-    }
-    pnm_writepamrow(&pam, row);
-  }
-  pnm_freepamrow(row);
-  row = NULL;
-  pm_setjmpbuf(old);
-  pm_setusererrormsgfn(NULL);
-  return 0;
+  pam_writing w;
+  memset(&w, 0, sizeof w);
+  w.im = im;
+  w.pam.size = sizeof w.pam;
+  w.pam.len = PAM_STRUCT_SIZE(tuple_type);
+  w.pam.file = fp;
+  w.pam.format = PPM_FORMAT;
+  w.pam.plainformat = 0; /* raw (binary) PPM: P6 */
+  w.pam.width = im->width;
+  w.pam.height = im->height;
+  w.pam.depth = 3;
+  w.pam.maxval = 255;
+  snprintf(w.pam.tuple_type, sizeof w.pam.tuple_type, "%s", PAM_PPM_TUPLETYPE);
+  if (op_pm_guarded(write_rows, &w) == 0) return 0;
+  if (w.row) pnm_freepamrow(w.row);
+  return -1;
 }
 
 /* What libpng reports goes into the message; errors longjmp out. */
@@ -332,7 +308,6 @@ static int write_via_tmp(const char *kind, const op_image *im, const char *file,
     if (png_write(fp, im, &note) != 0)
       rc = OP_IO_ERR(&c, OP_IO_EIO, "libpng: %s", note.msg);
   } else {
-    op_pm_setup();
     if (pam_write(fp, im) != 0)
       rc = OP_IO_ERR(&c, OP_IO_EIO, "libnetpbm: %s", op_pm_msg);
   }

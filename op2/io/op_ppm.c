@@ -16,7 +16,6 @@
 #include <limits.h>
 #include <math.h>
 #include <pam.h>
-#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -545,58 +544,64 @@ int op_ppm_write_dat(const char *file, op_dat dat, int component, int nx, int ny
 
 /* ---- reading -------------------------------------------------------------------------- */
 
-/* Reads the image from fp; returns 0, or -1 with op_pm_msg set (*out freed). */
-static int pam_read(FILE *fp, int *w, int *h, unsigned char **out, const char **why) {
+/* An image on its way in through libnetpbm: what is allocated so far, for
+ * pam_read to free when libnetpbm fails part way, and why it was refused
+ * when it is one this reader does not take. */
+typedef struct {
+  FILE *fp;
   struct pam pam;
-  memset(&pam, 0, sizeof pam);
-  tuple *volatile row = NULL;
-  unsigned char *volatile buf = NULL;
-  jmp_buf jb;
-  jmp_buf *old = NULL;
-  *why = NULL;
-  pm_setjmpbufsave(&jb, &old);
-  pm_setusererrormsgfn(op_pm_capture);
-  if (setjmp(jb) != 0) {
-    pm_setjmpbuf(old);
-    pm_setusererrormsgfn(NULL);
-    if (row)
-      pnm_freepamrow(row);
-    free(buf);
-    if (!op_pm_msg[0])
-      snprintf(op_pm_msg, sizeof op_pm_msg, "libnetpbm failed");
-    return -1;
+  tuple *row;
+  unsigned char *buf;
+  const char *why;
+} pam_reading;
+
+static void read_rows(void *arg) {
+  pam_reading *in = arg;
+  struct pam *pam = &in->pam;
+  pnm_readpaminit(in->fp, pam, PAM_STRUCT_SIZE(tuple_type));
+  if (pam->width < 1 || pam->height < 1 || pam->depth < 1 || pam->maxval < 1 ||
+      (size_t)pam->width * (size_t)pam->height > ((size_t)1 << 40) / 3) {
+    in->why = "unsupported image size or depth";
+    return;
   }
-  pnm_readpaminit(fp, &pam, PAM_STRUCT_SIZE(tuple_type));
-  if (pam.width < 1 || pam.height < 1 || pam.depth < 1 || pam.maxval < 1 ||
-      (size_t)pam.width * (size_t)pam.height > ((size_t)1 << 40) / 3) {
-    *why = "unsupported image size or depth";
-  } else {
-    buf = malloc((size_t)pam.width * (size_t)pam.height * 3);
-    if (!buf)
-      *why = "out of memory";
+  in->buf = malloc((size_t)pam->width * (size_t)pam->height * 3);
+  if (!in->buf) {
+    in->why = "out of memory";
+    return;
   }
-  if (*why) {
-    pm_setjmpbuf(old);
-    pm_setusererrormsgfn(NULL);
-    return -1;
-  }
-  row = pnm_allocpamrow(&pam);
-  for (int r = 0; r < pam.height; ++r) {
-    pnm_readpamrow(&pam, row);
-    for (int x = 0; x < pam.width; ++x)
+  in->row = pnm_allocpamrow(pam);
+  for (int r = 0; r < pam->height; ++r) {
+    pnm_readpamrow(pam, in->row);
+    for (int x = 0; x < pam->width; ++x)
       for (int k = 0; k < 3; ++k) {
-        sample v = row[x][pam.depth >= 3 ? (unsigned)k : 0];
-        buf[((size_t)r * (size_t)pam.width + (size_t)x) * 3 + (size_t)k] =
-            (unsigned char)((v * 255u + pam.maxval / 2) / pam.maxval);
+        sample v = in->row[x][pam->depth >= 3 ? (unsigned)k : 0];
+        in->buf[((size_t)r * (size_t)pam->width + (size_t)x) * 3 + (size_t)k] =
+            (unsigned char)((v * 255u + pam->maxval / 2) / pam->maxval);
       }
   }
-  pnm_freepamrow(row);
-  row = NULL;
-  pm_setjmpbuf(old);
-  pm_setusererrormsgfn(NULL);
-  *w = pam.width;
-  *h = pam.height;
-  *out = buf;
+  pnm_freepamrow(in->row);
+  in->row = NULL;
+}
+
+/* Reads the image from fp; returns 0, or -1 with op_pm_msg set, or *why when
+ * the image is one this reader refuses (nothing left allocated). */
+static int pam_read(FILE *fp, int *w, int *h, unsigned char **out, const char **why) {
+  pam_reading in;
+  memset(&in, 0, sizeof in);
+  in.fp = fp;
+  *why = NULL;
+  if (op_pm_guarded(read_rows, &in) != 0) {
+    if (in.row) pnm_freepamrow(in.row);
+    free(in.buf);
+    return -1;
+  }
+  if (in.why) {
+    *why = in.why;
+    return -1;
+  }
+  *w = in.pam.width;
+  *h = in.pam.height;
+  *out = in.buf;
   return 0;
 }
 
@@ -607,9 +612,7 @@ int op_ppm_read(const char *file, int *width, int *height, unsigned char **rgb, 
     return OP_IO_ERR(&c, OP_IO_EARG, "invalid arguments");
   *rgb = NULL;
   FILE *fp = fopen(file, "rb");
-  if (!fp)
-    return OP_IO_ERR(&c, OP_IO_ENOFILE, "cannot open: %s", strerror(errno));
-  op_pm_setup();
+  if (!fp) return OP_IO_ERR(&c, OP_IO_ENOFILE, "cannot open: %s", strerror(errno));
   const char *why = NULL;
   int rc = OP_IO_OK;
   if (pam_read(fp, width, height, rgb, &why) != 0)

@@ -8,6 +8,7 @@
 #include "op_io_util.h" /* op_io_type_size, op_io_type_name */
 #include "op_mpi_check.h"
 #include "op_mpi_exchange.h"
+#include "op2_slice.h"
 
 static char *dup_name(const char *s, const char *what) {
   if (!s || !s[0]) op_mpi_fatal("a %s needs a name", what);
@@ -75,9 +76,8 @@ void op_mpi_mesh_free(op_mpi_mesh m) {
 }
 
 void op_mpi_slice(int n, int nprocs, int rank, int *start, int *count) {
-  int base = n / nprocs, extra = n % nprocs;
-  *count = base + (rank < extra ? 1 : 0);
-  *start = rank * base + (rank < extra ? rank : extra);
+  *start = (int)op_slice_first(n, nprocs, rank);
+  *count = (int)op_slice_count(n, nprocs, rank);
 }
 
 int op_mpi_slice_owner(const int *starts, int nprocs, int g) {

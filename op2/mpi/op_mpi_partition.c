@@ -11,6 +11,7 @@
 
 #include "op_mpi_check.h"
 #include "op_mpi_dist.h"
+#include "op2_slice.h"
 
 static const op_mpi_partitioner registry[] = {
     {"PTSCOTCH", "KWAY", OP_MPI_NEEDS_GRAPH, op_mpi_part_ptscotch,
@@ -38,10 +39,7 @@ const op_mpi_partitioner *op_mpi_partitioner_find(const char *lib, const char *r
 /* ---- blocks ------------------------------------------------------------------ */
 
 int op_mpi_block_part(int g, int n, int nparts) {
-  /* The inverse of op_mpi_slice: the first n % nparts blocks hold one more. */
-  long long base = n / nparts, extra = n % nparts, big = (base + 1) * extra;
-  if (g < big) return (int)(g / (base + 1));
-  return (int)(extra + (g - big) / base);
+  return op_slice_owner(n, nparts, g); /* the inverse of op_mpi_slice */
 }
 
 void op_mpi_part_block(MPI_Comm comm, const op_mpi_part_input *in, int nparts, int *part) {

@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "jacobi_system.h"
+#include "op2_slice.h"
 #include "op_text.h"
 
 #define MAX_TOKENS 8
@@ -255,9 +256,8 @@ static int read_entries(line_reader *r, jacobi_coo *m, long announced, long size
 }
 
 void jacobi_rows_of(int n, int nparts, int part, int *first, int *count) {
-  const int base = n / nparts, extra = n % nparts;
-  *count = base + (part < extra ? 1 : 0);
-  *first = part * base + (part < extra ? part : extra);
+  *first = (int)op_slice_first(n, nparts, part);
+  *count = (int)op_slice_count(n, nparts, part);
 }
 
 int jacobi_mtx_read(const char *path, int nparts, int part, jacobi_coo *m, char *err,
