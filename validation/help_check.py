@@ -42,7 +42,6 @@ NOT_RUN_ALONE = {
     "validation/bad_inputs/make_files.sh": "a step of validation/bad_inputs/run.sh, which sets "
                                            "its variables",
     "op2/backends/offload/check_image.sh": "ctest's: run by the offload backend's tests",
-    "op2/backends/offload/no_device_test.sh": "ctest's: run by the offload backend's tests",
 }
 
 # Executables of the build tree that are test drivers (ctest runs them with

@@ -67,11 +67,7 @@ paraview_test(io_grid ${OP2_TEST_OUTPUT}/io/xdmf_grid.xmf FIXTURES io_xdmf_files
 find_program(OP2_XVFB_RUN xvfb-run)
 foreach(case "euler|euler_2d/final.xmf|rho|211" "heat|heat/u.xmf|u|221" "jacobi|jacobi/u.xmf|u|231"
              "airfoil|airfoil/q.xmf|mach|241")
-  string(REPLACE "|" ";" parts "${case}")
-  list(GET parts 0 what)
-  list(GET parts 1 xmf)
-  list(GET parts 2 field)
-  list(GET parts 3 display)
+  op2_split_case("${case}" what xmf field display)
   if(OP2_PVPYTHON AND OP2_XVFB_RUN)
     add_test(NAME paraview.render.${what}
              COMMAND ${OP2_XVFB_RUN} -a -n ${display} -s -noreset ${OP2_PVPYTHON} ${PROJECT_SOURCE_DIR}/scripts/render.py

@@ -74,7 +74,7 @@ enum { NNODE = 8, NEDGE = 7 };
 
 static void round_of(int round, int argc, char **argv) {
   op_init(argc, argv, 0);
-  EXPECT(op_at_exit_count() == 0, "round %d: op_init finds %d modules still on the list", round,
+  CHECK(op_at_exit_count() == 0, "round %d: op_init finds %d modules still on the list", round,
          op_at_exit_count());
   op_at_exit(first_teardown, "first");
 
@@ -86,18 +86,18 @@ static void round_of(int round, int argc, char **argv) {
   op_set edges = op_decl_set(NEDGE, "edges");
   op_map pedge = op_decl_map(edges, nodes, 2, e2n, "pedge");
   op_dat dx = op_decl_dat(nodes, 1, "double", x, "x");
-  EXPECT(op_num_sets() == 2, "round %d: %d sets declared after op_exit and op_init, not 2", round,
+  CHECK(op_num_sets() == 2, "round %d: %d sets declared after op_exit and op_init, not 2", round,
          op_num_sets());
-  EXPECT(!op_set_user_ids(nodes), "round %d: a new set has the numbering of a set op_renumber "
+  CHECK(!op_set_user_ids(nodes), "round %d: a new set has the numbering of a set op_renumber "
          "renumbered before op_exit", round);
 
   op_renumber(pedge);
-  EXPECT(op_set_user_ids(nodes) != NULL, "round %d: op_renumber left nodes without a numbering",
+  CHECK(op_set_user_ids(nodes) != NULL, "round %d: op_renumber left nodes without a numbering",
          round);
   op_timer_find("a timer");
   op_arg arg = op_arg_dat(dx, 0, pedge, 1, "double", OP_INC);
   op_plan_get("a loop", edges, 4, 1, &arg, 0);
-  EXPECT(op_plan_cache_size() == 1, "round %d: %d plans cached, not 1", round,
+  CHECK(op_plan_cache_size() == 1, "round %d: %d plans cached, not 1", round,
          op_plan_cache_size());
   /* What the plans learn of a map, without a cached plan. */
   op_args_conflict_free(1, &arg, NEDGE, 0);
@@ -119,46 +119,45 @@ static void round_of(int round, int argc, char **argv) {
                                        "profile",
                                        "last"};
   const int n = (int)(sizeof joined / sizeof *joined);
-  EXPECT(op_at_exit_count() == n, "round %d: %d modules joined, not %d", round,
+  CHECK(op_at_exit_count() == n, "round %d: %d modules joined, not %d", round,
          op_at_exit_count(), n);
   for (int i = 0; i < n; i++) {
     const char *name = op_at_exit_name(i);
-    EXPECT(name && !strcmp(name, joined[i]), "round %d: module %d to join is \"%s\", not \"%s\"",
+    CHECK(name && !strcmp(name, joined[i]), "round %d: module %d to join is \"%s\", not \"%s\"",
            round, i, name ? name : "(none)", joined[i]);
   }
-  EXPECT(!op_at_exit_name(n) && !op_at_exit_name(-1), "round %d: a name outside the list", round);
+  CHECK(!op_at_exit_name(n) && !op_at_exit_name(-1), "round %d: a name outside the list", round);
 
   first_runs = last_runs = runs = 0;
   op_exit();
   /* The last to join ran first, with the registry still there; the first
    * ran last, after the registry (which joined after it) was gone. */
-  EXPECT(last_runs == 1 && first_runs == 1, "round %d: op_exit ran \"last\" %d times and "
+  CHECK(last_runs == 1 && first_runs == 1, "round %d: op_exit ran \"last\" %d times and "
          "\"first\" %d times, not once each", round, last_runs, first_runs);
-  EXPECT(last_at < first_at, "round %d: \"first\" ran before \"last\", which joined after it",
+  CHECK(last_at < first_at, "round %d: \"first\" ran before \"last\", which joined after it",
          round);
-  EXPECT(sets_seen_by_last == 2, "round %d: the registry was gone (%d sets) before \"last\", "
+  CHECK(sets_seen_by_last == 2, "round %d: the registry was gone (%d sets) before \"last\", "
          "which joined after it, ran", round, sets_seen_by_last);
-  EXPECT(sets_seen_by_first == 0, "round %d: the registry held %d sets when \"first\", which "
+  CHECK(sets_seen_by_first == 0, "round %d: the registry held %d sets when \"first\", which "
          "joined before it, ran", round, sets_seen_by_first);
-  EXPECT(op_at_exit_count() == 0, "round %d: %d modules left on the list after op_exit", round,
+  CHECK(op_at_exit_count() == 0, "round %d: %d modules left on the list after op_exit", round,
          op_at_exit_count());
-  EXPECT(op_num_sets() == 0 && op_num_maps() == 0 && op_num_dats() == 0,
+  CHECK(op_num_sets() == 0 && op_num_maps() == 0 && op_num_dats() == 0,
          "round %d: op_exit left %d sets, %d maps, %d dats", round, op_num_sets(), op_num_maps(),
          op_num_dats());
-  EXPECT(op_plan_cache_size() == 0, "round %d: op_exit left %d plans", round,
+  CHECK(op_plan_cache_size() == 0, "round %d: op_exit left %d plans", round,
          op_plan_cache_size());
   char text[4096];
   captured(timing_json_to_stdout, text, sizeof text);
-  EXPECT(!strcmp(text, "[]"), "round %d: op_exit left timers: %s", round, text);
+  CHECK(!strcmp(text, "[]"), "round %d: op_exit left timers: %s", round, text);
   captured(op_profile_output, text, sizeof text);
-  EXPECT(!strstr(text, "left open"), "round %d: op_exit left a profile region:\n%s", round, text);
+  CHECK(!strstr(text, "left open"), "round %d: op_exit left a profile region:\n%s", round, text);
 
   op_exit();
-  EXPECT(last_runs == 1 && first_runs == 1, "round %d: op_exit twice ran a teardown again", round);
+  CHECK(last_runs == 1 && first_runs == 1, "round %d: op_exit twice ran a teardown again", round);
 }
 
 int main(int argc, char **argv) {
   for (int round = 1; round <= 3; round++) round_of(round, argc, argv);
-  printf("%s\n", failures ? "FAILED" : "op_exit tore down every module once, in order");
-  return failures ? 1 : 0;
+  return check_exit("at_exit");
 }

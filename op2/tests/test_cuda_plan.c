@@ -57,22 +57,22 @@ static void replay(const char *what, op_set set, op_dat dat, int nargs, const op
                    const replay_arg *ra, int part, int bs) {
   op_plan *p = op_plan_build(what, set, part, nargs, args, OP_PLAN_STAGED | OP_PLAN_GLOBAL_COLOURS);
   char msg[512];
-  EXPECT(op_plan_check(p, nargs, args, msg, sizeof msg) == 0, "%s: plan check: %s", what, msg);
+  CHECK(op_plan_check(p, nargs, args, msg, sizeof msg) == 0, "%s: plan check: %s", what, msg);
   op_cuda_plan_image img;
   op_cuda_plan_pack(p, &img);
   op_cuda_plan_d pd;
   op_cuda_plan_pointers(&img, img.image, &pd); /* as the device would see them */
   const int nb = p->nblocks, dim = dat->dim, nind = dat->set->size;
-  EXPECT(p->ninds == 1, "%s: %d indirect dats", what, p->ninds);
+  CHECK(p->ninds == 1, "%s: %d indirect dats", what, p->ninds);
 
   /* The image holds the plan's arrays. */
-  EXPECT(!memcmp(pd.blkmap, p->blkmap, sizeof(int) * (size_t)nb) &&
-             !memcmp(pd.offset, p->offset, sizeof(int) * (size_t)nb) &&
-             !memcmp(pd.nelems, p->nelems, sizeof(int) * (size_t)nb) &&
-             !memcmp(pd.nthrcol, p->nthrcol, sizeof(int) * (size_t)nb) &&
-             !memcmp(pd.thrcol, p->thrcol, sizeof(int) * (size_t)set->size) &&
-             !memcmp(pd.gcol_elems, p->gcol_elems, sizeof(int) * (size_t)set->size),
-         "%s part %d: the device image differs from the plan", what, part);
+  CHECK(!memcmp(pd.blkmap, p->blkmap, sizeof(int) * (size_t)nb) &&
+            !memcmp(pd.offset, p->offset, sizeof(int) * (size_t)nb) &&
+            !memcmp(pd.nelems, p->nelems, sizeof(int) * (size_t)nb) &&
+            !memcmp(pd.nthrcol, p->nthrcol, sizeof(int) * (size_t)nb) &&
+            !memcmp(pd.thrcol, p->thrcol, sizeof(int) * (size_t)set->size) &&
+            !memcmp(pd.gcol_elems, p->gcol_elems, sizeof(int) * (size_t)set->size),
+        "%s part %d: the device image differs from the plan", what, part);
 
   /* Reference: the loop in element order. */
   double *ref = malloc(sizeof(double) * (size_t)nind * dim), *got = malloc(sizeof(double) * (size_t)nind * dim);
@@ -105,8 +105,8 @@ static void replay(const char *what, op_set set, op_dat dat, int nargs, const op
       const int size = pd.ind_sizes[0 * nb + blk];
       const int *imap = pd.ind_maps[0] + pd.ind_offs[0 * nb + blk];
       size_t bytes = ((size_t)size * (size_t)dim * sizeof(double) + 7) & ~(size_t)7;
-      EXPECT(bytes <= p->nshared, "%s: block %d stages %zu bytes, nshared %zu", what, blk, bytes,
-             p->nshared);
+      CHECK(bytes <= p->nshared, "%s: block %d stages %zu bytes, nshared %zu", what, blk, bytes,
+            p->nshared);
       for (int k = 0; k < size * dim; k++)
         shared[k] = (has_inc && !serial) ? 0.0 : got[(size_t)imap[k / dim] * dim + k % dim];
       for (int n0 = 0; n0 < nelem; n0 += bs) {
@@ -134,13 +134,13 @@ static void replay(const char *what, op_set set, op_dat dat, int nargs, const op
             if (nl >= nelem || pd.thrcol[n] != c) continue;
             for (int i = 0; i < nargs; i++) {
               int loc = pd.loc_maps[i][n];
-              EXPECT(loc >= 0 && loc < size, "%s: local index %d outside [0, %d)", what, loc, size);
-              EXPECT(imap[loc] == args[i].map->map[n * args[i].map->dim + args[i].idx],
-                     "%s: local index does not lead back to the global element", what);
+              CHECK(loc >= 0 && loc < size, "%s: local index %d outside [0, %d)", what, loc, size);
+              CHECK(imap[loc] == args[i].map->map[n * args[i].map->dim + args[i].idx],
+                    "%s: local index does not lead back to the global element", what);
               if (ra[i].acc == OP_READ && !serial) continue;
-              EXPECT(owner[loc] == -1 || owner[loc] == t,
-                     "%s part %d: threads %d and %d of colour %d both touch staged element %d", what,
-                     part, owner[loc], t, c, loc);
+              CHECK(owner[loc] == -1 || owner[loc] == t,
+                    "%s part %d: threads %d and %d of colour %d both touch staged element %d", what,
+                    part, owner[loc], t, c, loc);
               owner[loc] = t;
             }
             if (serial) { /* the element itself runs in its colour's round, in place */
@@ -156,8 +156,8 @@ static void replay(const char *what, op_set set, op_dat dat, int nargs, const op
           for (int t = 0; t < bs; t++) { /* colours lie in [0, ncol) */
             int nl = n0 + t;
             if (nl < nelem)
-              EXPECT(pd.thrcol[offset + nl] >= 0 && pd.thrcol[offset + nl] < ncol,
-                     "%s: thread colour out of range", what);
+              CHECK(pd.thrcol[offset + nl] >= 0 && pd.thrcol[offset + nl] < ncol,
+                    "%s: thread colour out of range", what);
           }
         }
       }
@@ -169,15 +169,16 @@ static void replay(const char *what, op_set set, op_dat dat, int nargs, const op
         }
     }
   }
-  for (int b = 0; b < nb; b++) EXPECT(seen[b] == 1, "%s: block %d launched %d times", what, b, seen[b]);
+  for (int b = 0; b < nb; b++)
+    CHECK(seen[b] == 1, "%s: block %d launched %d times", what, b, seen[b]);
   int bad = 0;
   for (int k = 0; k < nind * dim; k++) bad += got[k] != ref[k];
-  EXPECT(bad == 0, "%s part %d block %d: %d values differ from the sequential loop", what, part,
-         bs, bad);
+  CHECK(bad == 0, "%s part %d block %d: %d values differ from the sequential loop", what, part, bs,
+        bad);
   if (has_read && !serial) {
     bad = 0;
     for (int n = 0; n < set->size; n++) bad += got_out[n] != ref_out[n];
-    EXPECT(bad == 0, "%s part %d: %d elements read wrong staged values", what, part, bad);
+    CHECK(bad == 0, "%s part %d: %d elements read wrong staged values", what, part, bad);
   }
 
   /* One-level colouring: every element once; within a colour, written data
@@ -192,13 +193,14 @@ static void replay(const char *what, op_set set, op_dat dat, int nargs, const op
       eseen[n]++;
       for (int i = 0; i < nargs && writes; i++) {
         int g = args[i].map->map[n * args[i].map->dim + args[i].idx];
-        EXPECT(stamp[g] != c || who[g] == n, "%s: elements %d and %d of global colour %d share %d",
-               what, who[g], n, c, g);
+        CHECK(stamp[g] != c || who[g] == n, "%s: elements %d and %d of global colour %d share %d",
+              what, who[g], n, c, g);
         stamp[g] = c;
         who[g] = n;
       }
     }
-  for (int n = 0; n < set->size; n++) EXPECT(eseen[n] == 1, "%s: element %d in %d global colours", what, n, eseen[n]);
+  for (int n = 0; n < set->size; n++)
+    CHECK(eseen[n] == 1, "%s: element %d in %d global colours", what, n, eseen[n]);
   free(eseen);
   free(stamp);
   free(who);
@@ -216,56 +218,57 @@ static void replay(const char *what, op_set set, op_dat dat, int nargs, const op
 static void test_tuner(void) {
   op_cuda_config c;
   char err[256];
-  EXPECT(op_cuda_parse_config("staged:128:512", &c, err, sizeof err) == 0 &&
-             c.strategy == OP_CUDA_STAGED && c.block == 128 && c.part == 512,
-         "parse staged:128:512");
-  EXPECT(op_cuda_parse_config("color", &c, err, sizeof err) == 0 && c.strategy == OP_CUDA_COLOUR,
-         "parse color");
-  EXPECT(op_cuda_parse_config("atomic:100", &c, err, sizeof err) != 0, "block 100 accepted");
-  EXPECT(op_cuda_parse_config("plain:64:64", &c, err, sizeof err) != 0, "part for plain accepted");
-  EXPECT(op_cuda_parse_config("warp", &c, err, sizeof err) != 0, "unknown strategy accepted");
+  CHECK(op_cuda_parse_config("staged:128:512", &c, err, sizeof err) == 0 &&
+            c.strategy == OP_CUDA_STAGED && c.block == 128 && c.part == 512,
+        "parse staged:128:512");
+  CHECK(op_cuda_parse_config("color", &c, err, sizeof err) == 0 && c.strategy == OP_CUDA_COLOUR,
+        "parse color");
+  CHECK(op_cuda_parse_config("atomic:100", &c, err, sizeof err) != 0, "block 100 accepted");
+  CHECK(op_cuda_parse_config("plain:64:64", &c, err, sizeof err) != 0, "part for plain accepted");
+  CHECK(op_cuda_parse_config("warp", &c, err, sizeof err) != 0, "unknown strategy accepted");
 
   op_cuda_traits ind = {.indirect = 1, .staged_ok = 1, .atomic_ok = 1};
   op_cuda_traits dir = {.coalesced_ok = 1};
   op_cuda_config cand[64];
   int n = op_cuda_tune_candidates(&ind, 256, cand, 64);
-  EXPECT(n == 14 + 4 + 4, "indirect loop: %d candidates, expected 22", n);
-  EXPECT(cand[0].strategy == OP_CUDA_ATOMIC && cand[0].part == 0 && cand[0].block == 128,
-         "the default (atomic:128, no plan) comes first");
+  CHECK(n == 14 + 4 + 4, "indirect loop: %d candidates, expected 22", n);
+  CHECK(cand[0].strategy == OP_CUDA_ATOMIC && cand[0].part == 0 && cand[0].block == 128,
+        "the default (atomic:128, no plan) comes first");
   /* Candidates whose plans would cost too much are not tried; colour is not
    * tried where it would be atomic's order through a gather. */
   op_cuda_traits big = ind;
   big.staged_cost = OP_CUDA_TUNE_MAX_PLAN_COST + 1;
   n = op_cuda_tune_candidates(&big, 256, cand, 64);
-  EXPECT(n == 8, "a loop whose staged plan costs too much: %d candidates, expected 8", n);
+  CHECK(n == 8, "a loop whose staged plan costs too much: %d candidates, expected 8", n);
   for (int i = 0; i < n; i++)
-    EXPECT(cand[i].strategy != OP_CUDA_STAGED, "a staged plan too costly offered (candidate %d)", i);
+    CHECK(cand[i].strategy != OP_CUDA_STAGED, "a staged plan too costly offered (candidate %d)", i);
   big.colour_cost = OP_CUDA_TUNE_MAX_PLAN_COST + 1;
-  EXPECT(op_cuda_tune_candidates(&big, 256, cand, 64) == 4,
-         "staged and colour plans too costly: only atomic's 4 candidates");
+  CHECK(op_cuda_tune_candidates(&big, 256, cand, 64) == 4,
+        "staged and colour plans too costly: only atomic's 4 candidates");
   big = ind;
   big.conflict_free = 1;
   n = op_cuda_tune_candidates(&big, 256, cand, 64);
   for (int i = 0; i < n; i++)
-    EXPECT(cand[i].strategy != OP_CUDA_COLOUR, "colour offered for a loop without clashes");
+    CHECK(cand[i].strategy != OP_CUDA_COLOUR, "colour offered for a loop without clashes");
   /* Without atomics the default is the cheaper plan. */
   big = ind;
   big.atomic_ok = 0;
   big.staged_cost = 1000, big.colour_cost = 10;
   op_cuda_tune_candidates(&big, 256, cand, 64);
-  EXPECT(cand[0].strategy == OP_CUDA_COLOUR, "no atomics, colour cheaper: default %s",
-         op_cuda_strategy_name(cand[0].strategy));
+  CHECK(cand[0].strategy == OP_CUDA_COLOUR, "no atomics, colour cheaper: default %s",
+        op_cuda_strategy_name(cand[0].strategy));
   big.staged_cost = 10, big.colour_cost = 1000;
   op_cuda_tune_candidates(&big, 256, cand, 64);
-  EXPECT(cand[0].strategy == OP_CUDA_STAGED && cand[0].part == 256,
-         "no atomics, staged cheaper: default %s", op_cuda_strategy_name(cand[0].strategy));
+  CHECK(cand[0].strategy == OP_CUDA_STAGED && cand[0].part == 256,
+        "no atomics, staged cheaper: default %s", op_cuda_strategy_name(cand[0].strategy));
   for (int i = 0; i < n; i++)
-    EXPECT(cand[i].strategy != OP_CUDA_STAGED || cand[i].block <= cand[i].part,
-           "candidate %d: block %d > part %d", i, cand[i].block, cand[i].part);
-  EXPECT(op_cuda_tune_candidates(&dir, 256, cand, 64) == 8, "direct loop: 8 candidates");
+    CHECK(cand[i].strategy != OP_CUDA_STAGED || cand[i].block <= cand[i].part,
+          "candidate %d: block %d > part %d", i, cand[i].block, cand[i].part);
+  CHECK(op_cuda_tune_candidates(&dir, 256, cand, 64) == 8, "direct loop: 8 candidates");
   ind.atomic_ok = 0;
   n = op_cuda_tune_candidates(&ind, 256, cand, 64);
-  for (int i = 0; i < n; i++) EXPECT(cand[i].strategy != OP_CUDA_ATOMIC, "atomic offered without atomics");
+  for (int i = 0; i < n; i++)
+    CHECK(cand[i].strategy != OP_CUDA_ATOMIC, "atomic offered without atomics");
   ind.atomic_ok = 1;
 
   /* Tuning: every candidate twice, then the fastest. */
@@ -278,7 +281,7 @@ static void test_tuner(void) {
     int k;
     for (k = 0; k < n; k++)
       if (!memcmp(&cand[k], &got, sizeof got)) break;
-    EXPECT(k < n, "the tuner offered a configuration that is not a candidate");
+    CHECK(k < n, "the tuner offered a configuration that is not a candidate");
     if (k == 3 && calls < 100) { /* pretend this one cannot run */
       op_cuda_tune_reject("loopA", got);
       calls++;
@@ -288,20 +291,20 @@ static void test_tuner(void) {
     if (++calls > 1000) break;
   }
   op_cuda_config best;
-  EXPECT(op_cuda_tune_settled("loopA", &best) && !memcmp(&best, &cand[fastest], sizeof best),
-         "the tuner did not settle on the fastest candidate");
-  EXPECT(calls == 2 * (n - 1) + 1, "%d calls to tune %d candidates (one rejected)", calls, n);
+  CHECK(op_cuda_tune_settled("loopA", &best) && !memcmp(&best, &cand[fastest], sizeof best),
+        "the tuner did not settle on the fastest candidate");
+  CHECK(calls == 2 * (n - 1) + 1, "%d calls to tune %d candidates (one rejected)", calls, n);
 
   /* The tune file: save, reset, load. */
   const char *path = "test_cuda_plan.tune";
-  EXPECT(op_cuda_tune_save(path, "test device", err, sizeof err) == 0, "save: %s", err);
+  CHECK(op_cuda_tune_save(path, "test device", err, sizeof err) == 0, "save: %s", err);
   op_cuda_tune_reset();
-  EXPECT(!op_cuda_tune_settled("loopA", NULL), "reset kept a choice");
-  EXPECT(op_cuda_tune_load(path, err, sizeof err) == 0, "load: %s", err);
-  EXPECT(op_cuda_tune_settled("loopA", &c) && !memcmp(&c, &best, sizeof c),
-         "the tune file did not bring back the choice");
+  CHECK(!op_cuda_tune_settled("loopA", NULL), "reset kept a choice");
+  CHECK(op_cuda_tune_load(path, err, sizeof err) == 0, "load: %s", err);
+  CHECK(op_cuda_tune_settled("loopA", &c) && !memcmp(&c, &best, sizeof c),
+        "the tune file did not bring back the choice");
   c = op_cuda_tune_choose("loopA", &ind, 256);
-  EXPECT(!memcmp(&c, &best, sizeof c), "a loaded choice was not used");
+  CHECK(!memcmp(&c, &best, sizeof c), "a loaded choice was not used");
   /* A bad line is ignored with a warning naming the file and line; the good
    * lines around it are used. Numbers that wrap (4294967328 read as 32,
    * 99999999999 as 1215752191), NaN or negative times are bad lines. */
@@ -328,12 +331,12 @@ static void test_tuner(void) {
     fprintf(f, "# comment\nloopZ atomic 64 0 1.0\n%s\nloopY colour 128 0\n", bad_lines[k]);
     fclose(f);
     int ignored = op_cuda_tune_load(path, err, sizeof err);
-    EXPECT(ignored == 1 && strstr(err, "test_cuda_plan.tune:3:") && strstr(err, "line ignored") &&
-               !strchr(err, '\x1b'),
-           "bad tune line '%s': %d ignored (%s)", bad_lines[k], ignored, err);
-    EXPECT(!op_cuda_tune_settled("loopB", NULL), "bad tune line '%s' was used", bad_lines[k]);
-    EXPECT(op_cuda_tune_settled("loopZ", NULL) && op_cuda_tune_settled("loopY", NULL),
-           "good lines around '%s' were not used", bad_lines[k]);
+    CHECK(ignored == 1 && strstr(err, "test_cuda_plan.tune:3:") && strstr(err, "line ignored") &&
+              !strchr(err, '\x1b'),
+          "bad tune line '%s': %d ignored (%s)", bad_lines[k], ignored, err);
+    CHECK(!op_cuda_tune_settled("loopB", NULL), "bad tune line '%s' was used", bad_lines[k]);
+    CHECK(op_cuda_tune_settled("loopZ", NULL) && op_cuda_tune_settled("loopY", NULL),
+          "good lines around '%s' were not used", bad_lines[k]);
   }
   /* A line longer than a tune file's (or binary data) ends the reading with
    * a warning; what came before is used. */
@@ -343,12 +346,12 @@ static void test_tuner(void) {
   for (int k = 0; k < 2000; k++) fputc('x', f);
   fprintf(f, "\nloopY colour 128 0\n");
   fclose(f);
-  EXPECT(op_cuda_tune_load(path, err, sizeof err) == 1 && strstr(err, ":2: line longer") &&
-             op_cuda_tune_settled("loopZ", NULL) && !op_cuda_tune_settled("loopY", NULL),
-         "a 2000-byte tune line: %s", err);
-  EXPECT(op_cuda_tune_load("/dev/zero", err, sizeof err) == -1 &&
-             strstr(err, "is a character device, not a regular file"),
-         "/dev/zero as a tune file: %s", err);
+  CHECK(op_cuda_tune_load(path, err, sizeof err) == 1 && strstr(err, ":2: line longer") &&
+            op_cuda_tune_settled("loopZ", NULL) && !op_cuda_tune_settled("loopY", NULL),
+        "a 2000-byte tune line: %s", err);
+  CHECK(op_cuda_tune_load("/dev/zero", err, sizeof err) == -1 &&
+            strstr(err, "is a character device, not a regular file"),
+        "/dev/zero as a tune file: %s", err);
   remove(path);
 
   /* Tuning carried over runs: each "run" makes a few calls of the loop, saves
@@ -360,7 +363,7 @@ static void test_tuner(void) {
   for (runs = 1; runs <= 20 && !op_cuda_tune_settled("loopG", NULL); runs++) {
     if (runs > 1) {
       op_cuda_tune_reset();
-      EXPECT(op_cuda_tune_load(path, err, sizeof err) == 0, "load of trial lines: %s", err);
+      CHECK(op_cuda_tune_load(path, err, sizeof err) == 0, "load of trial lines: %s", err);
     }
     for (int call = 0; call < 16; call++) { /* an even number: no candidate split */
       op_cuda_config got = op_cuda_tune_choose("loopG", &ind, 256);
@@ -368,38 +371,38 @@ static void test_tuner(void) {
       int k;
       for (k = 0; k < n; k++)
         if (!memcmp(&cand[k], &got, sizeof got)) break;
-      EXPECT(k < n, "resumed tuning offered a configuration that is not a candidate");
+      CHECK(k < n, "resumed tuning offered a configuration that is not a candidate");
       op_cuda_tune_record("loopG", got, k == 10 ? 0.5 : 3.0 + k);
       run_calls++;
     }
-    EXPECT(op_cuda_tune_save(path, "test device", err, sizeof err) == 0, "save: %s", err);
+    CHECK(op_cuda_tune_save(path, "test device", err, sizeof err) == 0, "save: %s", err);
   }
-  EXPECT(op_cuda_tune_settled("loopG", &c) && !memcmp(&c, &cand[10], sizeof c),
-         "resumed tuning did not settle on the fastest candidate");
-  EXPECT(run_calls == 2 * n, "resumed tuning took %d calls for %d candidates (expected %d)",
-         run_calls, n, 2 * n);
-  EXPECT(runs - 1 == (2 * n + 15) / 16, "resumed tuning took %d runs", runs - 1);
+  CHECK(op_cuda_tune_settled("loopG", &c) && !memcmp(&c, &cand[10], sizeof c),
+        "resumed tuning did not settle on the fastest candidate");
+  CHECK(run_calls == 2 * n, "resumed tuning took %d calls for %d candidates (expected %d)",
+        run_calls, n, 2 * n);
+  CHECK(runs - 1 == (2 * n + 15) / 16, "resumed tuning took %d runs", runs - 1);
   op_cuda_tune_reset();
-  EXPECT(op_cuda_tune_load(path, err, sizeof err) == 0 && op_cuda_tune_settled("loopG", &c) &&
-             !memcmp(&c, &cand[10], sizeof c),
-         "the settled choice of a resumed tuning was not saved");
+  CHECK(op_cuda_tune_load(path, err, sizeof err) == 0 && op_cuda_tune_settled("loopG", &c) &&
+            !memcmp(&c, &cand[10], sizeof c),
+        "the settled choice of a resumed tuning was not saved");
   f = fopen(path, "w");
   fprintf(f, "loopH atomic 64 0 1.5 maybe\n");
   fclose(f);
-  EXPECT(op_cuda_tune_load(path, err, sizeof err) == 1 && strstr(err, ":1:") &&
-             !op_cuda_tune_settled("loopH", NULL),
-         "a line with an unknown tag was accepted (%s)", err);
+  CHECK(op_cuda_tune_load(path, err, sizeof err) == 1 && strstr(err, ":1:") &&
+            !op_cuda_tune_settled("loopH", NULL),
+        "a line with an unknown tag was accepted (%s)", err);
   remove(path);
 
   /* A loop called once or twice a run runs its default and stays with it:
    * reported as the default, no trial lines saved; a third call starts the
    * tuning, and what it measured is saved. */
   op_cuda_tune_reset();
-  EXPECT(op_cuda_tune_option("--op-tune-file=test_cuda_plan_few.tune"), "--op-tune-file not taken");
+  CHECK(op_cuda_tune_option("--op-tune-file=test_cuda_plan_few.tune"), "--op-tune-file not taken");
   for (int call = 0; call < 2; call++) {
     c = op_cuda_tune_choose("once", &ind, 256);
-    EXPECT(c.strategy == OP_CUDA_ATOMIC && c.block == 128, "call %d of a new loop: not the default",
-           call + 1);
+    CHECK(c.strategy == OP_CUDA_ATOMIC && c.block == 128, "call %d of a new loop: not the default",
+          call + 1);
     op_cuda_tune_record("once", c, 1.0);
   }
   for (int call = 0; call < 3; call++)
@@ -412,47 +415,49 @@ static void test_tuner(void) {
     text[got] = '\0';
     fclose(f);
   }
-  EXPECT(!strstr(text, "once "), "a loop called twice left lines in the tune file:\n%s", text);
-  EXPECT(strstr(text, "thrice ") && strstr(text, "trial"),
-         "a loop called three times left no trial lines:\n%s", text);
+  CHECK(!strstr(text, "once "), "a loop called twice left lines in the tune file:\n%s", text);
+  CHECK(strstr(text, "thrice ") && strstr(text, "trial"),
+        "a loop called three times left no trial lines:\n%s", text);
   remove("test_cuda_plan_few.tune");
 
   /* Forcing. */
   op_cuda_tune_reset();
-  EXPECT(op_cuda_tune_option("--op-force=atomic:64") && op_cuda_tune_option("--op-force=plain"),
-         "--op-force not taken");
+  CHECK(op_cuda_tune_option("--op-force=atomic:64") && op_cuda_tune_option("--op-force=plain"),
+        "--op-force not taken");
   c = op_cuda_tune_choose("loopC", &ind, 256);
-  EXPECT(c.strategy == OP_CUDA_ATOMIC && c.block == 64, "forced atomic:64 not used");
+  CHECK(c.strategy == OP_CUDA_ATOMIC && c.block == 64, "forced atomic:64 not used");
   c = op_cuda_tune_choose("loopD", &dir, 256);
-  EXPECT(c.strategy == OP_CUDA_PLAIN && c.block == 256, "forced plain not used for a direct loop");
-  EXPECT(op_cuda_tune_option("--op-force-loop=loopE=staged:64:128"), "--op-force-loop not taken");
+  CHECK(c.strategy == OP_CUDA_PLAIN && c.block == 256, "forced plain not used for a direct loop");
+  CHECK(op_cuda_tune_option("--op-force-loop=loopE=staged:64:128"), "--op-force-loop not taken");
   c = op_cuda_tune_choose("loopE", &ind, 256);
-  EXPECT(c.strategy == OP_CUDA_STAGED && c.block == 64 && c.part == 128, "per-loop force not used");
+  CHECK(c.strategy == OP_CUDA_STAGED && c.block == 64 && c.part == 128, "per-loop force not used");
   ind.atomic_ok = 0;
   c = op_cuda_tune_choose("loopF", &ind, 256);
-  EXPECT(c.strategy == OP_CUDA_COLOUR, "forced atomic on a loop that cannot: %s, expected colour",
-         op_cuda_strategy_name(c.strategy));
+  CHECK(c.strategy == OP_CUDA_COLOUR, "forced atomic on a loop that cannot: %s, expected colour",
+        op_cuda_strategy_name(c.strategy));
   op_cuda_tune_reset();
   ind.atomic_ok = 1;
 
   /* What ran instead of what was chosen. A forced choice becomes what ran:
    * later calls ask for it, and its times count under it. */
-  EXPECT(op_cuda_tune_option("--op-force=staged:256:1024"), "--op-force not taken");
+  CHECK(op_cuda_tune_option("--op-force=staged:256:1024"), "--op-force not taken");
   c = op_cuda_tune_choose("loopR", &ind, 256);
   op_cuda_config ran = {OP_CUDA_ATOMIC, 256, 0};
   op_cuda_tune_ran_as("loopR", c, ran);
   op_cuda_tune_record("loopR", ran, 2.0);
   c = op_cuda_tune_choose("loopR", &ind, 256);
-  EXPECT(!memcmp(&c, &ran, sizeof c), "a forced staged:256:1024 that ran atomic: asked again for %s:%d:%d",
-         op_cuda_strategy_name(c.strategy), c.block, c.part);
-  EXPECT(op_cuda_tune_settled("loopR", &c) && !memcmp(&c, &ran, sizeof c),
-         "the settled choice is not what ran");
+  CHECK(!memcmp(&c, &ran, sizeof c),
+        "a forced staged:256:1024 that ran atomic: asked again for %s:%d:%d",
+        op_cuda_strategy_name(c.strategy), c.block, c.part);
+  CHECK(op_cuda_tune_settled("loopR", &c) && !memcmp(&c, &ran, sizeof c),
+        "the settled choice is not what ran");
   /* ... and when the substitute's kernel allows only 128 threads. */
   op_cuda_config ran128 = {OP_CUDA_ATOMIC, 128, 0};
   op_cuda_tune_ran_as("loopR", ran, ran128);
   c = op_cuda_tune_choose("loopR", &ind, 256);
-  EXPECT(!memcmp(&c, &ran128, sizeof c), "forced staged, run atomic with 128 threads: asked for %s:%d:%d",
-         op_cuda_strategy_name(c.strategy), c.block, c.part);
+  CHECK(!memcmp(&c, &ran128, sizeof c),
+        "forced staged, run atomic with 128 threads: asked for %s:%d:%d",
+        op_cuda_strategy_name(c.strategy), c.block, c.part);
   op_cuda_tune_reset();
   /* While tuning, a candidate that ran as another configuration is dropped:
    * never offered again, never chosen, its time not kept. */
@@ -474,38 +479,38 @@ static void test_tuner(void) {
     }
     op_cuda_tune_record("loopT", got, 1.0 + got.block / 64.0 + got.strategy);
   }
-  EXPECT(op_cuda_tune_settled("loopT", &c) && c.block <= 128,
-         "tuning settled on %s:%d:%d, which ran with fewer threads", op_cuda_strategy_name(c.strategy),
-         c.block, c.part);
-  EXPECT(offered_again == 0, "a candidate that ran with fewer threads was offered %d more time(s)",
-         offered_again);
-  EXPECT(clamped > 0 && clamped < n, "%d of %d candidates clamped", clamped, n);
+  CHECK(op_cuda_tune_settled("loopT", &c) && c.block <= 128,
+        "tuning settled on %s:%d:%d, which ran with fewer threads",
+        op_cuda_strategy_name(c.strategy), c.block, c.part);
+  CHECK(offered_again == 0, "a candidate that ran with fewer threads was offered %d more time(s)",
+        offered_again);
+  CHECK(clamped > 0 && clamped < n, "%d of %d candidates clamped", clamped, n);
   op_cuda_tune_reset();
 
   /* Start-up: 77 only without a device. */
   char why[512];
-  EXPECT(op_cuda_start_verdict(0, "no error", 2, 1, why, sizeof why) == OP_CUDA_START_RUN,
-         "two devices: %s", why);
-  EXPECT(op_cuda_start_verdict(0, "no error", 0, 1, why, sizeof why) == OP_CUDA_START_SKIP,
-         "no device counted: %s", why);
-  EXPECT(op_cuda_start_verdict(OP_CUDA_ERR_NO_DEVICE, "no CUDA-capable device is detected", 0, 1,
-                               why, sizeof why) == OP_CUDA_START_SKIP &&
-             strstr(why, "no CUDA-capable device"),
-         "no device: %s", why);
-  EXPECT(op_cuda_start_verdict(OP_CUDA_ERR_INSUFFICIENT_DRIVER, "insufficient driver", 0, 0, why,
-                               sizeof why) == OP_CUDA_START_SKIP &&
-             strstr(why, "no CUDA driver installed"),
-         "no driver installed: %s", why);
-  EXPECT(op_cuda_start_verdict(OP_CUDA_ERR_INSUFFICIENT_DRIVER, "insufficient driver", 0, 1, why,
-                               sizeof why) == OP_CUDA_START_FAIL &&
-             strstr(why, "older than the CUDA runtime") && strstr(why, "(error 35)"),
-         "a driver older than the runtime must fail: %s", why);
-  EXPECT(op_cuda_start_verdict(3, "initialization error", 0, 1, why, sizeof why) ==
-                 OP_CUDA_START_FAIL &&
-             strstr(why, "initialization error (error 3)"),
-         "an initialization error must fail: %s", why);
-  EXPECT(op_cuda_start_verdict(999, NULL, 1, 1, why, sizeof why) == OP_CUDA_START_FAIL,
-         "an unknown error with a device counted must fail: %s", why);
+  CHECK(op_cuda_start_verdict(0, "no error", 2, 1, why, sizeof why) == OP_CUDA_START_RUN,
+        "two devices: %s", why);
+  CHECK(op_cuda_start_verdict(0, "no error", 0, 1, why, sizeof why) == OP_CUDA_START_SKIP,
+        "no device counted: %s", why);
+  CHECK(op_cuda_start_verdict(OP_CUDA_ERR_NO_DEVICE, "no CUDA-capable device is detected", 0, 1,
+                              why, sizeof why) == OP_CUDA_START_SKIP &&
+            strstr(why, "no CUDA-capable device"),
+        "no device: %s", why);
+  CHECK(op_cuda_start_verdict(OP_CUDA_ERR_INSUFFICIENT_DRIVER, "insufficient driver", 0, 0, why,
+                              sizeof why) == OP_CUDA_START_SKIP &&
+            strstr(why, "no CUDA driver installed"),
+        "no driver installed: %s", why);
+  CHECK(op_cuda_start_verdict(OP_CUDA_ERR_INSUFFICIENT_DRIVER, "insufficient driver", 0, 1, why,
+                              sizeof why) == OP_CUDA_START_FAIL &&
+            strstr(why, "older than the CUDA runtime") && strstr(why, "(error 35)"),
+        "a driver older than the runtime must fail: %s", why);
+  CHECK(op_cuda_start_verdict(3, "initialization error", 0, 1, why, sizeof why) ==
+                OP_CUDA_START_FAIL &&
+            strstr(why, "initialization error (error 3)"),
+        "an initialization error must fail: %s", why);
+  CHECK(op_cuda_start_verdict(999, NULL, 1, 1, why, sizeof why) == OP_CUDA_START_FAIL,
+        "an unknown error with a device counted must fail: %s", why);
 }
 
 int main(int argc, char **argv) {
@@ -555,9 +560,8 @@ int main(int argc, char **argv) {
       replay("write and rw", pairs, u, 2, rw_args, rw_ra, parts[ip], blocks[ib]);
     }
   test_tuner();
-  printf("CUDA plan data and tuner: %s\n", failures ? "FAILED" : "all checks passed");
   op_exit();
   free(e2n);
   free(p2n);
-  return failures ? 1 : 0;
+  return check_exit("CUDA plan data and tuner");
 }

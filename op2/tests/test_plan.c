@@ -38,7 +38,7 @@ static op_plan *build_and_check(const char *what, op_set set, int part, int narg
                     OP_PLAN_STAGED | OP_PLAN_GLOBAL_COLOURS | OP_PLAN_AFFINE_RUNS);
   char msg[512];
   int rc = op_plan_check(p, nargs, args, msg, sizeof msg);
-  EXPECT(rc == 0, "%s (part %d): the checker rejects a built plan: %s", what, part, msg);
+  CHECK(rc == 0, "%s (part %d): the checker rejects a built plan: %s", what, part, msg);
   printf("%-28s part %4d: %5d blocks, %3d block colours, %3d element colours, %3d global "
          "colours, %zu bytes staged, %.0f%% affine, %.0f%% interleaved\n",
          what, part, p->nblocks, p->ncolors, p->max_thrcol, p->gcolors, p->nshared,
@@ -75,7 +75,7 @@ int main(int argc, char **argv) {
   int parts[] = {1, 7, 64, 256, 1024, 100000, 1 << 30, 2147483647};
   for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
     op_plan *p = build_and_check("random edges", edges, parts[i], 5, rand_args);
-    EXPECT(p->ninds == 2, "random edges: %d indirect dats, expected 2", p->ninds);
+    CHECK(p->ninds == 2, "random edges: %d indirect dats, expected 2", p->ninds);
     op_plan_free(p);
   }
 
@@ -101,7 +101,7 @@ int main(int argc, char **argv) {
     op_plan *p = build_and_check("structured quads", cells, qparts[i], 4, quad_args);
     /* A quad touches its 4 corners; neighbours share corners, so the greedy
      * element colouring needs 4 colours on a structured grid. */
-    EXPECT(p->gcolors == 4, "structured quads: %d global colours, expected 4", p->gcolors);
+    CHECK(p->gcolors == 4, "structured quads: %d global colours, expected 4", p->gcolors);
     op_plan_free(p);
   }
 
@@ -120,18 +120,18 @@ int main(int argc, char **argv) {
   op_arg star_args[2] = {op_arg_dat(sv, 0, pstar, 1, "double", OP_INC),
                          op_arg_dat(sv, 1, pstar, 1, "double", OP_INC)};
   op_plan *star = build_and_check("star (element colours)", sedges, 100, 2, star_args);
-  EXPECT(star->max_thrcol == 100, "star: %d element colours in a block of 100, expected 100",
-         star->max_thrcol);
-  EXPECT(star->gcolors == nstar, "star: %d global colours, expected %d", star->gcolors, nstar);
+  CHECK(star->max_thrcol == 100, "star: %d element colours in a block of 100, expected 100",
+        star->max_thrcol);
+  CHECK(star->gcolors == nstar, "star: %d global colours, expected %d", star->gcolors, nstar);
   op_plan_free(star);
   star = build_and_check("star (one block)", sedges, 2147483647, 2, star_args);
-  EXPECT(star->nblocks == 1 && star->max_thrcol == nstar, "star, part 2^31-1: %d blocks",
-         star->nblocks);
+  CHECK(star->nblocks == 1 && star->max_thrcol == nstar, "star, part 2^31-1: %d blocks",
+        star->nblocks);
   op_plan_free(star);
   star = build_and_check("star (block colours)", sedges, 2, 2, star_args);
-  EXPECT(star->ncolors == nstar / 2, "star: %d block colours, expected %d", star->ncolors,
-         nstar / 2);
-  EXPECT(star->ncolors > 32, "star: no more than 32 block colours");
+  CHECK(star->ncolors == nstar / 2, "star: %d block colours, expected %d", star->ncolors,
+        nstar / 2);
+  CHECK(star->ncolors > 32, "star: no more than 32 block colours");
 
   /* Tampering: put two conflicting blocks in one colour, and two conflicting
    * elements in one element colour; the checker must notice each. */
@@ -141,17 +141,17 @@ int main(int argc, char **argv) {
     star->ncolblk[0] = 2;
     star->ncolblk[1] -= 1;
     star->colblk_offset[1] = 2;
-    EXPECT(op_plan_check(star, 2, star_args, msg, sizeof msg) != 0,
-           "the checker accepted two conflicting blocks of one colour");
+    CHECK(op_plan_check(star, 2, star_args, msg, sizeof msg) != 0,
+          "the checker accepted two conflicting blocks of one colour");
     printf("tampered block colours rejected: %s\n", msg);
     star->ncolblk[0] = saved;
     star->ncolblk[1] += 1;
     star->colblk_offset[1] = 1;
-    EXPECT(op_plan_check(star, 2, star_args, msg, sizeof msg) == 0, "restored plan rejected: %s",
-           msg);
+    CHECK(op_plan_check(star, 2, star_args, msg, sizeof msg) == 0, "restored plan rejected: %s",
+          msg);
     star->thrcol[1] = star->thrcol[0];
-    EXPECT(op_plan_check(star, 2, star_args, msg, sizeof msg) != 0,
-           "the checker accepted two conflicting elements of one colour");
+    CHECK(op_plan_check(star, 2, star_args, msg, sizeof msg) != 0,
+          "the checker accepted two conflicting elements of one colour");
     printf("tampered element colours rejected: %s\n", msg);
   }
   op_plan_free(star);
@@ -167,14 +167,14 @@ int main(int argc, char **argv) {
     sedges->core_size = nown / 2;
     op_plan *h = build_and_check("star with an execute halo", sedges, 4, 2, star_args);
     const int owned_blocks = (nown / 2 + 3) / 4 + (nown - nown / 2 + 3) / 4;
-    EXPECT(h->set_size == nstar && h->nblocks_owned == owned_blocks &&
-               h->nblocks == owned_blocks + 2,
-           "execute halo: %d elements in %d blocks, %d owned; expected %d in %d, %d owned",
-           h->set_size, h->nblocks, h->nblocks_owned, nstar, owned_blocks + 2, owned_blocks);
+    CHECK(
+        h->set_size == nstar && h->nblocks_owned == owned_blocks && h->nblocks == owned_blocks + 2,
+        "execute halo: %d elements in %d blocks, %d owned; expected %d in %d, %d owned",
+        h->set_size, h->nblocks, h->nblocks_owned, nstar, owned_blocks + 2, owned_blocks);
     char msg[512];
     h->nblocks_owned++;
-    EXPECT(op_plan_check(h, 2, star_args, msg, sizeof msg) != 0,
-           "the checker accepted an execute-halo block among the owned ones");
+    CHECK(op_plan_check(h, 2, star_args, msg, sizeof msg) != 0,
+          "the checker accepted an execute-halo block among the owned ones");
     printf("execute-halo block counted as owned rejected: %s\n", msg);
     op_plan_free(h);
     sedges->size = nstar;
@@ -186,14 +186,14 @@ int main(int argc, char **argv) {
   op_arg read_args[2] = {op_arg_dat(sv, 0, pstar, 1, "double", OP_READ),
                          op_arg_dat(sv, 1, pstar, 1, "double", OP_READ)};
   op_plan *rp = build_and_check("star read-only", sedges, 10, 2, read_args);
-  EXPECT(rp->ncolors == 1 && rp->max_thrcol == 1 && rp->gcolors == 1,
-         "read-only star: %d/%d/%d colours, expected 1/1/1", rp->ncolors, rp->max_thrcol,
-         rp->gcolors);
+  CHECK(rp->ncolors == 1 && rp->max_thrcol == 1 && rp->gcolors == 1,
+        "read-only star: %d/%d/%d colours, expected 1/1/1", rp->ncolors, rp->max_thrcol,
+        rp->gcolors);
   /* Local renumbering: node 0 is staged once per block, then the block's leaves. */
-  EXPECT(rp->ind_sizes[0] == 11, "read-only star: block 0 stages %d nodes, expected 11",
-         rp->ind_sizes[0]);
-  EXPECT(rp->ind_maps[0][0] == 0, "read-only star: block 0's first staged node is %d",
-         rp->ind_maps[0][0]);
+  CHECK(rp->ind_sizes[0] == 11, "read-only star: block 0 stages %d nodes, expected 11",
+        rp->ind_sizes[0]);
+  CHECK(rp->ind_maps[0][0] == 0, "read-only star: block 0's first staged node is %d",
+        rp->ind_maps[0][0]);
   op_plan_free(rp);
 
   /* Affine runs: a 5-point stencil on a 100 x 30 grid with a ghost ring,
@@ -218,23 +218,22 @@ int main(int argc, char **argv) {
   for (int k = 0; k < 5; k++) step_args[k] = op_arg_dat(su, k, stencil, 1, "double", OP_READ);
   step_args[5] = op_arg_dat(sv2, 0, stencil, 1, "double", OP_WRITE);
   op_plan *sp = build_and_check("stencil (blocks of 256)", inner, 256, 6, step_args);
-  EXPECT(affine_share(sp) > 0.8 && affine_share(sp) < 1.0,
-         "stencil, blocks of 256: %.3f of the elements affine, expected 0.8 to 1",
-         affine_share(sp));
+  CHECK(affine_share(sp) > 0.8 && affine_share(sp) < 1.0,
+        "stencil, blocks of 256: %.3f of the elements affine, expected 0.8 to 1", affine_share(sp));
   op_plan_free(sp);
   sp = build_and_check("stencil (blocks of rows)", inner, 1000, 6, step_args);
-  EXPECT(affine_share(sp) == 1.0, "stencil: %.3f of the elements affine, expected all",
-         affine_share(sp));
-  EXPECT(sp->ncolors == 1, "stencil: %d block colours, expected 1", sp->ncolors);
+  CHECK(affine_share(sp) == 1.0, "stencil: %.3f of the elements affine, expected all",
+        affine_share(sp));
+  CHECK(sp->ncolors == 1, "stencil: %d block colours, expected 1", sp->ncolors);
   {
     char msg[512];
     int g = 0;
     while (g < sp->nsegs && !sp->seg_affine[g]) g++;
-    EXPECT(g < sp->nsegs, "stencil: no affine segment");
+    CHECK(g < sp->nsegs, "stencil: no affine segment");
     if (g < sp->nsegs) {
       sp->seg_off[(size_t)g * 6 + 1] += 1; /* the east neighbour one too far */
-      EXPECT(op_plan_check(sp, 6, step_args, msg, sizeof msg) != 0,
-             "the checker accepted a wrong offset in an affine segment");
+      CHECK(op_plan_check(sp, 6, step_args, msg, sizeof msg) != 0,
+            "the checker accepted a wrong offset in an affine segment");
       printf("tampered affine offset rejected: %s\n", msg);
     }
   }
@@ -243,13 +242,13 @@ int main(int argc, char **argv) {
    * read what others write, so nothing may run as an affine run. */
   step_args[4] = op_arg_dat(sv2, 1, stencil, 1, "double", OP_READ);
   sp = build_and_check("stencil (reads what it writes)", inner, 256, 6, step_args);
-  EXPECT(affine_share(sp) == 0.0, "stencil reading what it writes: %.3f affine, expected none",
-         affine_share(sp));
+  CHECK(affine_share(sp) == 0.0, "stencil reading what it writes: %.3f affine, expected none",
+        affine_share(sp));
   {
     char msg[512];
     sp->chunk_safe = 1; /* two elements do touch one element of sv2 */
-    EXPECT(op_plan_check(sp, 6, step_args, msg, sizeof msg) != 0,
-           "the checker accepted a false chunk safety");
+    CHECK(op_plan_check(sp, 6, step_args, msg, sizeof msg) != 0,
+          "the checker accepted a false chunk safety");
     printf("false chunk safety rejected: %s\n", msg);
   }
   op_plan_free(sp);
@@ -280,9 +279,9 @@ int main(int argc, char **argv) {
     op_arg jargs[2] = {op_arg_dat(jx, 0, jmap, 1, "double", OP_READ),
                        op_arg_dat(jy, -1, OP_ID, 1, "double", OP_WRITE)};
     op_plan *jp = build_and_check("runs unevenly spread", jrows, nrows, 2, jargs);
-    EXPECT(affine_share(jp) == (double)want / nrows,
-           "runs unevenly spread: %.6f of the elements affine, expected %.6f", affine_share(jp),
-           (double)want / nrows);
+    CHECK(affine_share(jp) == (double)want / nrows,
+          "runs unevenly spread: %.6f of the elements affine, expected %.6f", affine_share(jp),
+          (double)want / nrows);
     op_plan_free(jp);
     free(jm);
   }
@@ -320,13 +319,13 @@ int main(int argc, char **argv) {
                        op_arg_dat(ir, 0, imap, 4, "double", OP_INC),
                        op_arg_dat(ir, 1, imap, 4, "double", OP_INC)};
     op_plan *ip = build_and_check("interleaved edges", iedges, 4096, 4, iargs);
-    EXPECT(affine_share(ip) == 0.0 && interleaved_share(ip) > 0.95,
-           "interleaved edges: %.3f affine, %.3f interleaved, expected 0 and over 0.95",
-           affine_share(ip), interleaved_share(ip));
+    CHECK(affine_share(ip) == 0.0 && interleaved_share(ip) > 0.95,
+          "interleaved edges: %.3f affine, %.3f interleaved, expected 0 and over 0.95",
+          affine_share(ip), interleaved_share(ip));
     int g = 0;
     while (g < ip->nsegs && ip->seg_affine[g] != 3) g++;
-    EXPECT(g < ip->nsegs && ip->seg_period[g] == 2, "interleaved edges: period %d, expected 2",
-           g < ip->nsegs ? ip->seg_period[g] : -1);
+    CHECK(g < ip->nsegs && ip->seg_period[g] == 2, "interleaved edges: period %d, expected 2",
+          g < ip->nsegs ? ip->seg_period[g] : -1);
     op_plan_free(ip);
     /* An edge inside a run that points elsewhere: the checker finds it (a
      * plan of segments only, so that no staged map notices first). */
@@ -337,32 +336,32 @@ int main(int argc, char **argv) {
       char msg[512] = "";
       int *row = imap->map + 2 * (ip->seg_start[g] + 5);
       row[1] += 1;
-      EXPECT(op_plan_check(ip, 4, iargs, msg, sizeof msg) != 0 && strstr(msg, "interleaved"),
-             "the checker accepted an interleaved segment whose map breaks the run: %s", msg);
+      CHECK(op_plan_check(ip, 4, iargs, msg, sizeof msg) != 0 && strstr(msg, "interleaved"),
+            "the checker accepted an interleaved segment whose map breaks the run: %s", msg);
       printf("broken interleaved run rejected: %s\n", msg);
       row[1] -= 1;
       /* The same segments checked against a loop that writes through the
        * map: rejected too. */
       op_arg wargs[4] = {iargs[0], iargs[1], iargs[2],
                          op_arg_dat(ir, 1, imap, 4, "double", OP_WRITE)};
-      EXPECT(op_plan_check(ip, 4, wargs, msg, sizeof msg) != 0 && strstr(msg, "interleaved"),
-             "the checker accepted interleaved segments for a loop that writes through a map: %s",
-             msg);
+      CHECK(op_plan_check(ip, 4, wargs, msg, sizeof msg) != 0 && strstr(msg, "interleaved"),
+            "the checker accepted interleaved segments for a loop that writes through a map: %s",
+            msg);
       printf("interleaved runs of a writing loop rejected: %s\n", msg);
     }
     op_plan_free(ip);
     /* Writing r through the map (not incrementing): no interleaved runs. */
     iargs[3] = op_arg_dat(ir, 1, imap, 4, "double", OP_WRITE);
     ip = build_and_check("interleaved edges, a write", iedges, 4096, 4, iargs);
-    EXPECT(interleaved_share(ip) == 0.0, "interleaved edges with a write: %.3f interleaved",
-           interleaved_share(ip));
+    CHECK(interleaved_share(ip) == 0.0, "interleaved edges with a write: %.3f interleaved",
+          interleaved_share(ip));
     op_plan_free(ip);
     /* Reading what it increments: none either. */
     iargs[1] = op_arg_dat(ir, 1, imap, 4, "double", OP_READ);
     iargs[3] = op_arg_dat(ir, 1, imap, 4, "double", OP_INC);
     ip = build_and_check("interleaved edges, r read", iedges, 4096, 4, iargs);
-    EXPECT(interleaved_share(ip) == 0.0, "interleaved edges reading r: %.3f interleaved",
-           interleaved_share(ip));
+    CHECK(interleaved_share(ip) == 0.0, "interleaved edges reading r: %.3f interleaved",
+          interleaved_share(ip));
     op_plan_free(ip);
     free(ec);
     /* The order of a chunk's increments, worked by hand for the grid's
@@ -374,9 +373,9 @@ int main(int argc, char **argv) {
     const int base[4] = {100, 110, 101, 100};
     int order[4];
     op_interleaved_order(2, 2, base, order);
-    EXPECT(order[0] == 1 && order[1] == 2 && order[2] == 0 && order[3] == 3,
-           "op_interleaved_order: %d %d %d %d, expected 1 2 0 3", order[0], order[1], order[2],
-           order[3]);
+    CHECK(order[0] == 1 && order[1] == 2 && order[2] == 0 && order[3] == 3,
+          "op_interleaved_order: %d %d %d %d, expected 1 2 0 3", order[0], order[1], order[2],
+          order[3]);
   }
   /* Many processes (docs/mpi.md): a set whose elements [0, 1500) are core,
    * with an execute halo of 700 run by loops that write through a map. The
@@ -389,15 +388,15 @@ int main(int argc, char **argv) {
     edges->size = nedge - 700; /* the last 700 elements play the execute halo */
     for (int part = 64; part <= 1024; part *= 4) {
       op_plan *p = build_and_check("core and halo", edges, part, 5, rand_args);
-      EXPECT(p->set_size == nedge, "core and halo: the plan covers %d elements, expected %d",
-             p->set_size, nedge);
-      EXPECT(p->core_size == 1500, "core and halo: core %d, expected 1500", p->core_size);
-      EXPECT(p->ncolors_core > 0 && p->ncolors_core < p->ncolors,
-             "core and halo: %d core colours of %d", p->ncolors_core, p->ncolors);
+      CHECK(p->set_size == nedge, "core and halo: the plan covers %d elements, expected %d",
+            p->set_size, nedge);
+      CHECK(p->core_size == 1500, "core and halo: core %d, expected 1500", p->core_size);
+      CHECK(p->ncolors_core > 0 && p->ncolors_core < p->ncolors,
+            "core and halo: %d core colours of %d", p->ncolors_core, p->ncolors);
       for (int b = 0; b < p->nblocks; b++)
-        EXPECT(p->offset[b] >= 1500 || p->offset[b] + p->nelems[b] <= 1500,
-               "core and halo: block %d [%d, %d) straddles 1500", b, p->offset[b],
-               p->offset[b] + p->nelems[b]);
+        CHECK(p->offset[b] >= 1500 || p->offset[b] + p->nelems[b] <= 1500,
+              "core and halo: block %d [%d, %d) straddles 1500", b, p->offset[b],
+              p->offset[b] + p->nelems[b]);
       if (part == 64) {
         /* Move the boundary between the last core block and the next by one
          * element: rejected, naming the boundary. */
@@ -407,8 +406,8 @@ int main(int argc, char **argv) {
         p->nelems[b] += 1; /* the last core block is short: 1500 is no multiple of 64 */
         p->nelems[b + 1] -= 1;
         p->offset[b + 1] += 1;
-        EXPECT(op_plan_check(p, 5, rand_args, msg, sizeof msg) != 0 && strstr(msg, "core"),
-               "the checker accepted a block across the core boundary: %s", msg);
+        CHECK(op_plan_check(p, 5, rand_args, msg, sizeof msg) != 0 && strstr(msg, "core"),
+              "the checker accepted a block across the core boundary: %s", msg);
         printf("block across the core boundary rejected: %s\n", msg);
       }
       op_plan_free(p);
@@ -416,8 +415,8 @@ int main(int argc, char **argv) {
     /* A loop that only reads through maps runs the owned elements alone. */
     op_arg reads[3] = {rand_args[0], rand_args[1], rand_args[2]};
     op_plan *p = build_and_check("core, reads only", edges, 256, 3, reads);
-    EXPECT(p->set_size == nedge - 700, "reads only: the plan covers %d elements, expected %d",
-           p->set_size, nedge - 700);
+    CHECK(p->set_size == nedge - 700, "reads only: the plan covers %d elements, expected %d",
+          p->set_size, nedge - 700);
     op_plan_free(p);
     edges->size = nedge;
     edges->core_size = nedge;
@@ -432,16 +431,15 @@ int main(int argc, char **argv) {
   memcpy(other, rand_args, sizeof other);
   other[3].acc = OP_READ;
   const op_plan *d = op_plan_get("cached", edges, 64, 5, other, 0);
-  EXPECT(a == b, "the cache built a second plan for the same loop");
-  EXPECT(a != c, "the cache reused a plan across part sizes");
-  EXPECT(a != d, "the cache reused a plan across access modes");
-  EXPECT(op_plan_cache_size() == 3, "the cache holds %d plans, expected 3", op_plan_cache_size());
+  CHECK(a == b, "the cache built a second plan for the same loop");
+  CHECK(a != c, "the cache reused a plan across part sizes");
+  CHECK(a != d, "the cache reused a plan across access modes");
+  CHECK(op_plan_cache_size() == 3, "the cache holds %d plans, expected 3", op_plan_cache_size());
 
-  printf("%s\n", failures ? "FAILED" : "all plan checks passed");
   op_exit();
   free(e2n);
   free(c2n);
   free(s2n);
   free(st);
-  return failures ? 1 : 0;
+  return check_exit("plans");
 }

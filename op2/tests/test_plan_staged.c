@@ -52,7 +52,7 @@ static void check_renumbering(const char *what, const op_plan *p, const op_arg *
       const size_t at = (size_t)k * (size_t)nb + (size_t)b;
       if (p->ind_sizes[at] != nu ||
           memcmp(p->ind_maps[k] + p->ind_offs[at], list, sizeof(int) * (size_t)nu) != 0) {
-        EXPECT(0, "%s: block %d, dat %d: the local list differs from the sorted one", what, b, k);
+        CHECK(0, "%s: block %d, dat %d: the local list differs from the sorted one", what, b, k);
         errors++;
       }
       for (int i = 0; i < nargs && !errors; i++)
@@ -61,8 +61,8 @@ static void check_renumbering(const char *what, const op_plan *p, const op_arg *
             const int t = target(&args[i], n);
             const int *f = bsearch(&t, list, (size_t)nu, sizeof(int), cmp_int);
             if (p->loc_maps[i][n] != (int)(f - list)) {
-              EXPECT(0, "%s: argument %d, element %d: local number %d, expected %d", what, i, n,
-                     p->loc_maps[i][n], (int)(f - list));
+              CHECK(0, "%s: argument %d, element %d: local number %d, expected %d", what, i, n,
+                    p->loc_maps[i][n], (int)(f - list));
               errors++;
             }
           }
@@ -107,8 +107,8 @@ static void check_colours(const char *what, const op_plan *p, const op_arg *args
     if (ncol == 0 && end > start) ncol = 1;
     if (p->nthrcol[b] != ncol ||
         memcmp(p->thrcol + start, col, sizeof(int) * (size_t)(end - start)) != 0) {
-      EXPECT(0, "%s: block %d: element colours differ from the reference (%d colours, expected %d)",
-             what, b, p->nthrcol[b], ncol);
+      CHECK(0, "%s: block %d: element colours differ from the reference (%d colours, expected %d)",
+            what, b, p->nthrcol[b], ncol);
       bad = 1;
     }
     free(col);
@@ -140,8 +140,8 @@ static void check_colours(const char *what, const op_plan *p, const op_arg *args
   for (int c = 0; c < p->ncolors; c++)
     for (int j = p->colblk_offset[c]; j < p->colblk_offset[c] + p->ncolblk[c]; j++)
       if (bcol[p->blkmap[j]] != c) {
-        EXPECT(0, "%s: block %d has colour %d, the reference gives %d", what, p->blkmap[j], c,
-               bcol[p->blkmap[j]]);
+        CHECK(0, "%s: block %d has colour %d, the reference gives %d", what, p->blkmap[j], c,
+              bcol[p->blkmap[j]]);
         j = p->nblocks;
         c = p->ncolors;
       }
@@ -154,8 +154,8 @@ static op_plan *staged(const char *what, op_set set, int part, int nargs, const 
   op_plan *p =
       op_plan_build(what, set, part, nargs, args, OP_PLAN_STAGED | OP_PLAN_GLOBAL_COLOURS);
   char msg[512];
-  EXPECT(op_plan_check(p, nargs, args, msg, sizeof msg) == 0, "%s: the checker rejects: %s", what,
-         msg);
+  CHECK(op_plan_check(p, nargs, args, msg, sizeof msg) == 0, "%s: the checker rejects: %s", what,
+        msg);
   check_renumbering(what, p, args, nargs);
   check_colours(what, p, args, nargs);
   printf("%-24s part %4d: %6d blocks, %3d block colours, %3d element colours, %3d global "
@@ -169,13 +169,14 @@ static op_plan *staged(const char *what, op_set set, int part, int nargs, const 
 static void size_only(const char *what, op_set set, int nargs, const op_arg *args, int clashes) {
   op_plan *full = op_plan_build(what, set, 64, nargs, args, 0);
   op_plan *bare = op_plan_build(what, set, 64, nargs, args, OP_PLAN_SIZE_ONLY);
-  EXPECT(bare->nblocks == 0, "%s: a size-only plan has %d blocks", what, bare->nblocks);
-  EXPECT(bare->bytes_moved == full->bytes_moved, "%s: size-only plan counts %.0f bytes, a full one %.0f",
-         what, bare->bytes_moved, full->bytes_moved);
+  CHECK(bare->nblocks == 0, "%s: a size-only plan has %d blocks", what, bare->nblocks);
+  CHECK(bare->bytes_moved == full->bytes_moved,
+        "%s: size-only plan counts %.0f bytes, a full one %.0f", what, bare->bytes_moved,
+        full->bytes_moved);
   char msg[512];
   const int rc = op_plan_check(bare, nargs, args, msg, sizeof msg);
-  EXPECT((rc != 0) == clashes, "%s: the checker %s a size-only plan%s%s", what,
-         rc ? "rejects" : "accepts", rc ? ": " : "", rc ? msg : "");
+  CHECK((rc != 0) == clashes, "%s: the checker %s a size-only plan%s%s", what,
+        rc ? "rejects" : "accepts", rc ? ": " : "", rc ? msg : "");
   op_plan_free(full);
   op_plan_free(bare);
 }
@@ -213,12 +214,12 @@ int main(int argc, char **argv) {
     op_plan_free(staged("random edges, INC", edges, parts[i], 5, inc_args));
     op_plan_free(staged("random edges, RW", edges, parts[i], 3, rw_args));
   }
-  EXPECT(!op_args_conflict_free(5, inc_args, nedge, 0),
-         "random edges: increments through two columns called conflict-free");
-  EXPECT(op_args_conflict_free(5, inc_args, nedge, 1),
-         "random edges: increments only, atomic: not called conflict-free");
-  EXPECT(!op_args_conflict_free(3, rw_args, nedge, 1),
-         "random edges: RW through a map called conflict-free");
+  CHECK(!op_args_conflict_free(5, inc_args, nedge, 0),
+        "random edges: increments through two columns called conflict-free");
+  CHECK(op_args_conflict_free(5, inc_args, nedge, 1),
+        "random edges: increments only, atomic: not called conflict-free");
+  CHECK(!op_args_conflict_free(3, rw_args, nedge, 1),
+        "random edges: RW through a map called conflict-free");
   size_only("random edges, INC", edges, 5, inc_args, 0);
   size_only("random edges, RW", edges, 3, rw_args, 1);
 
@@ -250,17 +251,17 @@ int main(int argc, char **argv) {
       op_arg_dat(b, 1, stencil, 1, "double", OP_READ),
       op_arg_dat(b, 0, stencil, 1, "double", OP_WRITE),
   };
-  EXPECT(op_args_conflict_free(6, step_args, nx * ny, 0),
-         "grid step: a write through a one-to-one column not called conflict-free");
-  EXPECT(!op_args_conflict_free(3, spread_args, nx * ny, 0),
-         "grid spread: increments of neighbours called conflict-free");
-  EXPECT(!op_args_conflict_free(2, self_read_args, nx * ny, 1),
-         "grid: a dat written through one column and read through another called conflict-free");
+  CHECK(op_args_conflict_free(6, step_args, nx * ny, 0),
+        "grid step: a write through a one-to-one column not called conflict-free");
+  CHECK(!op_args_conflict_free(3, spread_args, nx * ny, 0),
+        "grid spread: increments of neighbours called conflict-free");
+  CHECK(!op_args_conflict_free(2, self_read_args, nx * ny, 1),
+        "grid: a dat written through one column and read through another called conflict-free");
   for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
     op_plan *p = staged("grid step", interior, parts[i], 6, step_args);
-    EXPECT(p->conflict_free && p->ncolors == 1 && p->max_thrcol == 1 && p->gcolors == 1,
-           "grid step: %d block, %d element and %d global colours (conflict-free %d), expected 1",
-           p->ncolors, p->max_thrcol, p->gcolors, p->conflict_free);
+    CHECK(p->conflict_free && p->ncolors == 1 && p->max_thrcol == 1 && p->gcolors == 1,
+          "grid step: %d block, %d element and %d global colours (conflict-free %d), expected 1",
+          p->ncolors, p->max_thrcol, p->gcolors, p->conflict_free);
     op_plan_free(p);
     op_plan_free(staged("grid spread", interior, parts[i], 3, spread_args));
   }
@@ -291,9 +292,10 @@ int main(int argc, char **argv) {
    * one-to-one; nor are two runs over the same range (a map that wraps). */
   op_arg dense_write[2] = {op_arg_dat(y, 0, pent, 1, "double", OP_WRITE),
                            op_arg_dat(x, 1, pent, 1, "double", OP_READ)};
-  EXPECT(!op_args_conflict_free(2, dense_write, nrow * nrow, 1),
-         "dense rows: a write through a column that repeats each row for %d entries called "
-         "conflict-free", nrow);
+  CHECK(!op_args_conflict_free(2, dense_write, nrow * nrow, 1),
+        "dense rows: a write through a column that repeats each row for %d entries called "
+        "conflict-free",
+        nrow);
   const int nwrap = 1000;
   int *wrap = malloc(sizeof(int) * 2 * nwrap);
   for (int k = 0; k < nwrap; k++) wrap[2 * k] = k % (nwrap / 2), wrap[2 * k + 1] = k;
@@ -303,12 +305,12 @@ int main(int argc, char **argv) {
   op_dat h = op_decl_dat_temp(half, 1, "double", "h");
   op_arg wrap_col0[1] = {op_arg_dat(h, 0, pwrap, 1, "double", OP_WRITE)};
   op_arg wrap_col1[1] = {op_arg_dat(h, 1, pwrap, 1, "double", OP_WRITE)};
-  EXPECT(!op_args_conflict_free(1, wrap_col0, nwrap, 0),
-         "a column whose second run repeats the first's range called conflict-free");
-  EXPECT(op_args_conflict_free(1, wrap_col1, nwrap, 0),
-         "the identity column of the wrapping map not called conflict-free");
-  EXPECT(op_args_conflict_free(1, wrap_col0, nwrap / 2, 0),
-         "the wrapping column over its first run only not called conflict-free");
+  CHECK(!op_args_conflict_free(1, wrap_col0, nwrap, 0),
+        "a column whose second run repeats the first's range called conflict-free");
+  CHECK(op_args_conflict_free(1, wrap_col1, nwrap, 0),
+        "the identity column of the wrapping map not called conflict-free");
+  CHECK(op_args_conflict_free(1, wrap_col0, nwrap / 2, 0),
+        "the wrapping column over its first run only not called conflict-free");
   free(wrap);
   /* One run whose written column stays on one element (step 0). */
   const int nsame = 200;
@@ -319,25 +321,23 @@ int main(int argc, char **argv) {
   op_map psame = op_decl_map(many, targets, 2, same, "psame");
   op_dat z = op_decl_dat_temp(targets, 1, "double", "z");
   op_arg same_col0[1] = {op_arg_dat(z, 0, psame, 1, "double", OP_WRITE)};
-  EXPECT(!op_args_conflict_free(1, same_col0, nsame, 0),
-         "a column that stays on one element for a whole run called conflict-free");
+  CHECK(!op_args_conflict_free(1, same_col0, nsame, 0),
+        "a column that stays on one element for a whole run called conflict-free");
   free(same);
 
   /* The cache: a size-only request takes any plan of the loop; no other
    * request takes a size-only plan. */
   const op_plan *full = op_plan_get("cache", edges, 64, 5, inc_args, OP_PLAN_STAGED);
-  EXPECT(op_plan_get("cache", edges, 64, 5, inc_args, OP_PLAN_SIZE_ONLY) == full,
-         "cache: a size-only request built a plan of its own beside a staged one");
+  CHECK(op_plan_get("cache", edges, 64, 5, inc_args, OP_PLAN_SIZE_ONLY) == full,
+        "cache: a size-only request built a plan of its own beside a staged one");
   const op_plan *bare = op_plan_get("cache2", edges, 64, 5, inc_args, OP_PLAN_SIZE_ONLY);
   const op_plan *again = op_plan_get("cache2", edges, 64, 5, inc_args, 0);
-  EXPECT(again != bare && again->nblocks > 0,
-         "cache: a request for blocks was given the size-only plan");
+  CHECK(again != bare && again->nblocks > 0,
+        "cache: a request for blocks was given the size-only plan");
 
   free(e2n);
   free(st);
   free(d2v);
   op_exit();
-  if (failures) printf("%d check(s) failed\n", failures);
-  else printf("all staged plans match the reference\n");
-  return failures ? 1 : 0;
+  return check_exit("staged plans against the reference");
 }

@@ -18,12 +18,12 @@
  * nparts + 1 entries: the last is n). */
 static void expect_slices(long long n, int nparts, const long long *first, const long long *count) {
   for (int r = 0; r <= nparts; r++)
-    EXPECT(op_slice_first(n, nparts, r) == first[r],
-           "n %lld over %d: part %d starts at %lld, not %lld", n, nparts, r,
-           op_slice_first(n, nparts, r), first[r]);
+    CHECK(op_slice_first(n, nparts, r) == first[r],
+          "n %lld over %d: part %d starts at %lld, not %lld", n, nparts, r,
+          op_slice_first(n, nparts, r), first[r]);
   for (int r = 0; r < nparts; r++)
-    EXPECT(op_slice_count(n, nparts, r) == count[r], "n %lld over %d: part %d holds %lld, not %lld",
-           n, nparts, r, op_slice_count(n, nparts, r), count[r]);
+    CHECK(op_slice_count(n, nparts, r) == count[r], "n %lld over %d: part %d holds %lld, not %lld",
+          n, nparts, r, op_slice_count(n, nparts, r), count[r]);
 }
 
 static void hand_worked(void) {
@@ -48,20 +48,19 @@ static void sweep(void) {
       for (int r = 0; r < P; r++) {
         long long dealt = 0;
         for (int i = 0; i < n; i++) dealt += i % P == r;
-        EXPECT(op_slice_first(n, P, r) == start, "n %d over %d: part %d starts at %lld, not %lld",
-               n, P, r, op_slice_first(n, P, r), start);
-        EXPECT(op_slice_count(n, P, r) == dealt, "n %d over %d: part %d holds %lld, not %lld", n, P,
-               r, op_slice_count(n, P, r), dealt);
-        EXPECT(compute_local_size(n, P, r) == dealt,
-               "compute_local_size(%d, %d, %d) = %d, not %lld", n, P, r,
-               compute_local_size(n, P, r), dealt);
+        CHECK(op_slice_first(n, P, r) == start, "n %d over %d: part %d starts at %lld, not %lld", n,
+              P, r, op_slice_first(n, P, r), start);
+        CHECK(op_slice_count(n, P, r) == dealt, "n %d over %d: part %d holds %lld, not %lld", n, P,
+              r, op_slice_count(n, P, r), dealt);
+        CHECK(compute_local_size(n, P, r) == dealt, "compute_local_size(%d, %d, %d) = %d, not %lld",
+              n, P, r, compute_local_size(n, P, r), dealt);
         for (long long i = start; i < start + dealt; i++)
-          EXPECT(op_slice_owner(n, P, i) == r, "n %d over %d: item %lld owned by %d, not %d", n, P,
-                 i, op_slice_owner(n, P, i), r);
+          CHECK(op_slice_owner(n, P, i) == r, "n %d over %d: item %lld owned by %d, not %d", n, P,
+                i, op_slice_owner(n, P, i), r);
         start += dealt;
       }
-      EXPECT(op_slice_first(n, P, P) == n, "n %d over %d: the slices end at %lld", n, P,
-             op_slice_first(n, P, P));
+      CHECK(op_slice_first(n, P, P) == n, "n %d over %d: the slices end at %lld", n, P,
+            op_slice_first(n, P, P));
     }
 }
 
@@ -69,35 +68,35 @@ static void sweep(void) {
 static void large(void) {
   expect_slices(INT_MAX, 3, (const long long[]){0, 715827883LL, 1431655765LL, INT_MAX},
                 (const long long[]){715827883LL, 715827882LL, 715827882LL});
-  EXPECT(op_slice_first(INT_MAX, INT_MAX, INT_MAX - 1) == INT_MAX - 1 &&
-             op_slice_count(INT_MAX, INT_MAX, INT_MAX - 1) == 1,
-         "INT_MAX over INT_MAX parts: the last part is [%lld, +%lld)",
-         op_slice_first(INT_MAX, INT_MAX, INT_MAX - 1),
-         op_slice_count(INT_MAX, INT_MAX, INT_MAX - 1));
+  CHECK(op_slice_first(INT_MAX, INT_MAX, INT_MAX - 1) == INT_MAX - 1 &&
+            op_slice_count(INT_MAX, INT_MAX, INT_MAX - 1) == 1,
+        "INT_MAX over INT_MAX parts: the last part is [%lld, +%lld)",
+        op_slice_first(INT_MAX, INT_MAX, INT_MAX - 1),
+        op_slice_count(INT_MAX, INT_MAX, INT_MAX - 1));
   const long long base = 922337203685477580LL;
-  EXPECT(op_slice_first(LLONG_MAX, 10, 7) == 7 * base + 7,
-         "LLONG_MAX over 10: part 7 starts at %lld", op_slice_first(LLONG_MAX, 10, 7));
-  EXPECT(op_slice_first(LLONG_MAX, 10, 9) == 9 * base + 7,
-         "LLONG_MAX over 10: part 9 starts at %lld", op_slice_first(LLONG_MAX, 10, 9));
-  EXPECT(op_slice_count(LLONG_MAX, 10, 6) == base + 1 && op_slice_count(LLONG_MAX, 10, 7) == base,
-         "LLONG_MAX over 10: parts 6 and 7 hold %lld and %lld", op_slice_count(LLONG_MAX, 10, 6),
-         op_slice_count(LLONG_MAX, 10, 7));
-  EXPECT(op_slice_first(LLONG_MAX, 10, 10) == LLONG_MAX,
-         "LLONG_MAX over 10: the slices end at %lld", op_slice_first(LLONG_MAX, 10, 10));
-  EXPECT(op_slice_owner(LLONG_MAX, 10, 7 * base + 6) == 6 &&
-             op_slice_owner(LLONG_MAX, 10, 7 * base + 7) == 7 &&
-             op_slice_owner(LLONG_MAX, 10, LLONG_MAX - 1) == 9,
-         "LLONG_MAX over 10: the owners either side of part 7's start, and of the last item");
+  CHECK(op_slice_first(LLONG_MAX, 10, 7) == 7 * base + 7,
+        "LLONG_MAX over 10: part 7 starts at %lld", op_slice_first(LLONG_MAX, 10, 7));
+  CHECK(op_slice_first(LLONG_MAX, 10, 9) == 9 * base + 7,
+        "LLONG_MAX over 10: part 9 starts at %lld", op_slice_first(LLONG_MAX, 10, 9));
+  CHECK(op_slice_count(LLONG_MAX, 10, 6) == base + 1 && op_slice_count(LLONG_MAX, 10, 7) == base,
+        "LLONG_MAX over 10: parts 6 and 7 hold %lld and %lld", op_slice_count(LLONG_MAX, 10, 6),
+        op_slice_count(LLONG_MAX, 10, 7));
+  CHECK(op_slice_first(LLONG_MAX, 10, 10) == LLONG_MAX, "LLONG_MAX over 10: the slices end at %lld",
+        op_slice_first(LLONG_MAX, 10, 10));
+  CHECK(op_slice_owner(LLONG_MAX, 10, 7 * base + 6) == 6 &&
+            op_slice_owner(LLONG_MAX, 10, 7 * base + 7) == 7 &&
+            op_slice_owner(LLONG_MAX, 10, LLONG_MAX - 1) == 9,
+        "LLONG_MAX over 10: the owners either side of part 7's start, and of the last item");
 }
 
 /* On one process op_slice (the same formula, on int) deals the whole set. */
 static void one_process(void) {
   int first = -1, count = -1;
   op_slice(INT_MAX, &first, &count);
-  EXPECT(first == 0 && count == INT_MAX, "op_slice(INT_MAX) on one process: [%d, +%d)", first,
-         count);
+  CHECK(first == 0 && count == INT_MAX, "op_slice(INT_MAX) on one process: [%d, +%d)", first,
+        count);
   op_slice(0, &first, &count);
-  EXPECT(first == 0 && count == 0, "op_slice(0) on one process: [%d, +%d)", first, count);
+  CHECK(first == 0 && count == 0, "op_slice(0) on one process: [%d, +%d)", first, count);
 }
 
 int main(void) {
@@ -105,10 +104,5 @@ int main(void) {
   sweep();
   large();
   one_process();
-  if (failures) {
-    printf("%d check(s) failed\n", failures);
-    return 1;
-  }
-  printf("slices: all checks passed\n");
-  return 0;
+  return check_exit("slices");
 }

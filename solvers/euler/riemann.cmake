@@ -31,7 +31,7 @@ set_target_properties(riemann PROPERTIES
   C_STANDARD 17 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
 
 add_executable(riemann_tests ${RIEMANN_DIR}/tests/riemann_tests.c)
-target_link_libraries(riemann_tests PRIVATE riemann_exact)
+target_link_libraries(riemann_tests PRIVATE riemann_exact op2_test_check)
 set_target_properties(riemann_tests PROPERTIES
   C_STANDARD 17 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
 
@@ -72,11 +72,7 @@ set(_riemann_cli_cases
   "cli_negative_density@--left|-1,0,1|--right|1,0,1@2@--left: invalid state"
   "cli_help@--help@0@usage: riemann")
 foreach(_c IN LISTS _riemann_cli_cases)
-  string(REPLACE "@" ";" _parts "${_c}")
-  list(GET _parts 0 _name)
-  list(GET _parts 1 _args)
-  list(GET _parts 2 _rc)
-  list(GET _parts 3 _regex)
+  op2_split_case("${_c}" _name _args _rc _regex SEPARATOR "@")
   add_test(NAME euler.riemann.${_name}
            COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:riemann> "-DARGS=${_args}"
                    -DEXPECT_RC=${_rc} "-DEXPECT_REGEX=${_regex}"
@@ -89,7 +85,7 @@ endforeach()
 get_property(_riemann_langs GLOBAL PROPERTY ENABLED_LANGUAGES)
 if("CUDA" IN_LIST _riemann_langs)
   add_executable(riemann_cuda_test ${RIEMANN_DIR}/tests/riemann_cuda_test.cu)
-  target_link_libraries(riemann_cuda_test PRIVATE riemann_exact)
+  target_link_libraries(riemann_cuda_test PRIVATE riemann_exact op2_test_check)
   add_test(NAME euler.riemann.cuda COMMAND riemann_cuda_test)
   set_tests_properties(euler.riemann.cuda PROPERTIES
     LABELS "unit;validation" SKIP_RETURN_CODE 77)

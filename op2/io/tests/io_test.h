@@ -1,5 +1,6 @@
 /*
- * io_test.h - tiny helpers shared by the op2_io tests.
+ * io_test.h - what the op2_io tests share besides the checks of test_check.h:
+ * error codes and their messages, paths in the test folder, whole files.
  */
 #ifndef IO_TEST_H
 #define IO_TEST_H
@@ -14,16 +15,7 @@
 #include <unistd.h>
 
 #include "op_tmpname.h"
-
-static int io_test_failures = 0;
-
-#define CHECK(cond)                                                                   \
-  do {                                                                                \
-    if (!(cond)) {                                                                    \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);        \
-      io_test_failures++;                                                             \
-    }                                                                                 \
-  } while (0)
+#include "test_check.h"
 
 /* rc must equal expect and err must contain each non-NULL word. */
 #define CHECK_ERR(rc, expect, err, w1, w2) \
@@ -31,19 +23,20 @@ static int io_test_failures = 0;
 
 static inline void io_check_err(int rc, int expect, const char *err, const char *w1,
                                 const char *w2, const char *file, int line) {
+  check_count++;
   if (rc != expect) {
-    fprintf(stderr, "%s:%d: expected code %d, got %d (%s)\n", file, line, expect, rc, err);
-    io_test_failures++;
+    check_fail_begin(file, line, "the return code");
+    fprintf(stderr, ": expected %d, got %d (%s)", expect, rc, err);
+    check_fail_end();
     return;
   }
-  if (w1 && !strstr(err, w1)) {
-    fprintf(stderr, "%s:%d: message lacks '%s': %s\n", file, line, w1, err);
-    io_test_failures++;
-  }
-  if (w2 && !strstr(err, w2)) {
-    fprintf(stderr, "%s:%d: message lacks '%s': %s\n", file, line, w2, err);
-    io_test_failures++;
-  }
+  const char *words[2] = {w1, w2};
+  for (int i = 0; i < 2; i++)
+    if (words[i] && !strstr(err, words[i])) {
+      check_fail_begin(file, line, "the message");
+      fprintf(stderr, ": lacks '%s': %s", words[i], err);
+      check_fail_end();
+    }
   if (expect != 0)
     printf("  ok (expected error): %s\n", err);
 }
@@ -84,15 +77,6 @@ static inline void io_mkdir(const char *p) {
     perror(p);
     exit(2);
   }
-}
-
-static inline int io_report(const char *name) {
-  if (io_test_failures) {
-    fprintf(stderr, "%s: %d check(s) FAILED\n", name, io_test_failures);
-    return 1;
-  }
-  printf("%s: all checks passed\n", name);
-  return 0;
 }
 
 /* Reads a whole file into a malloc'd NUL-terminated string (NULL on error). */

@@ -183,7 +183,7 @@ static int roundtrip(const char *dir) {
   rc = op_checkpoint_read(tr, dats, 3, snames, keep, 2, err, sizeof err);
   CHECK_ERR(rc, OP_IO_EFORMAT, err, "ckpt_trunc.h5", NULL);
   CHECK(op_checkpoint_exists(tr) == 0);
-  return io_report("io.checkpoint");
+  return check_exit("io.checkpoint");
 }
 
 /* ---- the mesh a checkpoint is written on ------------------------------------------------ */
@@ -251,7 +251,7 @@ static int mesh(const char *dir) {
         strcmp(fp, fp2) == 0);
   if (strcmp(fp, fp2) != 0)
     printf("  after op_renumber: %s\n", fp2);
-  return io_report("io.checkpoint_mesh");
+  return check_exit("io.checkpoint_mesh");
 }
 
 /* ---- crash safety -------------------------------------------------------------------- */
@@ -357,7 +357,7 @@ static int crash(const char *dir) {
            io_file_exists(tmp) ? "present" : "absent");
     last = gen;
   }
-  return io_report("io.checkpoint_crash");
+  return check_exit("io.checkpoint_crash");
 }
 
 int main(int argc, char **argv) {

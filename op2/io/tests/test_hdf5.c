@@ -212,7 +212,7 @@ static int roundtrip(const char *dir) {
   CHECK(memcmp(&f2, &fc, sizeof fc) == 0);
   new_session();
   check_file(fb, &m);
-  return io_report("io.hdf5_roundtrip");
+  return check_exit("io.hdf5_roundtrip");
 }
 
 /* Runs fn in a child with stdout and stderr captured to errfile; returns the exit status. */
@@ -419,7 +419,7 @@ static int errors(const char *dir) {
     printf("  child said: %s", msg);
   free(msg);
 
-  return io_report("io.hdf5_errors");
+  return check_exit("io.hdf5_errors");
 }
 
 static int h5dump(const char *dir, const char *tool) {
@@ -460,7 +460,7 @@ static int h5dump(const char *dir, const char *tool) {
     CHECK(strstr(txt, "( 12, 2 )")); /* p_x: [12, 2] */
   }
   free(txt);
-  return io_report("io.hdf5_h5dump");
+  return check_exit("io.hdf5_h5dump");
 }
 
 int main(int argc, char **argv) {

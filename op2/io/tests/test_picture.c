@@ -226,5 +226,5 @@ int main(int argc, char **argv) {
   annotated_field(argv[1]);
   mesh_cells(argv[1]);
   op_exit();
-  return io_report("io.picture");
+  return check_exit("io.picture");
 }

@@ -23,11 +23,8 @@ static void expect_colour(const unsigned char *rgb, int w, int x, int y, const c
   unsigned char c[3];
   CHECK(op_ppm_colormap(map, t, c) == 0);
   const unsigned char *p = px(rgb, w, x, y);
-  if (!same(p, c)) {
-    fprintf(stderr, "%s: pixel (%d,%d) = (%d,%d,%d), expected %s(%g) = (%d,%d,%d)\n", what, x, y,
-            p[0], p[1], p[2], map, t, c[0], c[1], c[2]);
-    io_test_failures++;
-  }
+  CHECK(same(p, c), "%s: pixel (%d,%d) = (%d,%d,%d), expected %s(%g) = (%d,%d,%d)", what, x, y,
+        p[0], p[1], p[2], map, t, c[0], c[1], c[2]);
 }
 
 int main(int argc, char **argv) {
@@ -229,5 +226,5 @@ int main(int argc, char **argv) {
   CHECK_ERR(rc, OP_IO_EARG, err, "ppm_dat.ppm", "'ppm_q'");
 
   op_exit();
-  return io_report("io.ppm");
+  return check_exit("io.ppm");
 }

@@ -24,7 +24,7 @@ static int shown(void) {
   size_t n = 100000;
   char *big = malloc(n + 1);
   CHECK(big != NULL);
-  if (!big) return io_report("io.text_shown");
+  if (!big) return check_exit("io.text_shown");
   memset(big, 'x', n);
   memcpy(big, "/start/", 7);
   memcpy(big + n - 5, "e.dat", 5);
@@ -42,7 +42,7 @@ static int shown(void) {
   CHECK(dots != NULL);
   for (char *p = out; dots && p < dots; p += 4) CHECK(p[0] == '\\' && p[1] == 'x');
   free(big);
-  return io_report("io.text_shown");
+  return check_exit("io.text_shown");
 }
 
 static void write_bytes(const char *path, const char *data, size_t n) {
@@ -133,7 +133,7 @@ static int reader(const char *dir) {
   CHECK(op_text_check_regular(io_path(dir, "no_such_text"), "test file", err, sizeof err) == 0);
   remove(fifo);
   printf("  last message: %s\n", err);
-  return io_report("io.text_reader");
+  return check_exit("io.text_reader");
 }
 
 int main(int argc, char **argv) {

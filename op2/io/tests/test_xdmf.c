@@ -288,5 +288,5 @@ int main(int argc, char **argv) {
              "</Domain></Xdmf>\n");
 
   op_exit();
-  return io_report("io.xdmf_write");
+  return check_exit("io.xdmf_write");
 }

@@ -1,4 +1,4 @@
-/* mpi_test_mesh.c - the mpi tests' meshes and their check bookkeeping. */
+/* mpi_test_mesh.c - the mpi tests' meshes. */
 #include "mpi_test_mesh.h"
 
 #include <string.h>
@@ -6,19 +6,6 @@
 #include "op_mpi_halo.h"
 #include "op_mpi_hdf5.h"
 #include "structured_grid.h"
-
-int mpi_test_failures;
-
-int mpi_test_finish(const char *name) {
-  int all = 0, rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Allreduce(&mpi_test_failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (rank == 0) {
-    if (all) fprintf(stderr, "%s: %d check(s) failed\n", name, all);
-    else printf("%s: all checks passed\n", name);
-  }
-  return all ? 1 : 0;
-}
 
 void test_airfoil_read(test_airfoil *a, MPI_Comm comm, const char *file) {
   memset(a, 0, sizeof *a);

@@ -1,6 +1,7 @@
 /*
- * mpi_test_mesh.h - what the mpi tests share: a check macro that names the
- * rank, and the two test meshes, declared in slices on a communicator:
+ * mpi_test_mesh.h - what the mpi tests share: the checks of test_check_mpi.h
+ * (a failure names its rank; check_mpi_exit), and the two test meshes,
+ * declared in slices on a communicator:
  *  - the airfoil C-mesh from an HDF5 file in OP2's layout (nodes, edges,
  *    bedges, cells; pedge, pecell, pbedge, pbecell, pcell; p_x, p_bound),
  *    plus cell centres (p_xc) for geometric partitioning;
@@ -16,23 +17,7 @@
 #include <stdlib.h>
 
 #include "op_mpi_mesh.h"
-
-extern int mpi_test_failures;
-
-#define TCHECK(cond, ...)                                                          \
-  do {                                                                             \
-    if (!(cond)) {                                                                 \
-      int r_;                                                                      \
-      MPI_Comm_rank(MPI_COMM_WORLD, &r_);                                          \
-      fprintf(stderr, "rank %d: %s:%d: check failed: %s: ", r_, __FILE__, __LINE__, #cond); \
-      fprintf(stderr, __VA_ARGS__);                                                \
-      fputc('\n', stderr);                                                         \
-      if (++mpi_test_failures > 20) MPI_Abort(MPI_COMM_WORLD, 1);                  \
-    }                                                                              \
-  } while (0)
-
-/* Sums the failures over all processes; rank 0 reports. Returns the exit code. */
-int mpi_test_finish(const char *name);
+#include "test_check_mpi.h"
 
 typedef struct {
   op_mpi_mesh m;

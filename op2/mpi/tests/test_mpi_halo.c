@@ -38,14 +38,15 @@ static void check_ownership(op_mpi_mesh m) {
     for (int e = 0; e < s->size; e++) count[s->gid[e]]++;
     MPI_Allreduce(MPI_IN_PLACE, count, s->global_size, MPI_INT, MPI_SUM, m->comm);
     for (int g = 0; g < s->global_size; g++)
-      TCHECK(count[g] == 1, "set %s: element %d owned %d times", s->name, g, count[g]);
+      CHECK(count[g] == 1, "set %s: element %d owned %d times", s->name, g, count[g]);
     /* Halo elements are owned elsewhere: never among this process's owned ones. */
     for (int e = s->size; e < s->size + s->exec_size + s->nonexec_size; e++) {
       int l = op_mpi_local_index(s, s->gid[e]);
-      TCHECK(l == e, "set %s: halo element %d (global %d) also at local %d", s->name, e, s->gid[e], l);
+      CHECK(l == e, "set %s: halo element %d (global %d) also at local %d", s->name, e, s->gid[e],
+            l);
     }
-    TCHECK(s->core_size >= 0 && s->core_size <= s->size, "set %s: core %d of %d", s->name, s->core_size,
-           s->size);
+    CHECK(s->core_size >= 0 && s->core_size <= s->size, "set %s: core %d of %d", s->name,
+          s->core_size, s->size);
     free(count);
   }
 }
@@ -62,14 +63,15 @@ static void check_maps(pair *p) {
     for (int e = 0; e < mp->from->size + mp->from->exec_size; e++)
       for (int j = 0; j < mp->dim; j++) {
         int l = mp->map[(size_t)e * mp->dim + j];
-        TCHECK(l >= 0 && l < total, "map %s row %d entry %d: local %d outside [0, %d)", mp->name, e, j, l,
-               total);
+        CHECK(l >= 0 && l < total, "map %s row %d entry %d: local %d outside [0, %d)", mp->name, e,
+              j, l, total);
         if (l < 0 || l >= total) continue;
         int want = ref[(size_t)mp->from->gid[e] * mp->dim + j];
-        TCHECK(mp->to->gid[l] == want, "map %s row %d (global %d) entry %d: names %d, the mesh says %d",
-               mp->name, e, mp->from->gid[e], j, mp->to->gid[l], want);
+        CHECK(mp->to->gid[l] == want,
+              "map %s row %d (global %d) entry %d: names %d, the mesh says %d", mp->name, e,
+              mp->from->gid[e], j, mp->to->gid[l], want);
         if (e < mp->from->core_size)
-          TCHECK(l < mp->to->size, "map %s: core row %d names halo element %d", mp->name, e, l);
+          CHECK(l < mp->to->size, "map %s: core row %d names halo element %d", mp->name, e, l);
       }
   }
 }
@@ -87,9 +89,9 @@ static void check_exec_complete(pair *p) {
       for (int j = 0; j < mp->dim; j++)
         if (owned[ref[(size_t)r * mp->dim + j]]) {
           int l = op_mpi_local_index(mp->from, r);
-          TCHECK(l >= 0 && l < mp->from->size + mp->from->exec_size,
-                 "map %s: row %d names owned element %d of %s but is not run here (local %d)", mp->name,
-                 r, ref[(size_t)r * mp->dim + j], mp->to->name, l);
+          CHECK(l >= 0 && l < mp->from->size + mp->from->exec_size,
+                "map %s: row %d names owned element %d of %s but is not run here (local %d)",
+                mp->name, r, ref[(size_t)r * mp->dim + j], mp->to->name, l);
         }
     free(owned);
   }
@@ -103,8 +105,8 @@ static void check_exec_complete(pair *p) {
         if (mp->from != set) continue;
         for (int j = 0; j < mp->dim; j++) names_owned |= mp->map[(size_t)e * mp->dim + j] < mp->to->size;
       }
-      TCHECK(names_owned, "set %s: exec element %d (global %d) names nothing owned here", set->name, e,
-             set->gid[e]);
+      CHECK(names_owned, "set %s: exec element %d (global %d) names nothing owned here", set->name,
+            e, set->gid[e]);
     }
     /* Every non-execute element is named by a row run here. */
     int total = set->size + set->exec_size + set->nonexec_size;
@@ -115,8 +117,8 @@ static void check_exec_complete(pair *p) {
       for (size_t q = 0; q < (size_t)(mp->from->size + mp->from->exec_size) * mp->dim; q++) named[mp->map[q]] = 1;
     }
     for (int e = set->size + set->exec_size; e < total; e++)
-      TCHECK(named[e], "set %s: non-exec element %d (global %d) is named by no row run here", set->name, e,
-             set->gid[e]);
+      CHECK(named[e], "set %s: non-exec element %d (global %d) is named by no row run here",
+            set->name, e, set->gid[e]);
     free(named);
   }
 }
@@ -137,7 +139,7 @@ static void check_lists_agree(op_mpi_mesh m) {
         int r = ex[kind]->ranks[i];
         scount[r] = ex[kind]->offset[i + 1] - ex[kind]->offset[i];
         sdisp[r] = ex[kind]->offset[i];
-        TCHECK(r != m->rank, "set %s exports to itself", set->name);
+        CHECK(r != m->rank, "set %s exports to itself", set->name);
       }
       for (int k = 0; k < nsend; k++) sbuf[k] = set->gid[ex[kind]->list[k]];
       MPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, m->comm);
@@ -146,14 +148,16 @@ static void check_lists_agree(op_mpi_mesh m) {
       int *rbuf = malloc(sizeof(int) * (size_t)(nrecv + 1));
       MPI_Alltoallv(sbuf, scount, sdisp, MPI_INT, rbuf, rcount, rdisp, MPI_INT, m->comm);
       int nimp = im[kind]->nranks ? im[kind]->offset[im[kind]->nranks] : 0;
-      TCHECK(nimp == nrecv, "set %s kind %d: imports %d, neighbours export %d", set->name, kind, nimp, nrecv);
+      CHECK(nimp == nrecv, "set %s kind %d: imports %d, neighbours export %d", set->name, kind,
+            nimp, nrecv);
       for (int i = 0; i < im[kind]->nranks && nimp == nrecv; i++) {
         int r = im[kind]->ranks[i];
-        TCHECK(rcount[r] == im[kind]->offset[i + 1] - im[kind]->offset[i], "set %s: count from %d", set->name, r);
+        CHECK(rcount[r] == im[kind]->offset[i + 1] - im[kind]->offset[i], "set %s: count from %d",
+              set->name, r);
         for (int k = 0; k < rcount[r] && k < im[kind]->offset[i + 1] - im[kind]->offset[i]; k++)
-          TCHECK(set->gid[im[kind]->list[im[kind]->offset[i] + k]] == rbuf[rdisp[r] + k],
-                 "set %s: import %d from %d is %d, export says %d", set->name, k, r,
-                 set->gid[im[kind]->list[im[kind]->offset[i] + k]], rbuf[rdisp[r] + k]);
+          CHECK(set->gid[im[kind]->list[im[kind]->offset[i] + k]] == rbuf[rdisp[r] + k],
+                "set %s: import %d from %d is %d, export says %d", set->name, k, r,
+                set->gid[im[kind]->list[im[kind]->offset[i] + k]], rbuf[rdisp[r] + k]);
       }
       free(scount), free(sdisp), free(rcount), free(rdisp), free(sbuf), free(rbuf);
     }
@@ -169,8 +173,10 @@ static void check_census(pair *p, const char *lib, const char *routine, int prim
                          coords >= 0 ? w->dats[coords] : NULL, m->nprocs);
   op_mpi_census c;
   op_mpi_census_take(w, w->maps[prime_map], &c);
-  TCHECK(w->edge_cut == m->edge_cut, "edge cut %lld on one process, %lld distributed", w->edge_cut, m->edge_cut);
-  TCHECK(c.edge_cut == m->edge_cut, "edge cut %lld by the census, %lld distributed", c.edge_cut, m->edge_cut);
+  CHECK(w->edge_cut == m->edge_cut, "edge cut %lld on one process, %lld distributed", w->edge_cut,
+        m->edge_cut);
+  CHECK(c.edge_cut == m->edge_cut, "edge cut %lld by the census, %lld distributed", c.edge_cut,
+        m->edge_cut);
   for (int s = 0; s < m->nsets; s++) {
     op_mpi_set set = m->sets[s];
     size_t at = (size_t)s * c.nparts + m->rank;
@@ -181,15 +187,16 @@ static void check_census(pair *p, const char *lib, const char *routine, int prim
       for (int i = 0; i < set->imp_nonexec.nranks; i++) from |= set->imp_nonexec.ranks[i] == r;
       nb += from;
     }
-    TCHECK(c.owned[at] == set->size && c.exec[at] == set->exec_size && c.nonexec[at] == set->nonexec_size &&
-               c.recv_from[at] == nb,
-           "set %s: census owned/exec/nonexec/neighbours %d/%d/%d/%d, distributed %d/%d/%d/%d", set->name,
-           c.owned[at], c.exec[at], c.nonexec[at], c.recv_from[at], set->size, set->exec_size,
-           set->nonexec_size, nb);
+    CHECK(c.owned[at] == set->size && c.exec[at] == set->exec_size &&
+              c.nonexec[at] == set->nonexec_size && c.recv_from[at] == nb,
+          "set %s: census owned/exec/nonexec/neighbours %d/%d/%d/%d, distributed %d/%d/%d/%d",
+          set->name, c.owned[at], c.exec[at], c.nonexec[at], c.recv_from[at], set->size,
+          set->exec_size, set->nonexec_size, nb);
     int sent = 0;
     sent += set->exp_exec.nranks ? set->exp_exec.offset[set->exp_exec.nranks] : 0;
     sent += set->exp_nonexec.nranks ? set->exp_nonexec.offset[set->exp_nonexec.nranks] : 0;
-    TCHECK(c.sent[at] == sent, "set %s: census sends %d rows, distributed %d", set->name, c.sent[at], sent);
+    CHECK(c.sent[at] == sent, "set %s: census sends %d rows, distributed %d", set->name, c.sent[at],
+          sent);
   }
   op_mpi_census_free(&c);
 }
@@ -206,11 +213,11 @@ static void check_cut(op_mpi_mesh m, op_mpi_map map) {
   for (int v = 0; v < n; v++)
     for (int a = xadj[v]; a < xadj[v + 1]; a++) {
       arcs += np[a] != map->to->part[v];
-      TCHECK(adj[a] != map->to->slice_start + v, "graph of %s: self loop at %d", map->name, adj[a]);
+      CHECK(adj[a] != map->to->slice_start + v, "graph of %s: self loop at %d", map->name, adj[a]);
     }
   MPI_Allreduce(MPI_IN_PLACE, &arcs, 1, MPI_LONG_LONG, MPI_SUM, m->comm);
-  TCHECK(arcs % 2 == 0 && arcs / 2 == m->edge_cut, "edge cut %lld, the graph has %lld arcs between parts",
-         m->edge_cut, arcs);
+  CHECK(arcs % 2 == 0 && arcs / 2 == m->edge_cut,
+        "edge cut %lld, the graph has %lld arcs between parts", m->edge_cut, arcs);
   free(xadj), free(adj), free(np);
 }
 
@@ -218,8 +225,9 @@ static void check_cut(op_mpi_mesh m, op_mpi_map map) {
 static void check_repeatable(op_mpi_mesh a, op_mpi_mesh b) {
   for (int s = 0; s < a->nsets; s++)
     for (int e = 0; e < a->sets[s]->slice_size; e++)
-      TCHECK(a->sets[s]->part[e] == b->sets[s]->part[e], "set %s element %d: part %d, then %d",
-             a->sets[s]->name, a->sets[s]->slice_start + e, a->sets[s]->part[e], b->sets[s]->part[e]);
+      CHECK(a->sets[s]->part[e] == b->sets[s]->part[e], "set %s element %d: part %d, then %d",
+            a->sets[s]->name, a->sets[s]->slice_start + e, a->sets[s]->part[e],
+            b->sets[s]->part[e]);
 }
 
 int main(int argc, char **argv) {
@@ -265,7 +273,7 @@ int main(int argc, char **argv) {
   op_mpi_mesh_free(p.dist);
   op_mpi_mesh_free(p.whole);
   op_mpi_mesh_free(airfoil ? a2.m : g2.m);
-  int rc = mpi_test_finish("test_mpi_halo");
+  int rc = check_mpi_exit("test_mpi_halo");
   MPI_Finalize();
   return rc;
 }

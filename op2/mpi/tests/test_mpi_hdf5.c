@@ -60,8 +60,8 @@ int main(int argc, char **argv) {
   int *want = calloc((size_t)w.nodes->slice_size + 1, sizeof(int));
   for (int e = 0; e < w.edges->slice_size; e++) want[w.pedge->slice[2 * e]]++, want[w.pedge->slice[2 * e + 1]]++;
   for (int i = 0; i < a.nodes->size; i++)
-    TCHECK(dg[i] == want[a.nodes->gid[i]], "node %d: degree %d, whole mesh %d", a.nodes->gid[i], dg[i],
-           want[a.nodes->gid[i]]);
+    CHECK(dg[i] == want[a.nodes->gid[i]], "node %d: degree %d, whole mesh %d", a.nodes->gid[i],
+          dg[i], want[a.nodes->gid[i]]);
   free(want);
 
   op_mpi_dump_hdf5(a.m, argv[3]);
@@ -70,11 +70,11 @@ int main(int argc, char **argv) {
   if (argc > 5 && !strcmp(argv[5], "atomic")) {
     op_mpi_dat twice[3] = {deg, xsum, deg};
     op_mpi_write_hdf5(a.m, argv[4], 0, NULL, 3, twice); /* must abort, leaving argv[4] as it was */
-    TCHECK(0, "writing a dat twice into one file did not fail");
+    CHECK(0, "writing a dat twice into one file did not fail");
   }
   op_mpi_mesh_free(a.m);
   op_mpi_mesh_free(w.m);
-  int rc = mpi_test_finish("test_mpi_hdf5");
+  int rc = check_mpi_exit("test_mpi_hdf5");
   MPI_Finalize();
   return rc;
 }

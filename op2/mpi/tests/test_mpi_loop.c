@@ -92,7 +92,7 @@ int main(int argc, char **argv) {
   declare_dats(&w, &wu, &wwt, &wres);
   test_airfoil_distribute(&a, argv[1], NULL);
   test_airfoil_distribute(&w, "BLOCK:BLOCK", NULL); /* one process: everything owned, in order */
-  for (int c = 0; c < w.cells->size; c++) TCHECK(w.cells->gid[c] == c, "whole mesh renumbered");
+  for (int c = 0; c < w.cells->size; c++) CHECK(w.cells->gid[c] == c, "whole mesh renumbered");
 
   loops L = {a.pedge, a.pecell, a.pbedge, a.pbecell, (double *)u->data, (double *)wt->data,
              (double *)res->data, {0, 0}, -1e300, 1e300, (int *)a.p_bound->data};
@@ -123,10 +123,12 @@ int main(int argc, char **argv) {
       for (int i = 0; i < a.nodes->exp_nonexec.nranks; i++) to |= a.nodes->exp_nonexec.ranks[i] == r;
       expect += to;
     }
-    TCHECK(m1 - m0 == expect, "edge loop sent %lld messages, expected %d (u's neighbours)", m1 - m0, expect);
-    if (a.m->nprocs > 1) TCHECK(expect > 0, "no process reads u's halo on %d processes", a.m->nprocs);
+    CHECK(m1 - m0 == expect, "edge loop sent %lld messages, expected %d (u's neighbours)", m1 - m0,
+          expect);
+    if (a.m->nprocs > 1)
+      CHECK(expect > 0, "no process reads u's halo on %d processes", a.m->nprocs);
     run(a.bedges, 4, ab, k_bedges, &L);
-    TCHECK(messages() == m1, "bedge loop sent %lld messages: u's halo was fresh", messages() - m1);
+    CHECK(messages() == m1, "bedge loop sent %lld messages: u's halo was fresh", messages() - m1);
     run(w.edges, 5, re, k_edges, &R);
     run(w.bedges, 3, rb, k_bedges, &R);
 
@@ -135,7 +137,7 @@ int main(int argc, char **argv) {
     L.top = -1e300, L.bottom = 1e300;
     long long m2 = messages();
     run(a.cells, 1, ac, k_cells, &L);
-    TCHECK(messages() == m2, "a direct loop sent %lld messages", messages() - m2);
+    CHECK(messages() == m2, "a direct loop sent %lld messages", messages() - m2);
     /* As op_loop_end: the root's sum from the value before the loop, the
      * others' from zero, combined in rank order. */
     if (a.m->rank == 0) gsum[0] += L.sums[0], gsum[1] += L.sums[1];
@@ -147,21 +149,23 @@ int main(int argc, char **argv) {
     op_mpi_reduce(a.m->comm, 3, red);
     R.sums[0] = 0.5, R.sums[1] = -0.25, R.top = -1e300, R.bottom = 1e300;
     run(w.cells, 1, rc, k_cells, &R);
-    TCHECK(gsum[0] == R.sums[0] && gsum[1] == R.sums[1], "iteration %d: sums %.17g %.17g, whole mesh %.17g %.17g",
-           it, gsum[0], gsum[1], R.sums[0], R.sums[1]);
-    TCHECK(top == R.top && bottom == R.bottom, "iteration %d: max %.17g min %.17g, whole mesh %.17g %.17g", it,
-           top, bottom, R.top, R.bottom);
+    CHECK(gsum[0] == R.sums[0] && gsum[1] == R.sums[1],
+          "iteration %d: sums %.17g %.17g, whole mesh %.17g %.17g", it, gsum[0], gsum[1], R.sums[0],
+          R.sums[1]);
+    CHECK(top == R.top && bottom == R.bottom,
+          "iteration %d: max %.17g min %.17g, whole mesh %.17g %.17g", it, top, bottom, R.top,
+          R.bottom);
   }
   /* res of every owned cell, against the whole mesh. */
   for (int c = 0; c < a.cells->size; c++) {
     int g = a.cells->gid[c];
     for (int d = 0; d < 2; d++)
-      TCHECK(L.res[2 * c + d] == R.res[2 * g + d], "cell %d res[%d] = %.17g, whole mesh %.17g", g, d,
-             L.res[2 * c + d], R.res[2 * g + d]);
+      CHECK(L.res[2 * c + d] == R.res[2 * g + d], "cell %d res[%d] = %.17g, whole mesh %.17g", g, d,
+            L.res[2 * c + d], R.res[2 * g + d]);
   }
   op_mpi_mesh_free(a.m);
   op_mpi_mesh_free(w.m);
-  int rc_ = mpi_test_finish("test_mpi_loop");
+  int rc_ = check_mpi_exit("test_mpi_loop");
   MPI_Finalize();
   return rc_;
 }

@@ -92,24 +92,26 @@ int main(int argc, char **argv) {
       process_value(seed, rank, g0, g);
       op_mpi_reduction red = reduction(OP_TYPE_DOUBLE, OP_INC, 2, g);
       op_mpi_reduce(MPI_COMM_WORLD, 1, &red);
-      TCHECK(memcmp(g, want, sizeof g) == 0, "data %d, repetition %d: %.17g %.17g, expected %.17g %.17g", seed,
-             rep, g[0], g[1], want[0], want[1]);
+      CHECK(memcmp(g, want, sizeof g) == 0,
+            "data %d, repetition %d: %.17g %.17g, expected %.17g %.17g", seed, rep, g[0], g[1],
+            want[0], want[1]);
       if (rep == 0) memcpy(first, g, sizeof g);
-      TCHECK(memcmp(g, first, sizeof g) == 0, "repetition %d differs from the first", rep);
+      CHECK(memcmp(g, first, sizeof g) == 0, "repetition %d differs from the first", rep);
     }
     /* Every process holds the same bits. */
     double g_root[2];
     memcpy(g_root, first, sizeof first);
     MPI_Bcast(g_root, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    TCHECK(memcmp(first, g_root, sizeof first) == 0, "rank %d's result differs from rank 0's", rank);
+    CHECK(memcmp(first, g_root, sizeof first) == 0, "rank %d's result differs from rank 0's", rank);
   }
   if (rank == 0)
     printf("rank order against the reverse order: %d of 16 data sets differ; against the root last: %d\n",
          sensitive_back, sensitive_rest);
   if (P >= 3)
-    TCHECK(sensitive_back >= 3 && sensitive_rest >= 3,
-           "only %d (reverse) and %d (root last) of 16 data sets depend on the order of the processes",
-           sensitive_back, sensitive_rest);
+    CHECK(
+        sensitive_back >= 3 && sensitive_rest >= 3,
+        "only %d (reverse) and %d (root last) of 16 data sets depend on the order of the processes",
+        sensitive_back, sensitive_rest);
 
   /* MAX and MIN with their info values, three reductions in one call: a
    * maximum every process ties on (the info of rank 0 wins), a maximum only
@@ -125,16 +127,18 @@ int main(int argc, char **argv) {
   red[2].ninfo = 2, red[2].info[0] = low_info, red[2].info_bytes[0] = sizeof(int);
   red[2].info[1] = low_where, red[2].info_bytes[1] = 2 * sizeof(double);
   op_mpi_reduce(MPI_COMM_WORLD, 3, red);
-  TCHECK(tie == 4.0 && tie_info == 100, "tied max %g with info %d, expected 4 with rank 0's 100", tie, tie_info);
-  TCHECK(top == P - 1 && top_info == 100 + P - 1, "max %g with info %d, expected %d with %d", top, top_info,
-         P - 1, 100 + P - 1);
+  CHECK(tie == 4.0 && tie_info == 100, "tied max %g with info %d, expected 4 with rank 0's 100",
+        tie, tie_info);
+  CHECK(top == P - 1 && top_info == 100 + P - 1, "max %g with info %d, expected %d with %d", top,
+        top_info, P - 1, 100 + P - 1);
   /* low[0] is least on the last rank, low[1] on rank 0: each component's info follows its own winner. */
-  TCHECK(low[0] == 10.0 - (P - 1) && low[1] == 3.0, "min %g %g", low[0], low[1]);
-  TCHECK(low_info[0] == P - 1 && low_info[1] == 0, "min infos %d %d, expected %d 0", low_info[0], low_info[1],
-         P - 1);
-  TCHECK(low_where[0][0] == P - 1 + 0.5 && low_where[0][1] == P - 1 + 0.25 && low_where[1][0] == 0.0 &&
-             low_where[1][1] == 0.0,
-         "min where %g %g / %g %g", low_where[0][0], low_where[0][1], low_where[1][0], low_where[1][1]);
+  CHECK(low[0] == 10.0 - (P - 1) && low[1] == 3.0, "min %g %g", low[0], low[1]);
+  CHECK(low_info[0] == P - 1 && low_info[1] == 0, "min infos %d %d, expected %d 0", low_info[0],
+        low_info[1], P - 1);
+  CHECK(low_where[0][0] == P - 1 + 0.5 && low_where[0][1] == P - 1 + 0.25 &&
+            low_where[1][0] == 0.0 && low_where[1][1] == 0.0,
+        "min where %g %g / %g %g", low_where[0][0], low_where[0][1], low_where[1][0],
+        low_where[1][1]);
 
   /* Floats and ints, the root's holding the value before the loop. */
   float f = (rank == 0 ? 1.0f : 0.0f) + 1e-3f * (float)(rank + 1), fwant = 1.0f + 1e-3f;
@@ -142,10 +146,10 @@ int main(int argc, char **argv) {
   for (int r = 1; r < P; r++) fwant += 1e-3f * (float)(r + 1), iwant += 10 * r - 3;
   op_mpi_reduction fi[2] = {reduction(OP_TYPE_FLOAT, OP_INC, 1, &f), reduction(OP_TYPE_INT, OP_INC, 1, &i)};
   op_mpi_reduce(MPI_COMM_WORLD, 2, fi);
-  TCHECK(f == fwant, "float sum %.9g, expected %.9g", f, fwant);
-  TCHECK(i == iwant, "int sum %d, expected %d", i, iwant);
+  CHECK(f == fwant, "float sum %.9g, expected %.9g", f, fwant);
+  CHECK(i == iwant, "int sum %d, expected %d", i, iwant);
 
-  int rc = mpi_test_finish("test_mpi_reduce");
+  int rc = check_mpi_exit("test_mpi_reduce");
   MPI_Finalize();
   return rc;
 }

@@ -77,7 +77,7 @@ int main(int argc, char **argv) {
     const double *acc = op_fetch_data_ptr(d_acc);
     int bad = 0;
     for (int n = 0; n < nnode; n++) bad += acc[n] != expect[n];
-    EXPECT(bad == 0, "OP_INC through a map: %d nodes wrong", bad);
+    CHECK(bad == 0, "OP_INC through a map: %d nodes wrong", bad);
     free(expect);
   }
 
@@ -93,7 +93,7 @@ int main(int argc, char **argv) {
     for (int n = 0; n < nnode; n++)
       /* From (n, -n): (2n + 1, -n) after one call, (4n + 3, 1) after two. */
       bad += vv[2 * n] != 4.0f * n + 3.0f || vv[2 * n + 1] != 1.0f;
-    EXPECT(bad == 0, "OP_RW direct: %d nodes wrong", bad);
+    CHECK(bad == 0, "OP_RW direct: %d nodes wrong", bad);
   }
 
   /* WRITE direct with the element index and a constant. */
@@ -103,7 +103,7 @@ int main(int argc, char **argv) {
     const int *out = op_fetch_data_ptr(d_out);
     int bad = 0;
     for (int n = 0; n < nnode; n++) bad += out[n] != 3 * n;
-    EXPECT(bad == 0, "op_arg_idx(OP_ID) and op_decl_const: %d nodes wrong", bad);
+    CHECK(bad == 0, "op_arg_idx(OP_ID) and op_decl_const: %d nodes wrong", bad);
   }
 
   /* READ through a map and op_arg_idx through a map. */
@@ -117,7 +117,7 @@ int main(int argc, char **argv) {
     int bad = 0;
     for (int e = 0; e < nedge; e++)
       bad += s[e] != acc[e2n[2 * e]] + acc[e2n[2 * e + 1]] || which[e] != e2n[2 * e + 1];
-    EXPECT(bad == 0, "OP_READ through a map / op_arg_idx through a map: %d edges wrong", bad);
+    CHECK(bad == 0, "OP_READ through a map / op_arg_idx through a map: %d edges wrong", bad);
   }
 
   /* Every reduction kind and type, and a global read. */
@@ -149,14 +149,14 @@ int main(int argc, char **argv) {
       efsum += (float)k[n];
       efmax = (float)acc[n] > efmax ? (float)acc[n] : efmax;
     }
-    EXPECT(sum == esum, "double OP_INC: %.17g, expected %.17g", sum, esum);
-    EXPECT(mn == emn, "double OP_MIN: %.17g, expected %.17g", mn, emn);
-    EXPECT(mx == emx, "double OP_MAX: %.17g, expected %.17g", mx, emx);
-    EXPECT(isum == eisum, "int OP_INC: %d, expected %d", isum, eisum);
-    EXPECT(imin == eimin, "int OP_MIN: %d, expected %d", imin, eimin);
-    EXPECT(imax == eimax, "int OP_MAX: %d, expected %d", imax, eimax);
-    EXPECT(fsum == efsum, "float OP_INC: %g, expected %g", fsum, efsum);
-    EXPECT(fmx == efmax, "float OP_MAX: %g, expected %g", fmx, efmax);
+    CHECK(sum == esum, "double OP_INC: %.17g, expected %.17g", sum, esum);
+    CHECK(mn == emn, "double OP_MIN: %.17g, expected %.17g", mn, emn);
+    CHECK(mx == emx, "double OP_MAX: %.17g, expected %.17g", mx, emx);
+    CHECK(isum == eisum, "int OP_INC: %d, expected %d", isum, eisum);
+    CHECK(imin == eimin, "int OP_MIN: %d, expected %d", imin, eimin);
+    CHECK(imax == eimax, "int OP_MAX: %d, expected %d", imax, eimax);
+    CHECK(fsum == efsum, "float OP_INC: %g, expected %g", fsum, efsum);
+    CHECK(fmx == efmax, "float OP_MAX: %g, expected %g", fmx, efmax);
   }
   /* MIN and MAX keep the initial value when no element beats it. */
   mn = -1e300;
@@ -174,8 +174,8 @@ int main(int argc, char **argv) {
               op_arg_gbl(&isum, 1, "int", OP_INC), op_arg_gbl(&imin, 1, "int", OP_MIN),
               op_arg_gbl(&imax, 1, "int", OP_MAX), op_arg_gbl(&fsum, 1, "float", OP_INC),
               op_arg_gbl(&fmx, 1, "float", OP_MAX));
-  EXPECT(mn == -1e300 && mx == 1e300 && imin == -1000000 && imax == 1000000 && fmx == 1e30f,
-         "MIN/MAX did not keep an initial value that no element beats");
+  CHECK(mn == -1e300 && mx == 1e300 && imin == -1000000 && imax == 1000000 && fmx == 1e30f,
+        "MIN/MAX did not keep an initial value that no element beats");
 
   /* WRITE and RW through a map. */
   double *acc = op_fetch_data_ptr(d_acc);
@@ -189,7 +189,7 @@ int main(int argc, char **argv) {
     int bad = 0;
     for (int p = 0; p < npair; p++)
       bad += a[p2n[2 * p]] != pw[p] || a[p2n[2 * p + 1]] != 2.0 * (double)p2n[2 * p + 1];
-    EXPECT(bad == 0, "OP_WRITE / OP_RW through a map: %d pairs wrong", bad);
+    CHECK(bad == 0, "OP_WRITE / OP_RW through a map: %d pairs wrong", bad);
   }
 
   /* RW through a map with repeated targets within a block (the chunked form
@@ -208,7 +208,7 @@ int main(int argc, char **argv) {
     const double *a = op_fetch_data_ptr(d_acc);
     int bad = 0;
     for (int n = 0; n < nnode; n++) bad += a[n] != expect[n];
-    EXPECT(bad == 0, "OP_RW through a map with repeated targets: %d nodes wrong", bad);
+    CHECK(bad == 0, "OP_RW through a map with repeated targets: %d nodes wrong", bad);
     free(expect);
   }
 
@@ -221,22 +221,23 @@ int main(int argc, char **argv) {
     const double *a = op_fetch_data_ptr(d_acc);
     double e0 = 0, e1 = 0;
     for (int n = 0; n < nnode; n++) e0 += a[n], e1 += a[n] * a[n];
-    EXPECT(vacc[0] == e0 && vacc[1] == e1 && vacc[2] == nnode,
-           "vector OP_INC: (%g %g %g), expected (%g %g %d)", vacc[0], vacc[1], vacc[2], e0, e1,
-           nnode);
+    CHECK(vacc[0] == e0 && vacc[1] == e1 && vacc[2] == nnode,
+          "vector OP_INC: (%g %g %g), expected (%g %g %d)", vacc[0], vacc[1], vacc[2], e0, e1,
+          nnode);
   }
   double before[3] = {vacc[0], vacc[1], vacc[2]};
   op_par_loop(vec_sum, "vec_sum_empty", empty, op_arg_dat(d_e, -1, OP_ID, 1, "double", OP_READ),
               op_arg_gbl(vacc, vdim, "double", OP_INC));
-  EXPECT(memcmp(before, vacc, sizeof vacc) == 0, "a loop over an empty set changed its global");
+  CHECK(memcmp(before, vacc, sizeof vacc) == 0, "a loop over an empty set changed its global");
 
-  printf("%s backend, %d thread(s), part size %d: %s\n", op_backend_name(), op_num_threads(),
-         op_part_size(), failures ? "FAILED" : "all loop checks passed");
+  char name[128];
+  snprintf(name, sizeof name, "loops, %s backend, %d thread(s), part size %d", op_backend_name(),
+           op_num_threads(), op_part_size());
   op_exit();
   free(e2n);
   free(w);
   free(p2n);
   free(perm);
   free(pw);
-  return failures ? 1 : 0;
+  return check_exit(name);
 }

@@ -81,8 +81,8 @@ int main(int argc, char **argv) {
    * (a grid of 90 x 70 has bandwidth 70 to 90 in a good order). */
   const int after = bandwidth(pecell->map, nedge);
   printf("bandwidth of pecell: %d before, %d after op_renumber\n", before, after);
-  EXPECT(after <= 2 * ny, "bandwidth %d after renumbering, expected at most %d", after, 2 * ny);
-  EXPECT(op_set_user_ids(cells) && op_set_user_ids(edges), "cells or edges not renumbered");
+  CHECK(after <= 2 * ny, "bandwidth %d after renumbering, expected at most %d", after, 2 * ny);
+  CHECK(op_set_user_ids(cells) && op_set_user_ids(edges), "cells or edges not renumbered");
   /* Windows of 64 edges touch 128 distinct cells (a grid has room for it),
    * but for the last windows, where few edges are left to choose from. */
   int clashes = 0;
@@ -92,26 +92,28 @@ int main(int argc, char **argv) {
         for (int x = 0; x < 2; x++)
           for (int y = 0; y < 2; y++)
             clashes += pecell->map[2 * a + x] == pecell->map[2 * b + y];
-  EXPECT(clashes == 0, "%d pairs of edges of one window share a cell", clashes);
+  CHECK(clashes == 0, "%d pairs of edges of one window share a cell", clashes);
 
   /* Data in the user's numbering, in and out. */
   int *got = malloc(sizeof(int) * 2 * (nedge > ncell ? nedge : ncell));
   op_fetch_data(d_value, got);
-  EXPECT(!memcmp(got, value, sizeof(int) * ncell), "op_fetch_data is not in the user's order");
+  CHECK(!memcmp(got, value, sizeof(int) * ncell), "op_fetch_data is not in the user's order");
   op_fetch_data_idx(d_value, got, 100, 199);
-  EXPECT(!memcmp(got, value + 100, sizeof(int) * 100),
-         "op_fetch_data_idx is not in the user's order");
+  CHECK(!memcmp(got, value + 100, sizeof(int) * 100),
+        "op_fetch_data_idx is not in the user's order");
   for (int c = 0; c < ncell; c++) value[c] = 3 * c + 1;
   op_dat d_late = op_decl_dat(cells, 1, "int", value, "late");
   op_fetch_data(d_late, got);
-  EXPECT(!memcmp(got, value, sizeof(int) * ncell), "a dat declared after op_renumber comes back "
-                                                   "in another order");
+  CHECK(!memcmp(got, value, sizeof(int) * ncell),
+        "a dat declared after op_renumber comes back "
+        "in another order");
   op_print_dat_to_binfile(d_late, "renumber_late.bin");
   FILE *f = fopen("renumber_late.bin", "rb");
   int head[2] = {0, 0};
-  EXPECT(f && fread(head, sizeof head, 1, f) == 1 && fread(got, sizeof(int), ncell, f) == (size_t)ncell &&
-             !memcmp(got, value, sizeof(int) * ncell),
-         "the binary dump is not in the user's order");
+  CHECK(f && fread(head, sizeof head, 1, f) == 1 &&
+            fread(got, sizeof(int), ncell, f) == (size_t)ncell &&
+            !memcmp(got, value, sizeof(int) * ncell),
+        "the binary dump is not in the user's order");
   if (f) fclose(f);
   remove("renumber_late.bin");
 
@@ -121,7 +123,7 @@ int main(int argc, char **argv) {
   op_fetch_data(d_idx, got);
   int wrong = 0;
   for (int k = 0; k < nedge; k++) wrong += got[2 * k] != k || got[2 * k + 1] != ecell[2 * k];
-  EXPECT(wrong == 0, "op_arg_idx gave %d edges another number than the user's", wrong);
+  CHECK(wrong == 0, "op_arg_idx gave %d edges another number than the user's", wrong);
 
   /* A loop through the map: each cell gets the weights of its edges. */
   op_par_loop(count_edges, "count_edges", edges, op_arg_dat(d_w, -1, OP_ID, 1, "int", OP_READ),
@@ -130,10 +132,10 @@ int main(int argc, char **argv) {
   int *expect = calloc((size_t)ncell, sizeof(int));
   for (int k = 0; k < nedge; k++) expect[ecell[2 * k]] += w[k], expect[ecell[2 * k + 1]] += w[k];
   op_fetch_data(d_count, got);
-  EXPECT(!memcmp(got, expect, sizeof(int) * ncell), "the increments through the map went to "
-                                                    "other cells");
+  CHECK(!memcmp(got, expect, sizeof(int) * ncell),
+        "the increments through the map went to "
+        "other cells");
 
-  printf("%s\n", failures ? "FAILED" : "all renumbering checks passed");
   op_exit();
   free(perm);
   free(ecell);
@@ -141,5 +143,5 @@ int main(int argc, char **argv) {
   free(value);
   free(got);
   free(expect);
-  return failures ? 1 : 0;
+  return check_exit("renumbering");
 }

@@ -10,7 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 
-#include "check.h"
+#include "test_check.h"
 #include "result_json.h"
 #include "op_tmpname.h"
 #include "solver_files.h"
@@ -302,9 +302,5 @@ int main(int argc, char **argv)
     fprintf(stderr, "%s: no case named '%s'\n", argv[0], argv[1]);
     return 2;
   }
-  if (check_failures > 0) {
-    fprintf(stderr, "%d check(s) failed\n", check_failures);
-    return 1;
-  }
-  return 0;
+  return check_exit("solver_json");
 }

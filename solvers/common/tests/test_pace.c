@@ -5,7 +5,7 @@
  *
  * usage: test_pace
  */
-#include "check.h"
+#include "test_check.h"
 #include "solver_pace.h"
 
 #include <math.h>
@@ -48,10 +48,5 @@ int main(void) {
   /* The elapsed time counts from the start, not from the last line. */
   CHECK(strcmp(solver_pace_text(&p, 0.5, 71.0, b, sizeof b), "50%, 21 s, about 21 s left") == 0);
 
-  if (check_failures > 0) {
-    fprintf(stderr, "%d check(s) failed\n", check_failures);
-    return 1;
-  }
-  printf("solver_pace: all checks passed\n");
-  return 0;
+  return check_exit("solver_pace");
 }

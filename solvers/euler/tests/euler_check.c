@@ -40,18 +40,7 @@ int euler_limiter = 2;
 #include "euler_flux_x.h"
 #include "euler_flux_y.h"
 #include "euler_fix_x.h"
-
-static int failures = 0;
-
-#define CHECK(cond, ...)                        \
-  do {                                          \
-    if (!(cond)) {                              \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-      printf(__VA_ARGS__);                      \
-      printf("\n");                             \
-      failures++;                               \
-    }                                           \
-  } while (0)
+#include "test_check.h"
 
 /* ---- scheme --------------------------------------------------------------------- */
 
@@ -239,12 +228,9 @@ static void check_transpose(const char *fa, const char *fb) {
   int na[2], nb[2];
   read_size(fa, na);
   read_size(fb, nb);
-  if (na[0] != nb[1] || na[1] != nb[0]) {
-    printf("FAIL: %s is %d x %d but %s is %d x %d (not transposed)\n", fa, na[0], na[1], fb, nb[0],
-           nb[1]);
-    failures++;
-    return;
-  }
+  const int transposed = na[0] == nb[1] && na[1] == nb[0];
+  CHECK(transposed, "%s is %d x %d but %s is %d x %d", fa, na[0], na[1], fb, nb[0], nb[1]);
+  if (!transposed) return;
   const int nx = na[0], ny = na[1];
   const long long n = (long long)nx * ny;
   double *qa = read_field(fa, "q", n, 4), *qb = read_field(fb, "q", n, 4);
@@ -332,10 +318,8 @@ static run_result read_run(const char *path, const char *key) {
     exit(2);
   }
   const char *valid = find_value(s, "exact_error", "valid", path);
-  if (strncmp(valid, "true", 4) != 0) {
-    printf("FAIL: %s: the exact solution is not valid at the final time\n", path);
-    failures++;
-  }
+  CHECK(strncmp(valid, "true", 4) == 0, "%s: the exact solution is not valid at the final time",
+        path);
   free(s);
   return r;
 }
@@ -397,11 +381,9 @@ static void check_ppm(const char *file, int w, int h) {
   int gw, gh;
   unsigned char *rgb = NULL;
   char err[OP_IO_ERRLEN];
-  if (op_ppm_read(file, &gw, &gh, &rgb, err, sizeof err) != 0) {
-    printf("FAIL: %s\n", err);
-    failures++;
-    return;
-  }
+  const int readable = op_ppm_read(file, &gw, &gh, &rgb, err, sizeof err) == 0;
+  CHECK(readable, "%s", err);
+  if (!readable) return;
   int fx = -1, fy = -1;
   for (int y = 0; fx < 0 && y + h + 1 < gh; y++)
     for (int x = 0; fx < 0 && x + w + 1 < gw; x++) {
@@ -466,6 +448,5 @@ int main(int argc, char **argv) {
   } else {
     return usage();
   }
-  printf("%s: %s\n", cmd, failures ? "FAILED" : "passed");
-  return failures ? 1 : 0;
+  return check_exit(cmd);
 }

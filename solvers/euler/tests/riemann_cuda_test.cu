@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "test_check.h"
+
 #define NSTATES 4096
 
 __global__ void flux_kernel(const double *wl, const double *wr, double gamma,
@@ -52,7 +54,7 @@ static double rnd(void)
 int main(void)
 {
     const double gamma = 1.4;
-    int ndev = 0, i, k, bad = 0;
+    int ndev = 0, i, k;
     static double wl[4 * NSTATES], wr[4 * NSTATES], fd[4 * NSTATES];
     static double ps[NSTATES];
     static int st[NSTATES];
@@ -98,35 +100,22 @@ int main(void)
         int sh = riemann_flux_2d(wl + 4 * i, wr + 4 * i, gamma, fh);
         for (k = 0; k < 4; ++k)
             scale = fmax(scale, fabs(fh[k]));
-        if (sh != st[i]) {
-            ++bad;
-            fprintf(stderr, "state %d: status host %d device %d\n", i, sh,
-                    st[i]);
-        }
+        CHECK(sh == st[i], "state %d: status host %d device %d", i, sh, st[i]);
         for (k = 0; k < 4; ++k) {
             /* same formulas, different compilers (FMA contraction, libm):
              * agree to well within the 1e-12 iteration tolerance */
-            if (!(fabs(fh[k] - fd[4 * i + k]) <= 1e-11 * (scale + 1e-300))) {
-                ++bad;
-                fprintf(stderr, "state %d flux %d: host %.17g device %.17g\n",
-                        i, k, fh[k], fd[4 * i + k]);
-            }
+            CHECK(fabs(fh[k] - fd[4 * i + k]) <= 1e-11 * (scale + 1e-300),
+                  "state %d flux %d: host %.17g device %.17g", i, k, fh[k],
+                  fd[4 * i + k]);
         }
     }
     printf("device p* of Toro test 1: %.10g\n", ps[0]);
-    if (fabs(ps[0] - 0.30313) > 0.5e-5) {
-        ++bad;
-        fprintf(stderr, "device p* of test 1 wrong\n");
-    }
-    if (st[1] != RIEMANN_VACUUM_GENERATED) {
-        ++bad;
-        fprintf(stderr, "device vacuum status %d\n", st[1]);
-    }
+    CHECK(fabs(ps[0] - 0.30313) <= 0.5e-5, "device p* of test 1 %.10g", ps[0]);
+    CHECK(st[1] == RIEMANN_VACUUM_GENERATED, "device vacuum status %d", st[1]);
     cudaFree(d_wl);
     cudaFree(d_wr);
     cudaFree(d_f);
     cudaFree(d_ps);
     cudaFree(d_st);
-    printf("%d states compared, %d mismatches\n", NSTATES, bad);
-    return bad == 0 ? 0 : 1;
+    return check_exit("riemann_cuda_test");
 }

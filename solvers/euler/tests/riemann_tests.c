@@ -15,19 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
-static int checks = 0;
-
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        ++checks;                                                            \
-        if (!(cond)) {                                                       \
-            ++failures;                                                      \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);  \
-            fprintf(stderr, __VA_ARGS__);                                    \
-            fprintf(stderr, "\n");                                           \
-        }                                                                    \
-    } while (0)
+#include "test_check.h"
 
 static int close_rel(double a, double b, double rtol, double atol)
 {
@@ -802,7 +790,7 @@ static int test_fuzz(void)
             CHECK(r >= 0 && state_finite(&w) && w.rho >= 0 && w.p >= 0,
                   "case %d sample S=%g", n, S);
         }
-        if (failures > 20)
+        if (check_failures > 20)
             break;
     }
     printf("%d problems: %ld converged (max %d iterations, mean %.2f), "
@@ -940,7 +928,7 @@ static int test_star_from_last_step(void)
         for (k = 0; k < 4; ++k)
             CHECK(fabs(F[k] - P[k]) <= ulps * (fabs(P[k]) + ws[0] * scale * scale + ws[3]),
                   "case %d: face flux %d %.17g, the full solve's %.17g", n, k, F[k], P[k]);
-        if (failures > 20)
+        if (check_failures > 20)
             break;
     }
     printf("largest differences from fresh evaluations, in units of the "
@@ -1069,6 +1057,5 @@ int main(int argc, char **argv)
         fprintf(stderr, "riemann_tests: unknown case '%s'\n", argv[1]);
         return 2;
     }
-    printf("%d checks, %d failures\n", checks, failures);
-    return failures == 0 ? 0 : 1;
+    return check_exit("riemann_tests");
 }

@@ -21,18 +21,11 @@
 
 #include "op2.h"
 
-enum { NNODE = 977, NEDGE = 3001, REPEAT = 20 };
+/* A failed check names the process (test_check.h). */
+#define CHECK_RANK() op_rank()
+#include "test_check.h"
 
-static int failures;
-#define EXPECT(cond, ...)                                         \
-  do {                                                            \
-    if (!(cond)) {                                                \
-      fprintf(stderr, "FAIL (rank %d): ", op_rank());             \
-      fprintf(stderr, __VA_ARGS__);                               \
-      fputc('\n', stderr);                                        \
-      failures++;                                                 \
-    }                                                             \
-  } while (0)
+enum { NNODE = 977, NEDGE = 3001, REPEAT = 20 };
 
 /* Values over 2^60 and below 1: summed in another order, they round otherwise. */
 static double value(int g) { return (g % 7 == 0 ? 1e18 : 1.0) * ((g * 37 % 101) - 50) + 1.0 / (g + 3); }
@@ -81,8 +74,8 @@ int main(int argc, char **argv) {
   free(pedge), free(w), free(v), free(k), free(xy);
   op_partition(lib, routine, edges, m, dxy);
 
-  EXPECT(op_get_size(nodes) == NNODE && op_get_size(edges) == NEDGE, "op_get_size: %d, %d",
-         op_get_size(nodes), op_get_size(edges));
+  CHECK(op_get_size(nodes) == NNODE && op_get_size(edges) == NEDGE, "op_get_size: %d, %d",
+        op_get_size(nodes), op_get_size(edges));
 
   /* Reductions, REPEAT times: the same bits every time and everywhere. */
   double first_sum = 0.0;
@@ -95,22 +88,22 @@ int main(int argc, char **argv) {
                 op_arg_gbl(&sum, 1, "double", OP_INC), op_arg_gbl(&isum, 1, "int", OP_INC),
                 op_arg_gbl(&vmax, 1, "double", OP_MAX), op_arg_info(&where, 1, "int", 5));
     if (r == 0) first_sum = sum;
-    EXPECT(memcmp(&sum, &first_sum, sizeof sum) == 0, "repetition %d: sum %.17g, first %.17g", r,
-           sum, first_sum);
+    CHECK(memcmp(&sum, &first_sum, sizeof sum) == 0, "repetition %d: sum %.17g, first %.17g", r,
+          sum, first_sum);
     double root_sum = sum;
     op_broadcast(&root_sum, sizeof root_sum);
-    EXPECT(memcmp(&sum, &root_sum, sizeof sum) == 0, "sum %.17g here, %.17g on the root", sum,
-           root_sum);
+    CHECK(memcmp(&sum, &root_sum, sizeof sum) == 0, "sum %.17g here, %.17g on the root", sum,
+          root_sum);
     int want_isum = 1000, want_where = 0;
     double want_max = -1e300;
     for (int g = 0; g < NNODE; g++) {
       want_isum += ivalue(g);
       if (value(g) > want_max) want_max = value(g), want_where = g;
     }
-    EXPECT(isum == want_isum, "integer sum %d, expected %d (the value before the loop %s)", isum,
-           want_isum, isum > want_isum ? "counted more than once?" : "lost?");
-    EXPECT(vmax == want_max && where == want_where, "max %.17g at node %d, expected %.17g at %d",
-           vmax, where, want_max, want_where);
+    CHECK(isum == want_isum, "integer sum %d, expected %d (the value before the loop %s)", isum,
+          want_isum, isum > want_isum ? "counted more than once?" : "lost?");
+    CHECK(vmax == want_max && where == want_where, "max %.17g at node %d, expected %.17g at %d",
+          vmax, where, want_max, want_where);
   }
 
   /* An increment through a map, then a sum of it: integers, exact in any order. */
@@ -123,16 +116,17 @@ int main(int argc, char **argv) {
   const double *acc = op_fetch_data_global(dacc);
   if (op_is_root())
     for (int g = 0; g < NNODE; g++)
-      EXPECT(acc[g] == want_acc[g], "acc of node %d is %g, expected %g", g, acc[g], want_acc[g]);
+      CHECK(acc[g] == want_acc[g], "acc of node %d is %g, expected %g", g, acc[g], want_acc[g]);
   double some[5];
   op_fetch_data_idx(dacc, some, 100, 104);
   for (int g = 100; g < 105; g++)
-    EXPECT(some[g - 100] == want_acc[g], "op_fetch_data_idx: node %d is %g, expected %g", g,
-           some[g - 100], want_acc[g]);
+    CHECK(some[g - 100] == want_acc[g], "op_fetch_data_idx: node %d is %g, expected %g", g,
+          some[g - 100], want_acc[g]);
 
-  failures = op_max_int(failures);
-  if (!failures) op_printf("test_mpi_api %s:%s on %d process(es): all checks passed\n", lib, routine,
-                           op_num_procs());
+  check_failures = op_max_int(check_failures);
+  if (!check_failures)
+    op_printf("test_mpi_api %s:%s on %d process(es): all checks passed\n", lib, routine,
+              op_num_procs());
   op_exit();
-  return failures ? 1 : 0;
+  return check_failures ? 1 : 0;
 }

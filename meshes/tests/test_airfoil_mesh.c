@@ -3,6 +3,7 @@
  *        test_airfoil_mesh readfile FILE I J */
 #include "airfoil_mesh.h"
 #include "cubic_spline.h"
+#include "test_check.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -11,21 +12,6 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);              \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fputc('\n', stderr);                                                                   \
-            if (++failures > 20) {                                                                 \
-                fprintf(stderr, "too many failures\n");                                            \
-                exit(1);                                                                           \
-            }                                                                                      \
-        }                                                                                          \
-    } while (0)
 
 static void die(const char *file, int line, const char *msg)
 {
@@ -101,7 +87,7 @@ static int test_spline(void)
           d3[4][0], d3[4][1]);
     x[5] = x[4];
     CHECK(cubic_spline_notaknot(N, x, y, s, work) != 0, "repeated abscissa accepted");
-    return failures;
+    return check_failures;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -281,7 +267,7 @@ static int test_small(void)
     CHECK(airfoil_mesh_generate(100000, 100000, &m, err, sizeof err) != 0
               && strstr(err, "too large"),
           "huge mesh accepted");
-    return failures;
+    return check_failures;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -366,7 +352,7 @@ static int test_roundtrip(const char *dir)
     }
     airfoil_mesh_free(&r);
     remove(path);
-    return failures;
+    return check_failures;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -578,7 +564,7 @@ static int test_malformed(const char *dir)
     free(t.line);
     remove(path);
     remove(bad);
-    return failures;
+    return check_failures;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -676,7 +662,7 @@ static int test_inconsistent(const char *dir)
     CHECK(airfoil_mesh_parse_ascii(path, &m, err, sizeof err) == 0, "format: %s", err);
     airfoil_mesh_free(&m);
     remove(path);
-    return failures;
+    return check_failures;
 }
 
 /* Half thickness of the spec's NACA0012 surface at chord position x in [0, 1]. */
@@ -756,7 +742,7 @@ static int test_standard(const char *dir)
     airfoil_mesh_free(&m);
     airfoil_mesh_free(&r);
     remove(path);
-    return failures;
+    return check_failures;
 }
 
 /* A file written by naca_cmesh -I ni -J nj: equal to the generated, rounded mesh, and no
@@ -778,7 +764,7 @@ static int test_readfile(const char *path, int ni, int nj)
         fclose(f);
     airfoil_mesh_free(&m);
     airfoil_mesh_free(&r);
-    return failures;
+    return check_failures;
 }
 
 /* Bytes of a file, for comparing two (NULL when it cannot be read). */
@@ -822,7 +808,7 @@ static int test_streamed(const char *dir)
     }
     CHECK(airfoil_mesh_write_generated(b, 2, 5, err, sizeof err) != 0 && strstr(err, "I >= 3"),
           "I = 2 accepted: %s", err);
-    return failures;
+    return check_failures;
 }
 
 /* The streamed writer holds no array of the mesh: the standard mesh (720000 cells, whose
@@ -844,7 +830,7 @@ static int test_streamed_memory(void)
     airfoil_mesh m;
     CHECK(airfoil_mesh_generate(400, 600, &m, err, sizeof err) != 0,
           "the arrays of the standard mesh fit in 40 MB: the limit proves nothing");
-    return failures;
+    return check_failures;
 #endif
 }
 

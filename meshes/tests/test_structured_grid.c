@@ -2,26 +2,12 @@
  * and face maps, ghost sources for each boundary condition, and the refusals. Every
  * expected value is worked out by hand from the conventions in the header. */
 #include "structured_grid.h"
+#include "test_check.h"
 
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond, ...)                                                           \
-  do {                                                                             \
-    if (!(cond)) {                                                                 \
-      fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);     \
-      fprintf(stderr, __VA_ARGS__);                                                \
-      fputc('\n', stderr);                                                         \
-      if (++failures > 30) {                                                       \
-        fprintf(stderr, "too many failures\n");                                    \
-        exit(1);                                                                   \
-      }                                                                            \
-    }                                                                              \
-  } while (0)
 
 static char err[512];
 
@@ -258,10 +244,5 @@ int main(void) {
   test_faces();
   test_ghosts();
   test_geometry();
-  if (failures) {
-    fprintf(stderr, "test_structured_grid: %d check(s) failed\n", failures);
-    return 1;
-  }
-  printf("test_structured_grid: all checks passed\n");
-  return 0;
+  return check_exit("test_structured_grid");
 }
