@@ -527,15 +527,6 @@ op_arg op_arg_info_core(void *data, int dim, const char *type, size_t elem_bytes
 
 /* ---- data access ------------------------------------------------------------------ */
 
-void *op_fetch_data_ptr(op_dat dat) {
-  OP_CHECK(dat, "op_fetch_data: dat is NULL");
-  if (!(dat->where & OP_DAT_HOST_CURRENT)) {
-    op_backend_dat_to_host(dat);
-    dat->where |= OP_DAT_HOST_CURRENT;
-  }
-  return dat->data;
-}
-
 /* op_fetch_data and op_fetch_data_idx give the user's numbering (op2_renumber.h). */
 void op_fetch_data(op_dat dat, void *dest) {
   OP_CHECK(dat, "op_fetch_data: dat is NULL");
@@ -566,17 +557,6 @@ void op_fetch_data_idx(op_dat dat, void *dest, int low, int high) {
   }
   for (int u = low; u <= high; u++)
     memcpy((char *)dest + (size_t)(u - low) * row, src + (size_t)storage[u] * row, row);
-}
-
-int op_get_size(op_set set) {
-  OP_CHECK(set, "op_get_size: set is NULL");
-  return op_dist ? op_dist->global_size(set) : set->size;
-}
-
-void op_host_data_changed(op_dat dat) {
-  OP_CHECK(dat, "op_host_data_changed: dat is NULL");
-  dat->where = OP_DAT_HOST_CURRENT;
-  if (op_dist) op_dist->dat_changed(dat);
 }
 
 /* ---- diagnostics output ------------------------------------------------------------ */

@@ -3,6 +3,8 @@
  * (op2_dist.h): on one process without the MPI layer each is what OP2's
  * shared-memory library does.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +40,16 @@ int op_partition_needs_coords(const char *lib, const char *routine) {
 
 int op_num_procs(void) { return op_dist ? op_dist->nprocs : 1; }
 int op_rank(void) { return op_dist ? op_dist->rank : 0; }
+int op_is_root(void) { return op_rank() == 0; }
+
+/* OP2's printf: the root process alone prints. */
+void op_printf(const char *format, ...) {
+  if (!op_is_root()) return;
+  va_list ap;
+  va_start(ap, format);
+  vprintf(format, ap);
+  va_end(ap);
+}
 
 void op_slice(int n, int *first, int *count) {
   OP_CHECK(n >= 0 && first && count, "op_slice(%d): negative size or NULL result", n);

@@ -1,9 +1,9 @@
 /*
- * op_output.c - OP2's printing calls: op_printf, and the text and binary
- * dumps of a dat (op_print_dat_to_txtfile / op_print_dat_to_binfile), in the
- * formats OP2 writes so that files from either library can be compared.
+ * op_output.c - the text and binary dumps of a dat (op_print_dat_to_txtfile /
+ * op_print_dat_to_binfile), in the formats OP2 writes so that files from
+ * either library can be compared. (op_printf is op_dist.c's: it prints on the
+ * root process.)
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,16 +13,6 @@
 #include "op2_error.h"
 #include "op2_renumber.h"
 #include "op_tmpname.h"
-
-void op_printf(const char *format, ...) {
-  if (!op_is_root()) return;
-  va_list ap;
-  va_start(ap, format);
-  vprintf(format, ap);
-  va_end(ap);
-}
-
-int op_is_root(void) { return op_rank() == 0; }
 
 typedef int (*dat_writer)(FILE *f, op_dat dat, int rows, const char *data);
 
