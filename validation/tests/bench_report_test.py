@@ -23,15 +23,10 @@ import os
 import subprocess
 import sys
 
+from test_checks import check, finish
+
 report, published, work = sys.argv[1:4]
 runs = os.path.join(work, "runs")
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print(f"FAIL: {what}")
 
 
 HISTORY = "step,time\n1,0.5\n2,1.0\n"
@@ -167,5 +162,4 @@ p = subprocess.run(args[:-4], capture_output=True, text=True)
 check(p.returncode == 2 and "'six' is not a number" in p.stderr,
       f"bad published figure: exit {p.returncode} ({p.stderr.strip()}), expected 2")
 
-print("FAILED" if failures else "PASSED")
-sys.exit(1 if failures else 0)
+finish("bench_report_test")

@@ -20,14 +20,9 @@ import shutil
 import subprocess
 import sys
 
+from test_checks import check, finish
+
 script, work = sys.argv[1:3]
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print(f"FAIL: {what}")
 
 
 AIRFOIL = ("save_soln", "adt_calc", "res_calc", "bres_calc", "update")
@@ -148,5 +143,4 @@ check(rc == 0 and text.startswith("before\n<!-- scripts/cpu-targets.sh: begin --
 rc, _, err = run("bad")
 check(rc == 2 and "copy-1.txt" in err, f"bad: exit {rc}, expected 2 naming copy-1.txt ({err.strip()})")
 
-print(f"cpu_targets_test: {'FAILED' if failures else 'passed'}")
-sys.exit(1 if failures else 0)
+finish("cpu_targets_test")

@@ -22,14 +22,9 @@ import shutil
 import subprocess
 import sys
 
+from test_checks import check, finish
+
 tool, work = sys.argv[1:3]
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print(f"FAIL: {what}")
 
 
 def gr(*args, ok=(0,)):
@@ -164,7 +159,4 @@ p = gr("write", d, ok=(2,))
 check(p.returncode == 2 and "ledger.json" in p.stderr, f"broken ledger: exit {p.returncode}, "
       f"'{p.stderr.strip()}'")
 
-if failures:
-    print(f"gpu_report_test: {len(failures)} check(s) failed")
-    sys.exit(1)
-print("gpu_report_test: every case behaved")
+finish("gpu_report_test")

@@ -21,14 +21,9 @@ import shutil
 import subprocess
 import sys
 
+from test_checks import check, finish
+
 script, work = sys.argv[1:3]
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print(f"FAIL: {what}")
 
 
 META = """host_key=test-cpu-f1-m2-2
@@ -142,7 +137,4 @@ check(rc == 2 and "meta.txt" in out, f"bad: meta.txt without host: exit {rc}\n{o
 rc, out = run(make("no_op2", times={"seq": [1, 2, 3]}))
 check(rc == 2 and "no run of OP2-Common" in out, f"bad: no OP2 run: exit {rc}\n{out}")
 
-if failures:
-    print(f"{len(failures)} check(s) failed")
-    sys.exit(1)
-print("all checks passed")
+finish("op2_common_bench_report_test")

@@ -19,16 +19,10 @@ import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import result_compare as rc  # noqa: E402
+from test_checks import check, finish  # noqa: E402
 
 compare, h5dir, work = sys.argv[1:4]
-failures = []
 TOL = rc.Rule(1e-12, 1e-15)
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print(f"FAIL: {what}")
 
 
 RESULT = {
@@ -253,7 +247,4 @@ expect(merged, "history.csv: rms", "differ", "in pair 2 of 2")
 check("result.json" not in merged, "merged: the all-equal row of result.json kept beside its "
       "values' rows")
 
-if failures:
-    print(f"{len(failures)} failure(s)")
-    sys.exit(1)
-print("PASS: every kind of result compared as expected")
+finish("result_compare_test")
