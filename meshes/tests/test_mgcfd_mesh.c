@@ -208,7 +208,79 @@ static double channel_volume(const char *what, const level *l, const mgcfd_geome
   return g->length * g->width * g->height - under;
 }
 
+static double det3(const double *o, const double *a, const double *b, const double *c) {
+  double u[3], v[3], w[3];
+  for (int d = 0; d < 3; d++) {
+    u[d] = a[d] - o[d];
+    v[d] = b[d] - o[d];
+    w[d] = c[d] - o[d];
+  }
+  return u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0]) +
+         u[2] * (v[0] * w[1] - v[1] * w[0]);
+}
+
+/* Each node's volume another way: cell by cell, the eight corner pieces as hexahedra (node,
+ * edge midpoints, face centroids, cell centroid), each face fanned about its centroid into four
+ * triangles, each triangle the base of a tetrahedron with its apex at the node. */
+static void corner_volumes(const level *l, double *vol) {
+  const mgcfd_grid n = l->n;
+  memset(vol, 0, sizeof(double) * (size_t)l->nodes);
+  /* The faces of a hexahedron with corners numbered u + 2v + 4w, all looking out. */
+  static const int faces[6][4] = {{0, 4, 6, 2}, {1, 3, 7, 5}, {0, 1, 5, 4},
+                                  {2, 6, 7, 3}, {0, 2, 3, 1}, {4, 5, 7, 6}};
+  for (int ck = 0; ck + 1 < n.nk; ck++)
+    for (int cj = 0; cj + 1 < n.nj; cj++)
+      for (int ci = 0; ci + 1 < n.ni; ci++) {
+        double p[8][3];
+        size_t id[8];
+        for (int q = 0; q < 8; q++) {
+          id[q] = (size_t)(ci + (q & 1)) +
+                  (size_t)n.ni * ((size_t)(cj + (q >> 1 & 1)) + (size_t)n.nj * (size_t)(ck + (q >> 2)));
+          memcpy(p[q], l->xyz + 3 * id[q], sizeof p[q]);
+        }
+        for (int q = 0; q < 8; q++) {
+          /* The corner piece of cell corner q: its corner s (= u + 2v + 4w) is the mean of the
+           * cell corners that differ from q only along the axes set in s. */
+          double h[8][3];
+          for (int s = 0; s < 8; s++) {
+            int count = 0;
+            double sum[3] = {0, 0, 0};
+            for (int r = 0; r < 8; r++)
+              if (((r ^ q) & ~s) == 0) {
+                for (int d = 0; d < 3; d++) sum[d] += p[r][d];
+                count++;
+              }
+            for (int d = 0; d < 3; d++) h[s][d] = sum[d] / count;
+          }
+          double v = 0.0;
+          for (int f = 0; f < 6; f++) {
+            double m[3];
+            for (int d = 0; d < 3; d++)
+              m[d] = 0.25 * (h[faces[f][0]][d] + h[faces[f][1]][d] + h[faces[f][2]][d] +
+                             h[faces[f][3]][d]);
+            for (int t = 0; t < 4; t++)
+              v += det3(h[0], m, h[faces[f][t]], h[faces[f][(t + 1) % 4]]) / 6.0;
+          }
+          vol[id[q]] += fabs(v); /* the piece's frame is left-handed at some corners */
+        }
+      }
+}
+
 static void check_volumes(const char *what, const level *l, const mgcfd_geometry *g) {
+  double *other = malloc(sizeof(double) * (size_t)l->nodes + 1);
+  corner_volumes(l, other);
+  double worst = 0.0;
+  long long worst_node = 0;
+  for (long long p = 0; p < l->nodes; p++) {
+    double ratio = fabs(l->vol[p] - other[p]) / (ROUNDING * other[p]);
+    if (!(ratio <= worst)) {
+      worst = ratio;
+      worst_node = p;
+    }
+  }
+  CHECK(worst <= 1.0, "%s: node %lld's volume is %.17g, its corner pieces' %.17g (%.3g times the "
+        "rounding tolerance)", what, worst_node, l->vol[worst_node], other[worst_node], worst);
+  free(other);
   double total = 0.0, mag = 0.0;
   long long bad = 0;
   for (long long p = 0; p < l->nodes; p++) {
