@@ -3,7 +3,7 @@
  * the program writes.
  *
  *   test_mgcfd_mesh geometry             levels built in memory: flat box, channel bump, hill
- *   test_mgcfd_mesh files DIR NI NJ NK L B   the files mgcfd_mesh wrote into DIR, read back
+ *   test_mgcfd_mesh files DIR NI NJ NK L B [hill]   the files mgcfd_mesh wrote into DIR
  *
  * Each level is held to what a finite-volume scheme needs of it:
  *  - every dual cell closes: for each node the area vectors of its edges, signed out of it,
@@ -431,7 +431,7 @@ static void check_same(const char *file, const char *name, const char *legacy, c
   free(buf);
 }
 
-static int test_files(const char *dir, mgcfd_grid fine, int levels, int base) {
+static int test_files(const char *dir, mgcfd_grid fine, int levels, int base, int hill) {
   char path[4096], line[4096];
   /* The input file, as MG-CFD's reader takes it. */
   snprintf(path, sizeof path, "%s/input.dat", dir);
@@ -454,6 +454,7 @@ static int test_files(const char *dir, mgcfd_grid fine, int levels, int base) {
   CHECK(strcmp(have, want) == 0, "%s holds\n%s\nnot\n%s", path, have, want);
 
   mgcfd_geometry g = mgcfd_geometry_default();
+  if (hill) g.bump_width = 0.5; /* mgcfd_mesh --hill */
   level *lv = calloc((size_t)levels, sizeof(level));
   for (int l = 0; l < levels; l++) {
     snprintf(path, sizeof path, "%s/mesh_L%d.h5", dir, l);
@@ -498,10 +499,10 @@ int main(int argc, char **argv) {
     test_geometry();
     return check_exit("mgcfd_mesh geometry");
   }
-  if (argc == 8 && !strcmp(argv[1], "files")) {
+  if ((argc == 8 || (argc == 9 && !strcmp(argv[8], "hill"))) && !strcmp(argv[1], "files")) {
     mgcfd_grid fine = {atoi(argv[3]), atoi(argv[4]), atoi(argv[5])};
-    return test_files(argv[2], fine, atoi(argv[6]), atoi(argv[7]));
+    return test_files(argv[2], fine, atoi(argv[6]), atoi(argv[7]), argc == 9);
   }
-  fprintf(stderr, "usage: test_mgcfd_mesh geometry | files DIR NI NJ NK LEVELS BASE\n");
+  fprintf(stderr, "usage: test_mgcfd_mesh geometry | files DIR NI NJ NK LEVELS BASE [hill]\n");
   return 2;
 }
