@@ -154,8 +154,13 @@ int main(int argc, char **argv) {
     fprintf(stderr, "mgcfd_mesh: %s\n", err);
     return 2;
   }
+  struct stat st;
   if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
     fprintf(stderr, "mgcfd_mesh: cannot make the folder '%s': %s\n", dir, strerror(errno));
+    return 2;
+  }
+  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    fprintf(stderr, "mgcfd_mesh: -o: '%s' is not a folder\n", dir);
     return 2;
   }
 

@@ -32,6 +32,7 @@ export HEAT_OMP=$build/solvers/heat/heat_openmp
 export EULER=$build/solvers/euler/euler_seq
 export CONVERT=$build/meshes/airfoil_convert
 export NACA=$build/meshes/naca_cmesh
+export MGCFD_MESH=$build/meshes/mgcfd_mesh
 export TAMPER=$build/solvers/airfoil/airfoil_tamper_h5
 export TUNE_CHECK=$build/tools/op2-tune-check
 # The MPI executables on 2 processes (built when MPI, PT-Scotch and parallel
