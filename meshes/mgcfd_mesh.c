@@ -96,8 +96,8 @@ int main(int argc, char **argv) {
       g.bump_width = 0.5;
       continue;
     }
-    static const char *const valued[] = {"-o",       "--size",       "--ni",         "--nj",
-                                         "--nk",     "--levels",     "--base-index", "--bump-height"};
+    static const char *const valued[] = {"-o",   "--size",   "--ni",         "--nj",
+                                         "--nk", "--levels", "--base-index", "--bump-height"};
     int known = 0;
     for (size_t v = 0; v < sizeof valued / sizeof *valued; v++) known |= !strcmp(arg, valued[v]);
     if (!known) {
@@ -194,8 +194,8 @@ int main(int argc, char **argv) {
     fprintf(stderr,
             "mgcfd_mesh: level %d: %d x %d x %d = %lld nodes, %lld edges, %lld boundary nodes "
             "-> %s (%.2f s)\n",
-            l, n.ni, n.nj, n.nk, mgcfd_node_count(n), mgcfd_edge_count(n), mgcfd_bnd_count(n),
-            path, now() - t);
+            l, n.ni, n.nj, n.nk, mgcfd_node_count(n), mgcfd_edge_count(n), mgcfd_bnd_count(n), path,
+            now() - t);
   }
   if (status == 0) {
     snprintf(path, dlen + 32, "%s/input.dat", dir);

@@ -26,8 +26,8 @@ typedef struct {
   int cols;
 } rows_out;
 
-static int rows_open(const op_io_ctx *file, hid_t f, const char *name, int is_int,
-                     long long rows, int cols, rows_out *w) {
+static int rows_open(const op_io_ctx *file, hid_t f, const char *name, int is_int, long long rows,
+                     int cols, rows_out *w) {
   w->c = *file;
   w->c.what = "dataset";
   w->c.object = name;
@@ -49,7 +49,8 @@ static int rows_open(const op_io_ctx *file, hid_t f, const char *name, int is_in
     if (H5Pclose(dcpl) < 0 && rc == OP_IO_OK)
       rc = OP_IO_ERR(&w->c, OP_IO_EIO, "cannot close a property list");
   }
-  if (H5Sclose(s) < 0 && rc == OP_IO_OK) rc = OP_IO_ERR(&w->c, OP_IO_EIO, "cannot close a dataspace");
+  if (H5Sclose(s) < 0 && rc == OP_IO_OK)
+    rc = OP_IO_ERR(&w->c, OP_IO_EIO, "cannot close a dataspace");
   return rc;
 }
 
@@ -83,8 +84,10 @@ static int rows_write(rows_out *w, long long row0, long long nrows, const void *
 static int rows_close(rows_out *w, int rc, const char *name) {
   if (w->d < 0) return rc;
   if (rc == OP_IO_OK) rc = op_h5_set_attr_int(&w->c, w->d, name, "dim", w->cols);
-  if (rc == OP_IO_OK) rc = op_h5_set_attr_str(&w->c, w->d, name, "type", w->is_int ? "int" : "double");
-  if (H5Dclose(w->d) < 0 && rc == OP_IO_OK) rc = OP_IO_ERR(&w->c, OP_IO_EIO, "cannot close the dataset");
+  if (rc == OP_IO_OK)
+    rc = op_h5_set_attr_str(&w->c, w->d, name, "type", w->is_int ? "int" : "double");
+  if (H5Dclose(w->d) < 0 && rc == OP_IO_OK)
+    rc = OP_IO_ERR(&w->c, OP_IO_EIO, "cannot close the dataset");
   w->d = -1;
   return rc;
 }
@@ -100,12 +103,11 @@ static int write_all(const op_io_ctx *file, hid_t f, const char *name, int is_in
 
 /* The names MG-CFD's legacy mode (-l) reads, as hard links to the datasets of today's names. */
 static int link_legacy(const op_io_ctx *file, hid_t f, int has_mg_map) {
-  static const char *const links[][2] = {
-      {"node_coordinates", "node_coordinates.renumbered"},
-      {"edge-->node", "edge-->node.renumbered"},
-      {"bnd_node-->node", "bnd_node-->node.renumbered"},
-      {"edge_weights", "edge_weights.recalculated"},
-      {"node-->mg_node", "node-->mg_node.renumbered"}};
+  static const char *const links[][2] = {{"node_coordinates", "node_coordinates.renumbered"},
+                                         {"edge-->node", "edge-->node.renumbered"},
+                                         {"bnd_node-->node", "bnd_node-->node.renumbered"},
+                                         {"edge_weights", "edge_weights.recalculated"},
+                                         {"node-->mg_node", "node-->mg_node.renumbered"}};
   const int n = has_mg_map ? 5 : 4;
   for (int i = 0; i < n; i++)
     if (H5Lcreate_hard(f, links[i][0], f, links[i][1], H5P_DEFAULT, H5P_DEFAULT) < 0) {
@@ -168,7 +170,8 @@ static int write_datasets(const op_io_ctx *c, hid_t f, const mgcfd_geometry *g, 
   free(weight);
 
   /* The boundary: small (the surface of the grid), held whole. */
-  int *bnode = malloc(sizeof(int) * (size_t)bnd + 1), *bgroup = malloc(sizeof(int) * (size_t)bnd + 1);
+  int *bnode = malloc(sizeof(int) * (size_t)bnd + 1),
+      *bgroup = malloc(sizeof(int) * (size_t)bnd + 1);
   double *bweight = malloc(sizeof(double) * 3 * (size_t)bnd + 1);
   if (rc == OP_IO_OK && (!bnode || !bgroup || !bweight))
     rc = OP_IO_ERR(c, OP_IO_ENOMEM, "out of memory for %lld boundary nodes", bnd);
@@ -251,7 +254,8 @@ int mgcfd_write_input(const char *path, long long size, int levels, int base,
                    levels, base);
   op_io_buf_printf(&b, "[levels]\n");
   for (int l = 0; l < levels; l++) op_io_buf_printf(&b, "%d=%s\n", l, level_files[l]);
-  int rc = b.oom ? OP_IO_ERR(&c, OP_IO_ENOMEM, "out of memory") : op_io_write_file_atomic(&c, path, b.s, b.len);
+  int rc = b.oom ? OP_IO_ERR(&c, OP_IO_ENOMEM, "out of memory")
+                 : op_io_write_file_atomic(&c, path, b.s, b.len);
   op_io_buf_free(&b);
   return rc;
 }

@@ -61,8 +61,8 @@ static void level_alloc(level *l, mgcfd_grid n, int coarser) {
   l->bnode = malloc(sizeof(int) * (size_t)l->bnd);
   l->bgroup = malloc(sizeof(int) * (size_t)l->bnd);
   l->mg = coarser ? malloc(sizeof(int) * (size_t)l->nodes) : NULL;
-  if (!l->xyz || !l->vol || !l->weight || !l->edge_node || !l->bweight || !l->bnode ||
-      !l->bgroup || (coarser && !l->mg)) {
+  if (!l->xyz || !l->vol || !l->weight || !l->edge_node || !l->bweight || !l->bnode || !l->bgroup ||
+      (coarser && !l->mg)) {
     fprintf(stderr, "test_mgcfd_mesh: out of memory\n");
     exit(2);
   }
@@ -103,8 +103,8 @@ static void check_indices(const char *what, const level *l, int base, long long 
   for (long long r = 0; r < l->bnd; r++) {
     int p = l->bnode[r] - base, grp = l->bgroup[r];
     CHECK(p >= 0 && p < l->nodes, "%s: boundary node %lld is node %d", what, r, p + base);
-    CHECK(grp == MGCFD_GROUP_LOWER_WALL || grp == MGCFD_GROUP_WALL ||
-              grp == MGCFD_GROUP_INFLOW || grp == MGCFD_GROUP_OUTFLOW,
+    CHECK(grp == MGCFD_GROUP_LOWER_WALL || grp == MGCFD_GROUP_WALL || grp == MGCFD_GROUP_INFLOW ||
+              grp == MGCFD_GROUP_OUTFLOW,
           "%s: boundary node %lld has group %d", what, r, grp);
   }
   long long outside = 0;
@@ -152,8 +152,8 @@ static double check_closure(const char *what, const level *l, int base) {
   }
   CHECK(worst <= 1.0,
         "%s: the dual cell of node %lld does not close: |sum of its area vectors| = %.3g, %.3g "
-        "times the rounding tolerance", what, worst_node,
-        worst_node >= 0 ? norm(sum + 3 * worst_node) : 0.0, worst);
+        "times the rounding tolerance",
+        what, worst_node, worst_node >= 0 ? norm(sum + 3 * worst_node) : 0.0, worst);
   double bratio = norm(total) / (ROUNDING * total_mag);
   CHECK(bratio <= 1.0, "%s: the boundary's area vectors sum to %.3g (%.3g times the tolerance)",
         what, norm(total), bratio);
@@ -177,7 +177,8 @@ static double channel_volume(const char *what, const level *l, const mgcfd_geome
           CHECK(p[0] == (i ? g->length : 0.0), "%s: node (%d,%d,%d) off its wall", what, i, j, k);
         if (j == 0 || j == n.nj - 1)
           CHECK(p[1] == (j ? g->width : 0.0), "%s: node (%d,%d,%d) off its wall", what, i, j, k);
-        if (k == n.nk - 1) CHECK(p[2] == g->height, "%s: node (%d,%d,%d) off the top", what, i, j, k);
+        if (k == n.nk - 1)
+          CHECK(p[2] == g->height, "%s: node (%d,%d,%d) off the top", what, i, j, k);
       }
   double under = 0.0; /* integral of z over the lower wall */
   for (int j = 0; j + 1 < n.nj; j++)
@@ -196,7 +197,8 @@ static double channel_volume(const char *what, const level *l, const mgcfd_geome
           poly[3][d] = 0.5 * (c[q][d] + c[(q + 3) % 4][d]);
         }
         double m[3];
-        for (int d = 0; d < 3; d++) m[d] = 0.25 * (poly[0][d] + poly[1][d] + poly[2][d] + poly[3][d]);
+        for (int d = 0; d < 3; d++)
+          m[d] = 0.25 * (poly[0][d] + poly[1][d] + poly[2][d] + poly[3][d]);
         for (int t = 0; t < 4; t++) {
           const double *a = poly[t], *b = poly[(t + 1) % 4];
           double area = 0.5 * fabs((a[0] - m[0]) * (b[1] - m[1]) - (a[1] - m[1]) * (b[0] - m[0]));
@@ -234,8 +236,8 @@ static void corner_volumes(const level *l, double *vol) {
         double p[8][3];
         size_t id[8];
         for (int q = 0; q < 8; q++) {
-          id[q] = (size_t)(ci + (q & 1)) +
-                  (size_t)n.ni * ((size_t)(cj + (q >> 1 & 1)) + (size_t)n.nj * (size_t)(ck + (q >> 2)));
+          id[q] = (size_t)(ci + (q & 1)) + (size_t)n.ni * ((size_t)(cj + (q >> 1 & 1)) +
+                                                           (size_t)n.nj * (size_t)(ck + (q >> 2)));
           memcpy(p[q], l->xyz + 3 * id[q], sizeof p[q]);
         }
         for (int q = 0; q < 8; q++) {
@@ -278,8 +280,10 @@ static void check_volumes(const char *what, const level *l, const mgcfd_geometry
       worst_node = p;
     }
   }
-  CHECK(worst <= 1.0, "%s: node %lld's volume is %.17g, its corner pieces' %.17g (%.3g times the "
-        "rounding tolerance)", what, worst_node, l->vol[worst_node], other[worst_node], worst);
+  CHECK(worst <= 1.0,
+        "%s: node %lld's volume is %.17g, its corner pieces' %.17g (%.3g times the "
+        "rounding tolerance)",
+        what, worst_node, l->vol[worst_node], other[worst_node], worst);
   free(other);
   double total = 0.0, mag = 0.0;
   long long bad = 0;
@@ -312,7 +316,8 @@ static void check_nesting(const char *what, const level *fine, const level *coar
         double d2 = (x[0] - y[0]) * (x[0] - y[0]) + (x[1] - y[1]) * (x[1] - y[1]) +
                     (x[2] - y[2]) * (x[2] - y[2]);
         if (i % 2 == 0 && j % 2 == 0 && k % 2 == 0) {
-          size_t twin = (size_t)(i / 2) + (size_t)c.ni * ((size_t)(j / 2) + (size_t)c.nj * (size_t)(k / 2));
+          size_t twin =
+              (size_t)(i / 2) + (size_t)c.ni * ((size_t)(j / 2) + (size_t)c.nj * (size_t)(k / 2));
           CHECK(to == (long long)twin && d2 == 0.0,
                 "%s: fine node %zu, at coarse node %zu's place, goes to %d", what, p, twin, to);
         }
@@ -320,7 +325,9 @@ static void check_nesting(const char *what, const level *fine, const level *coar
         for (int kk = k / 2; kk <= (k + 1) / 2 && kk < c.nk; kk++)
           for (int jj = j / 2; jj <= (j + 1) / 2 && jj < c.nj; jj++)
             for (int ii = i / 2; ii <= (i + 1) / 2 && ii < c.ni; ii++) {
-              const double *z = coarse->xyz + 3 * ((size_t)ii + (size_t)c.ni * ((size_t)jj + (size_t)c.nj * (size_t)kk));
+              const double *z =
+                  coarse->xyz +
+                  3 * ((size_t)ii + (size_t)c.ni * ((size_t)jj + (size_t)c.nj * (size_t)kk));
               double e2 = (x[0] - z[0]) * (x[0] - z[0]) + (x[1] - z[1]) * (x[1] - z[1]) +
                           (x[2] - z[2]) * (x[2] - z[2]);
               if (e2 < d2 * (1.0 - ROUNDING)) far++; /* nearer beyond rounding */
@@ -333,7 +340,8 @@ static void check_nesting(const char *what, const level *fine, const level *coar
   free(hit);
 }
 
-static void check_family(const char *name, level *lv, int levels, const mgcfd_geometry *g, int base) {
+static void check_family(const char *name, level *lv, int levels, const mgcfd_geometry *g,
+                         int base) {
   char what[128];
   for (int l = 0; l < levels; l++) {
     snprintf(what, sizeof what, "%s level %d", name, l);
@@ -341,9 +349,10 @@ static void check_family(const char *name, level *lv, int levels, const mgcfd_ge
     double worst = check_closure(what, &lv[l], base);
     check_volumes(what, &lv[l], g);
     if (l + 1 < levels) check_nesting(what, &lv[l], &lv[l + 1], base);
-    printf("%s: %d x %d x %d = %lld nodes, %lld edges, %lld boundary nodes, worst misclosure %.3f of "
-           "the rounding tolerance\n",
-           what, lv[l].n.ni, lv[l].n.nj, lv[l].n.nk, lv[l].nodes, lv[l].edges, lv[l].bnd, worst);
+    printf(
+        "%s: %d x %d x %d = %lld nodes, %lld edges, %lld boundary nodes, worst misclosure %.3f of "
+        "the rounding tolerance\n",
+        what, lv[l].n.ni, lv[l].n.nj, lv[l].n.nk, lv[l].nodes, lv[l].edges, lv[l].bnd, worst);
   }
 }
 
@@ -401,7 +410,8 @@ static void test_geometry(void) {
   CHECK(s.ni == 97 && s.nj == 33 && s.nk == 33, "--size 100000: %d x %d x %d", s.ni, s.nj, s.nk);
 }
 
-/* ---- the files -------------------------------------------------------------------------------- */
+/* ---- the files --------------------------------------------------------------------------------
+ */
 
 static int read_ds(const char *file, const char *name, const char *type, long long rows, int cols,
                    void *buf) {
@@ -413,8 +423,8 @@ static int read_ds(const char *file, const char *name, const char *type, long lo
   int is_int = !strcmp(type, "int");
   ok = info.rank == 2 && info.rows == rows && info.cols == cols && info.type_known &&
        info.type == (is_int ? OP_TYPE_INT : OP_TYPE_DOUBLE);
-  CHECK(ok, "%s: dataset %s is rank %d [%lld, %lld] %s, want [%lld, %d] %s", file, name,
-        info.rank, info.rows, info.cols, info.type_name, rows, cols, type);
+  CHECK(ok, "%s: dataset %s is rank %d [%lld, %lld] %s, want [%lld, %d] %s", file, name, info.rank,
+        info.rows, info.cols, info.type_name, rows, cols, type);
   if (!ok) return -1;
   ok = op_hdf5_read_dataset(file, name, type, rows, cols, buf, err, sizeof err) == 0;
   CHECK(ok, "%s", err);
@@ -442,7 +452,8 @@ static int test_files(const char *dir, mgcfd_grid fine, int levels, int base, in
   int off = snprintf(want, sizeof want,
                      "size=%lld\nnum_levels=%d\nmesh_name=fvcorr\nbase_array_index=%d\n[levels]\n",
                      mgcfd_node_count(fine), levels, base);
-  for (int l = 0; l < levels; l++) off += snprintf(want + off, sizeof want - (size_t)off, "%d=mesh_L%d.h5\n", l, l);
+  for (int l = 0; l < levels; l++)
+    off += snprintf(want + off, sizeof want - (size_t)off, "%d=mesh_L%d.h5\n", l, l);
   char have[4096] = "";
   size_t used = 0;
   while (fgets(line, sizeof line, in))
@@ -469,13 +480,16 @@ static int test_files(const char *dir, mgcfd_grid fine, int levels, int base, in
     read_ds(path, "areas", "double", v->nodes, 1, v->vol);
     char err[1024];
     int has_map = op_hdf5_dataset_exists(path, "node-->mg_node", err, sizeof err);
-    CHECK(has_map == (l + 1 < levels), "%s: node-->mg_node %s", path, has_map ? "present" : "missing");
+    CHECK(has_map == (l + 1 < levels), "%s: node-->mg_node %s", path,
+          has_map ? "present" : "missing");
     if (v->mg) read_ds(path, "node-->mg_node", "int", v->nodes, 1, v->mg);
-    check_same(path, "node_coordinates", "node_coordinates.renumbered", "double", v->nodes, 3, v->xyz);
+    check_same(path, "node_coordinates", "node_coordinates.renumbered", "double", v->nodes, 3,
+               v->xyz);
     check_same(path, "edge-->node", "edge-->node.renumbered", "int", v->edges, 2, v->edge_node);
     check_same(path, "bnd_node-->node", "bnd_node-->node.renumbered", "int", v->bnd, 1, v->bnode);
     check_same(path, "edge_weights", "edge_weights.recalculated", "double", v->edges, 3, v->weight);
-    if (v->mg) check_same(path, "node-->mg_node", "node-->mg_node.renumbered", "int", v->nodes, 1, v->mg);
+    if (v->mg)
+      check_same(path, "node-->mg_node", "node-->mg_node.renumbered", "int", v->nodes, 1, v->mg);
   }
   if (check_failures == 0) check_family("files", lv, levels, &g, base);
   /* The files hold what the library builds, bit for bit. */
