@@ -84,6 +84,20 @@ static void level_build(level *l, const mgcfd_geometry *g, mgcfd_grid fine, int 
   if (l->mg) mgcfd_coarse_map(n, l->xyz, 0, n.nk, base, l->mg);
 }
 
+/* A sum of many terms without the rounding of a running total (Neumaier's compensated
+ * summation): the levels' volumes add up millions of terms. */
+typedef struct {
+  double sum, carry;
+} exact_sum;
+
+static void sum_add(exact_sum *s, double v) {
+  double t = s->sum + v;
+  s->carry += fabs(s->sum) >= fabs(v) ? (s->sum - t) + v : (v - t) + s->sum;
+  s->sum = t;
+}
+
+static double sum_value(const exact_sum *s) { return s->sum + s->carry; }
+
 static double norm(const double *v) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
 
 /* Indices in range, every node on an edge, groups known. */
@@ -180,11 +194,19 @@ static double channel_volume(const char *what, const level *l, const mgcfd_geome
         if (k == n.nk - 1)
           CHECK(p[2] == g->height, "%s: node (%d,%d,%d) off the top", what, i, j, k);
       }
-  double under = 0.0; /* integral of z over the lower wall */
+  exact_sum under = {0, 0}; /* integral of z over the lower wall */
   for (int j = 0; j + 1 < n.nj; j++)
     for (int i = 0; i + 1 < n.ni; i++) {
-      const double *c[4] = {x + 3 * NODE(i, j, 0), x + 3 * NODE(i + 1, j, 0),
-                            x + 3 * NODE(i + 1, j + 1, 0), x + 3 * NODE(i, j + 1, 0)};
+      const double *corner[4] = {x + 3 * NODE(i, j, 0), x + 3 * NODE(i + 1, j, 0),
+                                 x + 3 * NODE(i + 1, j + 1, 0), x + 3 * NODE(i, j + 1, 0)};
+      /* x and y from the cell's first corner, so that rounding follows the cell's size; z as
+       * it is (the integrand). */
+      double c[4][3];
+      for (int q = 0; q < 4; q++) {
+        c[q][0] = corner[q][0] - corner[0][0];
+        c[q][1] = corner[q][1] - corner[0][1];
+        c[q][2] = corner[q][2];
+      }
       double f[3] = {0, 0, 0};
       for (int q = 0; q < 4; q++)
         for (int d = 0; d < 3; d++) f[d] += 0.25 * c[q][d];
@@ -202,12 +224,12 @@ static double channel_volume(const char *what, const level *l, const mgcfd_geome
         for (int t = 0; t < 4; t++) {
           const double *a = poly[t], *b = poly[(t + 1) % 4];
           double area = 0.5 * fabs((a[0] - m[0]) * (b[1] - m[1]) - (a[1] - m[1]) * (b[0] - m[0]));
-          under += area * (m[2] + a[2] + b[2]) / 3.0;
+          sum_add(&under, area * (m[2] + a[2] + b[2]) / 3.0);
         }
       }
     }
 #undef NODE
-  return g->length * g->width * g->height - under;
+  return g->length * g->width * g->height - sum_value(&under);
 }
 
 static double det3(const double *o, const double *a, const double *b, const double *c) {
@@ -238,7 +260,8 @@ static void corner_volumes(const level *l, double *vol) {
         for (int q = 0; q < 8; q++) {
           id[q] = (size_t)(ci + (q & 1)) + (size_t)n.ni * ((size_t)(cj + (q >> 1 & 1)) +
                                                            (size_t)n.nj * (size_t)(ck + (q >> 2)));
-          memcpy(p[q], l->xyz + 3 * id[q], sizeof p[q]);
+          for (int d = 0; d < 3; d++) /* from the cell's first corner: rounding as a cell's size */
+            p[q][d] = l->xyz[3 * id[q] + d] - l->xyz[3 * id[0] + d];
         }
         for (int q = 0; q < 8; q++) {
           /* The corner piece of cell corner q: its corner s (= u + 2v + 4w) is the mean of the
@@ -268,7 +291,7 @@ static void corner_volumes(const level *l, double *vol) {
       }
 }
 
-static void check_volumes(const char *what, const level *l, const mgcfd_geometry *g) {
+static double check_volumes(const char *what, const level *l, const mgcfd_geometry *g) {
   double *other = malloc(sizeof(double) * (size_t)l->nodes + 1);
   corner_volumes(l, other);
   double worst = 0.0;
@@ -285,18 +308,21 @@ static void check_volumes(const char *what, const level *l, const mgcfd_geometry
         "rounding tolerance)",
         what, worst_node, l->vol[worst_node], other[worst_node], worst);
   free(other);
-  double total = 0.0, mag = 0.0;
+  exact_sum sum = {0, 0};
+  double mag = 0.0;
   long long bad = 0;
   for (long long p = 0; p < l->nodes; p++) {
     if (!(l->vol[p] > 0.0)) bad++;
-    total += l->vol[p];
+    sum_add(&sum, l->vol[p]);
     mag += fabs(l->vol[p]);
   }
+  const double total = sum_value(&sum);
   CHECK(bad == 0, "%s: %lld volumes are not positive", what, bad);
   double want = channel_volume(what, l, g);
   CHECK(fabs(total - want) <= ROUNDING * mag,
         "%s: the volumes sum to %.17g, the channel's volume is %.17g (difference %.3g)", what,
         total, want, total - want);
+  return worst;
 }
 
 /* Every coarse node is the image of the fine node at its place; every fine node goes to a
@@ -347,12 +373,13 @@ static void check_family(const char *name, level *lv, int levels, const mgcfd_ge
     snprintf(what, sizeof what, "%s level %d", name, l);
     check_indices(what, &lv[l], base, l + 1 < levels ? lv[l + 1].nodes : 0);
     double worst = check_closure(what, &lv[l], base);
-    check_volumes(what, &lv[l], g);
+    double vworst = check_volumes(what, &lv[l], g);
     if (l + 1 < levels) check_nesting(what, &lv[l], &lv[l + 1], base);
     printf(
-        "%s: %d x %d x %d = %lld nodes, %lld edges, %lld boundary nodes, worst misclosure %.3f of "
-        "the rounding tolerance\n",
-        what, lv[l].n.ni, lv[l].n.nj, lv[l].n.nk, lv[l].nodes, lv[l].edges, lv[l].bnd, worst);
+        "%s: %d x %d x %d = %lld nodes, %lld edges, %lld boundary nodes; of the rounding "
+        "tolerance, worst misclosure %.3f, worst volume %.3f\n",
+        what, lv[l].n.ni, lv[l].n.nj, lv[l].n.nk, lv[l].nodes, lv[l].edges, lv[l].bnd, worst,
+        vworst);
   }
 }
 
