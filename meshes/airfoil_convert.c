@@ -16,6 +16,7 @@
 #include "airfoil_mesh.h"
 #include "op2.h"
 #include "op_hdf5.h"
+#include "op_version.h"
 
 static int ends_with(const char *s, const char *suffix) {
   size_t n = strlen(s), m = strlen(suffix);
@@ -106,6 +107,10 @@ static int hdf5_to_ascii(const char *in, const char *out) {
 }
 
 int main(int argc, char **argv) {
+  if (op_asks_version(argc, argv)) {
+    op_print_version("airfoil_convert");
+    return 0;
+  }
   if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
     printf("usage: airfoil_convert IN.dat OUT.h5 | IN.h5 OUT.dat\n"
            "  converts the airfoil mesh between OP2's ASCII format and HDF5 (OP2 layout)\n");

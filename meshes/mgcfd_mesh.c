@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include "mgcfd_mesh.h"
+#include "op_version.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -82,6 +83,10 @@ static void progress(void *ctx, int level, const char *what, double done) {
 }
 
 int main(int argc, char **argv) {
+  if (op_asks_version(argc, argv)) {
+    op_print_version("mgcfd_mesh");
+    return 0;
+  }
   mgcfd_geometry g = mgcfd_geometry_default();
   long long size = 100000, ni = 0, nj = 0, nk = 0, levels = 4, base = 0;
   int size_given = 0;

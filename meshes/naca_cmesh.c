@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include "airfoil_mesh.h"
+#include "op_version.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -48,6 +49,10 @@ static int parse_count(const char *opt, const char *text, int *out)
 
 int main(int argc, char **argv)
 {
+    if (op_asks_version(argc, argv)) {
+        op_print_version("naca_cmesh");
+        return 0;
+    }
     int ni = 400, nj = 600;
     const char *out = NULL;
     for (int a = 1; a < argc; a++) {

@@ -29,6 +29,7 @@
 # slices). Writes DIR/report.md, DIR/bench-mpi.csv and DIR/runs/ (every run's
 # log and result.json).
 # Exit: 0 done; 1 a run failed; 2 bad usage or the build failed; 130 interrupted.
+OP2_HELP_OWN_USAGE=1 . "$(dirname "$0")/lib/help.sh" # --version
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD

@@ -33,6 +33,7 @@
 # step and writes its results) and writes the report of what was measured.
 # Exit: 0 done; 1 a run failed or a timing's results differ from the base's;
 # 2 bad usage or the build failed; 130 interrupted.
+OP2_HELP_OWN_USAGE=1 . "$(dirname "$0")/lib/help.sh" # --version
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD

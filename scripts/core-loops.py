@@ -12,6 +12,7 @@ be read, tested and replaced knowing only the files below it
 import argparse
 import collections
 import subprocess
+import os
 import sys
 
 
@@ -97,4 +98,7 @@ def main():
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+    import suite_version  # the --version of every script
+    suite_version.answer(sys.argv)
     sys.exit(main())

@@ -18,6 +18,7 @@
 #                     cpu-targets.sh markers
 #   --out DIR         runs and the section, targets.md (default outputs/cpu-targets)
 # Exit: 0 every target met; 1 one not met or a run failed; 2 bad usage or build.
+OP2_HELP_OWN_USAGE=1 . "$(dirname "$0")/lib/help.sh" # --version
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD

@@ -10,6 +10,7 @@
 #
 # Prints a markdown table (docs/cuda.md keeps one). With --fail-on-spills it
 # exits 1 when any kernel spills registers to local memory.
+OP2_HELP_OWN_USAGE=1 . "$(dirname "$0")/lib/help.sh" # --version
 set -euo pipefail
 build=build/release
 fail_on_spills=0

@@ -20,7 +20,12 @@ so are commands whose program is not installed, and those that exit 77 (the
 suite's "a tool I need is missing", e.g. scripts/plots.sh without gnuplot).
 A command-like line (build/..., scripts/..., cmake ...) inside another kind of
 code block is an error (a command the test would not see), except in ```text
-blocks, which hold usage lines, sample output and listings.
+blocks, which hold usage lines, sample output and listings. Every ```text
+block says which it is, on the line before it, so that a sample of a program's
+output is never taken for what today's program prints:
+    <!-- doc-commands: listing: WHAT -->             usage lines, a file tree, a format
+    <!-- doc-commands: sample COMMIT: COMMAND -->    output of COMMAND at COMMIT (a commit
+                                                     of this repository's history)
 
 Statements about the tree are checked too, where a program can:
   - every path of the tree named in the docs and the decks (docs/..., inputs/...,
@@ -45,6 +50,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DIRECTIVE = re.compile(r"^<!--\s*doc-commands:\s*(.*?)\s*-->\s*$")
+TEXT_KIND = re.compile(r"^(listing: \S.*|sample (?P<commit>[0-9a-f]{7,40}): \S.*)$")
 FENCE = re.compile(r"^\s*```\s*([A-Za-z0-9_+-]*)")
 COMMAND_LIKE = re.compile(r"^\s*(\$ )?(build/|scripts/|cmake |ctest |pvpython |python3 scripts/)")
 TIMEOUT = 300
@@ -57,7 +63,7 @@ class Block:
 
 def parse(path):
     """The ```sh blocks of a file, and the errors (commands outside them)."""
-    blocks, errors = [], []
+    blocks, errors, samples = [], [], []
     lines = open(path, encoding="utf-8").read().split("\n")
     fence, block, last_nonblank = None, None, ""
     pending = ""
@@ -69,6 +75,15 @@ def parse(path):
                 d = DIRECTIVE.match(last_nonblank)
                 block = Block(path, i, d.group(1) if d else "")
                 blocks.append(block)
+            elif fence == "text":
+                d = DIRECTIVE.match(last_nonblank)
+                kind = TEXT_KIND.match(d.group(1)) if d else None
+                if not kind:
+                    errors.append("%s:%d: a ```text block without <!-- doc-commands: listing: WHAT --> or "
+                                  "<!-- doc-commands: sample COMMIT: COMMAND --> on the line before it"
+                                  % (os.path.relpath(path, ROOT), i))
+                elif kind.group("commit"):
+                    samples.append((i, kind.group("commit")))
             continue
         if m and fence is not None:
             if pending:
@@ -90,7 +105,27 @@ def parse(path):
                           % (os.path.relpath(path, ROOT), i, text.strip()))
         if text.strip():
             last_nonblank = text.strip()
+    errors += check_sample_commits(path, samples)
     return blocks, errors
+
+
+def check_sample_commits(path, samples):
+    """A sample's commit must be one of this checkout's history (when git and
+    the history are at hand: a shallow or exported tree is not judged)."""
+    errors = []
+    if not samples or not shutil.which("git"):
+        return errors
+    shallow = subprocess.run(["git", "-C", ROOT, "rev-parse", "--is-shallow-repository"],
+                             capture_output=True, text=True)
+    if shallow.returncode != 0 or shallow.stdout.strip() != "false":
+        return errors
+    for line, commit in samples:
+        r = subprocess.run(["git", "-C", ROOT, "merge-base", "--is-ancestor", commit, "HEAD"],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            errors.append("%s:%d: the sample's commit %s is not in this checkout's history"
+                          % (os.path.relpath(path, ROOT), line, commit))
+    return errors
 
 
 # Tokens that name a path of the tree: a top-level folder, then more.
@@ -306,4 +341,8 @@ def main():
     sys.exit(1 if counts["failed"] or errors else 0)
 
 
-main()
+if __name__ == "__main__":
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+    import suite_version  # the --version of every script
+    suite_version.answer(sys.argv)
+    main()

@@ -57,6 +57,7 @@
 # Exit: 0 when every command of this call ran and passed, 1 when one failed
 # (or found a defect), 3 when none failed but some could not run, 2 when the
 # bundle or a tool it needs is missing, 77 without a GPU.
+OP2_HELP_OWN_USAGE=1 . "$(dirname "$0")/lib/help.sh" # --version
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 . scripts/lib/runs.sh

@@ -38,6 +38,7 @@
 #                  machine (without a device the offload runs go to the host)
 # Without --small and without a device (OMP_TARGET_OFFLOAD=MANDATORY fails
 # with 77) it stops with exit 77. Exit 1 when a run fails or times out.
+OP2_HELP_OWN_USAGE=1 . "$(dirname "$0")/lib/help.sh" # --version
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 . scripts/lib/runs.sh

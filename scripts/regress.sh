@@ -32,6 +32,7 @@
 # Exit: 0 clean; 1 a result changed beyond its tolerance, a verdict that
 # passed in the base fails in the change, an exit status changed, or a loop
 # slowed beyond the threshold; 2 bad usage or a build failed; 130 interrupted.
+OP2_HELP_OWN_USAGE=1 . "$(dirname "$0")/lib/help.sh" # --version
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD

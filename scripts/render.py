@@ -38,6 +38,10 @@ def parse_args():
     return p.parse_args()
 
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+import suite_version  # noqa: E402  (the --version of every script)
+
+suite_version.answer(sys.argv)
 ARGS = parse_args()
 if not os.path.isfile(ARGS.xmf):
     sys.exit("render.py: %s: no such file" % ARGS.xmf)

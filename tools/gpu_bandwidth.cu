@@ -13,6 +13,7 @@
 #include <cuda_runtime.h>
 
 #include "op_cuda_start.h"
+#include "op_version.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +58,10 @@ __global__ void triad(const double *__restrict__ a, const double *__restrict__ b
 }
 
 int main(int argc, char **argv) {
+  if (op_asks_version(argc, argv)) {
+    op_print_version("op2-gpu-bandwidth");
+    return 0;
+  }
   size_t mib = 1024;
   int reps = 20, csv = 0;
   for (int i = 1; i < argc; i++) {

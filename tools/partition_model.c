@@ -39,6 +39,7 @@
 #include "op_mpi_check.h"
 #include "op_mpi_partition.h"
 #include "structured_grid.h"
+#include "op_version.h"
 
 /* ---- the applications' loops and exchanges ------------------------------------- */
 
@@ -254,6 +255,10 @@ static int count(const char *opt, const char *text) {
 }
 
 int main(int argc, char **argv) {
+  if (op_asks_version(argc, argv)) {
+    op_print_version("op2-partition-model");
+    return 0;
+  }
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
     usage(argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;

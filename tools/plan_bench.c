@@ -27,6 +27,7 @@
 #include "op2_loop.h"
 #include "op_plan.h"
 #include "structured_grid.h"
+#include "op_version.h"
 
 static void usage(FILE *f) {
   fprintf(f,
@@ -219,6 +220,10 @@ static int parse_kinds(const char *list) {
 }
 
 int main(int argc, char **argv) {
+  if (op_asks_version(argc, argv)) {
+    op_print_version("op2-plan-bench");
+    return 0;
+  }
   for (int i = 1; i < argc; i++)
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       usage(stdout);

@@ -15,8 +15,13 @@
 
 #include "op2.h"
 #include "op_cuda.h"
+#include "op_version.h"
 
 int main(int argc, char **argv) {
+  if (op_asks_version(argc, argv)) {
+    op_print_version("op2-tune-check");
+    return 0;
+  }
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       printf("usage: %s [--op-tune-file=FILE] [--op-force=...] [--op-force-loop=...]\n"

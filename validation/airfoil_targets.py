@@ -16,6 +16,7 @@ fraction of COPY_GBS, with the targets of the CUDA backend:
 Exit status: 0 when every target is met, 1 when one is not, 2 on bad input.
 """
 import json
+import os
 import sys
 
 DIRECT = ("save_soln", "update")
@@ -92,4 +93,7 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "lib"))
+    import suite_version  # the --version of every script
+    suite_version.answer(sys.argv)
     sys.exit(main(sys.argv))

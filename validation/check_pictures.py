@@ -180,4 +180,7 @@ def main():
 
 # Also imported (result_compare.py reads pictures with it).
 if __name__ == "__main__":
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "lib"))
+    import suite_version  # the --version of every script
+    suite_version.answer(sys.argv)
     main()

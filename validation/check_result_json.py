@@ -102,4 +102,8 @@ def main():
     sys.exit(1 if bad else 0)
 
 
-main()
+if __name__ == "__main__":
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "lib"))
+    import suite_version  # the --version of every script
+    suite_version.answer(sys.argv)
+    main()

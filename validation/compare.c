@@ -13,6 +13,7 @@
 #endif
 
 #include "h5field.h"
+#include "op_version.h"
 
 #include <errno.h>
 #include <math.h>
@@ -589,6 +590,10 @@ done:
 
 int main(int argc, char **argv)
 {
+  if (op_asks_version(argc, argv)) {
+    op_print_version("op2-compare");
+    return 0;
+  }
   options o;
   memset(&o, 0, sizeof o);
   o.worst = 5;

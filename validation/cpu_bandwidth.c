@@ -11,7 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "op_version.h"
+
 int main(int argc, char **argv) {
+  if (op_asks_version(argc, argv)) {
+    op_print_version("op2-cpu-bandwidth");
+    return 0;
+  }
   if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
     printf("usage: op2-cpu-bandwidth [MiB per array >= 1, default 512] [repetitions >= 1, "
            "default 10]\n"

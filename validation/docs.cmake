@@ -24,6 +24,13 @@ add_test(NAME install.outside_project
                  ${OP2_TEST_OUTPUT}/install ${PROJECT_SOURCE_DIR})
 set_tests_properties(install.outside_project PROPERTIES LABELS validation TIMEOUT 600)
 
+# The installed suite runs every deck it ships from an unrelated folder, and
+# holds every program the docs tell a user to run.
+add_test(NAME install.decks
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/installed_decks.sh ${CMAKE_BINARY_DIR}
+                 ${OP2_TEST_OUTPUT}/installed_decks)
+set_tests_properties(install.decks PROPERTIES LABELS validation TIMEOUT 600)
+
 # Every command shown in the docs runs as documented (scripts/doc-commands.py:
 # ```sh blocks, in document order, from a scratch copy of the tree; blocks
 # marked gpu, long or illustrative are reported as skipped, with the reason).

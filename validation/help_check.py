@@ -1,20 +1,22 @@
 #!/usr/bin/env python3
-"""Every script and program of the suite answers --help with its usage, and
-does nothing else.
+"""Every script and program of the suite answers --help with its usage and
+--version with the suite's version, and does nothing else.
 
 usage: help_check.py SOURCE_DIR BUILD_DIR
 
-The scripts are every *.sh and *.py file of the source tree but those listed
-in NOT_RUN_ALONE (each with why); the programs are every executable of the
-build tree but the test drivers (NOT_PROGRAMS). Each is run as
+The scripts are every *.sh and *.py file of the source tree, the test drivers
+of the tests/ folders included (run by hand, they say what they are instead of
+running their tests), but those listed in NOT_RUN_ALONE (each with why); the
+programs are every executable of the build tree but the test drivers
+(NOT_PROGRAMS). Each is run as
 `X --help` (python3 X --help for a .py file) from an empty scratch folder,
 with a PATH whose first entries are stand-ins for the tools a script would
 build, install, test or draw with (cmake, ctest, apt-get, gnuplot, ...): a
 stand-in that is called leaves a note, and the check fails. It passes when
 every one exits 0 within TIMEOUT seconds, prints a line with "usage" on
 stdout and nothing on stderr, calls no stand-in and writes nothing in the
-scratch folder. The solvers and op2-gen also answer --version (exit 0, one
-line naming the suite's version).
+scratch folder; and when each answers --version the same way with one line
+"NAME (op2suite VERSION, commit ...)".
 
 Exit 0 when all of them do, 1 otherwise (each failure printed).
 """
@@ -26,6 +28,9 @@ import sys
 import tempfile
 
 TIMEOUT = 30
+
+# What --version prints: the program's name, the suite's version, the commit.
+VERSION_LINE = r"^\S+ \(op2suite \d+\.\d+\S*, commit ([0-9a-f]{7,40}|unknown)"
 
 # Tools a --help must not reach for.
 STAND_INS = ["cmake", "ctest", "ninja", "make", "apt-get", "apt", "sudo", "dpkg", "mpirun",
@@ -41,7 +46,8 @@ NOT_RUN_ALONE = {
     "validation/result_files.py": "a module the report scripts import",
     "validation/bad_inputs/make_files.sh": "a step of validation/bad_inputs/run.sh, which sets "
                                            "its variables",
-    "op2/backends/offload/check_image.sh": "ctest's: run by the offload backend's tests",
+    "validation/tests/test_checks.py": "a module the Python tests import",
+    "scripts/lib/suite_version.py": "a module the Python scripts import (their --version)",
 }
 
 # Executables of the build tree that are test drivers (ctest runs them with
@@ -66,9 +72,6 @@ def scripts(src):
         rel = os.path.relpath(d, src)
         dirs[:] = [x for x in dirs if not x.startswith(".") and x not in ("build", "outputs")
                    and not (rel == "." and x == "docs")]
-        parts = rel.split(os.sep)
-        if "tests" in parts:
-            continue  # ctest's helpers, run with the arguments their tests give
         for n in names:
             path = os.path.normpath(os.path.join(rel, n))
             if n.endswith((".sh", ".py")) and path not in NOT_RUN_ALONE:
@@ -158,17 +161,19 @@ def main():
                 if s.endswith(".sh") and f.readline().strip() == "#!/bin/sh":
                     cmd[0] = "sh"
             run(s, cmd, scratch, notes, env, r"(?i)usage")
+            run(s + " --version", cmd[:-1] + ["--version"], scratch, notes, env, VERSION_LINE)
         progs = programs(build)
         for p in progs:
             name = os.path.relpath(p, build)
             run(name, [p, "--help"], scratch, notes, env, r"(?i)usage")
-            if re.match(r"^(solvers/.*/[a-z]+_[a-z_]+|op2/generator/op2-gen)$", name):
-                run(name + " --version", [p, "--version"], scratch, notes, env,
-                    r"^\S+ \(op2suite \d+\.\d+")
+            run(name + " --version", [p, "--version"], scratch, notes, env, VERSION_LINE)
         print("help_check: %d scripts and %d programs, %d failed" % (len(found), len(progs),
                                                                       len(failures)))
     return 1 if failures else 0
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "lib"))
+    import suite_version  # the --version of every script
+    suite_version.answer(sys.argv)
     sys.exit(main())

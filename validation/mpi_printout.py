@@ -19,6 +19,7 @@ usage or a run that failed or printed no table.
 """
 import re
 import subprocess
+import os
 import sys
 
 HEAD = re.compile(r"^OP2 MPI: (\d+) processes; partitioner (\S+ \S+) on set '([^']*)';")
@@ -162,4 +163,7 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "lib"))
+    import suite_version  # the --version of every script
+    suite_version.answer(sys.argv)
     sys.exit(main(sys.argv[1:]))

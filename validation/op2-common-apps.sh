@@ -64,6 +64,7 @@
 #
 # Prints a table; exit 0 when every check passed, 1 when one failed, 2 on a
 # usage or build error, 77 without a checkout.
+OP2_HELP_OWN_USAGE=1 . "$(dirname "$0")/../scripts/lib/help.sh" # --version
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD

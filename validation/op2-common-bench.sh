@@ -52,6 +52,7 @@
 #
 # Exit 0 when every run succeeded and the histories agree, 1 when not, 2 on a
 # usage or build error, 77 without a repository.
+OP2_HELP_OWN_USAGE=1 . "$(dirname "$0")/../scripts/lib/help.sh" # --version
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 root=$PWD

@@ -36,6 +36,7 @@
 # Exit 0 when every variant was built, 2 when one was not (or on a usage
 # error), 77 without a repository or without nvcc (none on PATH or in
 # /usr/local/cuda, and no --nvcc).
+OP2_HELP_OWN_USAGE=1 . "$(dirname "$0")/../scripts/lib/help.sh" # --version
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 root=$PWD

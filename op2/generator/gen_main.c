@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "gen.h"
+#include "op_version.h"
 
 static void usage(FILE *f) {
   fprintf(f,
@@ -36,7 +37,7 @@ static void usage(FILE *f) {
           "  --language L       c or c++: the language of the CPU loop code, which includes\n"
           "                     the kernel headers (default: c++ when the first source ends\n"
           "                     in .cpp, .cc, .cxx or .C, else c)\n"
-          "  --help, --version  this text; the suite's version\n");
+          "  --help, --version  this text; the suite's version and commit\n");
 }
 
 /* Writes text to path unless the file already holds exactly that text. */
@@ -167,7 +168,7 @@ int main(int argc, char **argv) {
       usage(stdout);
       return 0;
     } else if (!strcmp(a, "--version")) {
-      printf("op2-gen (op2suite %s)\n", OP2_GEN_VERSION);
+      op_print_version("op2-gen");
       return 0;
     } else if (!strcmp(a, "--app") && i + 1 < argc) {
       app = argv[++i];

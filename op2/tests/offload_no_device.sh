@@ -1,9 +1,11 @@
 #!/bin/sh
+# usage: offload_no_device.sh EXE [ARGS...]
 # offload_no_device.sh EXE [ARGS...] - with OMP_TARGET_OFFLOAD=MANDATORY and no
 # device, an offload executable exits 77 (skipped, for ctest) and says why,
 # before doing any work; any other outcome fails. Where OpenMP does find a
 # device (as the executable reports it, in DEFAULT mode with --op-diags=1) the
 # case cannot arise, and this test reports itself skipped (77).
+. "$(dirname "$0")/../../scripts/lib/help.sh" # --help, --version: its usage, and nothing run
 set -u
 [ $# -ge 1 ] || { echo "usage: offload_no_device.sh EXE [ARGS...]" >&2; exit 2; }
 out=$(OMP_TARGET_OFFLOAD=DEFAULT "$@" --op-diags=1 2>&1)

@@ -37,7 +37,7 @@
 double gam, gm1, cfl, eps, mach, alpha, qinf[4];
 
 static const deck_key keys[] = {
-    {"mesh", DECK_STRING, "meshes/data/new_grid.dat", 0, 0, NULL,
+    {"mesh", DECK_STRING, "meshes/data/new_grid.dat", 0, 0, DECK_INPUT_FILE,
      "ASCII mesh file (OP2 new_grid.dat format) or HDF5 mesh (.h5) in OP2's layout"},
     {"generate_mesh", DECK_BOOL, "yes", 0, 0, NULL,
      "generate the NACA0012 C-mesh (mesh_i x mesh_j) when the mesh file is missing"},
@@ -55,7 +55,7 @@ static const deck_key keys[] = {
      "MPI executables nothing (each process keeps the partition's order)"},
     {"checkpoint_every", DECK_INT, "0", 0, 1e9, NULL,
      "write the state to output_dir/checkpoint.h5 every N iterations (0: never)"},
-    {"restart", DECK_STRING, "", 0, 0, NULL,
+    {"restart", DECK_STRING, "", 0, 0, DECK_INPUT_FILE,
      "resume from this checkpoint file (written by checkpoint_every)"},
     {"image", DECK_CHOICE, "mach", 0, 0, "none|mach|pressure|density",
      "picture of this field around the aerofoil at the end (output_dir/<field>.ppm and .png)"},

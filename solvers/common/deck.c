@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #define SRC_FILE (strrchr(__FILE__, '/') ? strrchr(__FILE__, '/') + 1 : __FILE__)
 
@@ -40,6 +41,12 @@ struct deck {
 };
 
 /* ---- small helpers ---------------------------------------------------- */
+
+/* 1 when the key names a file the run reads (DECK_INPUT_FILE, deck.h). */
+static int is_input_file(const deck_key *k)
+{
+  return k->choices != NULL && strcmp(k->choices, DECK_INPUT_FILE) == 0;
+}
 
 static void msg(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -444,6 +451,10 @@ static int check_table_entry(const deck *d, int i, char *why, size_t whylen)
     msg(why, whylen, "key '%s': empty range [%g, %g]", k->key, k->min, k->max);
     return -1;
   }
+  if (k->kind != DECK_STRING && is_input_file(k)) {
+    msg(why, whylen, "key '%s': DECK_INPUT_FILE on a key that is not a DECK_STRING", k->key);
+    return -1;
+  }
   if (k->kind == DECK_CHOICE) {
     const char *c = k->choices;
     if (c == NULL || *c == '\0' || *c == '|' || c[strlen(c) - 1] == '|' || strstr(c, "||")) {
@@ -708,6 +719,43 @@ static void free_overrides(override *o, int n)
   free(o);
 }
 
+/* The input files a deck names, taken from the deck's own folder where they
+ * are there (DECK_INPUT_FILE in deck.h): only values written in the deck
+ * file, relative and not empty; the value becomes the path joined to the
+ * deck's folder, so that what the run prints and reads is that file. */
+static int resolve_input_files(deck *d, char *err, size_t errlen)
+{
+  if (d->path == NULL)
+    return 0;
+  const char *slash = strrchr(d->path, '/');
+  if (slash == NULL)
+    return 0; /* the deck is in the current folder: nothing to join */
+  size_t dirlen = (size_t)(slash - d->path);
+  for (int i = 0; i < d->nkeys; i++) {
+    const deck_key *k = &d->table[i];
+    deck_value *v = &d->v[i];
+    if (k->kind != DECK_STRING || !is_input_file(k) || v->s == NULL ||
+        v->s[0] == '\0' || v->s[0] == '/' || v->origin == NULL ||
+        strncmp(v->origin, "argument ", 9) == 0 || strcmp(v->origin, "default") == 0)
+      continue;
+    size_t n = dirlen + 1 + strlen(v->s) + 1;
+    char *joined = malloc(n);
+    if (joined == NULL) {
+      msg(err, errlen, "%s: key '%s': out of memory", d->solver, k->key);
+      return -1;
+    }
+    snprintf(joined, n, "%.*s/%s", (int)dirlen, d->path, v->s);
+    struct stat st;
+    if (stat(joined, &st) == 0) {
+      free(v->s);
+      v->s = joined;
+    } else {
+      free(joined);
+    }
+  }
+  return 0;
+}
+
 int deck_parse_args(deck *d, int argc, char **argv, char *err, size_t errlen)
 {
   const char *deck_file = NULL;
@@ -847,6 +895,8 @@ int deck_parse_args(deck *d, int argc, char **argv, char *err, size_t errlen)
     free(unquoted);
   }
   free_overrides(o, argc > 0 ? argc : 1);
+  if (rc == DECK_OK && resolve_input_files(d, err, errlen) != 0)
+    rc = DECK_ERROR;
   return rc;
 }
 

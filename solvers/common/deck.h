@@ -31,6 +31,15 @@ extern "C" {
 
 typedef enum { DECK_INT, DECK_REAL, DECK_STRING, DECK_BOOL, DECK_CHOICE } deck_kind;
 
+/* A DECK_STRING key whose value names a file the run reads (a mesh, a
+ * matrix, a checkpoint to restart from) says so with DECK_INPUT_FILE in its
+ * choices field: a relative path written in a deck file is then taken from
+ * the deck's own folder when the file is there, else from the current folder
+ * (a value given on the command line, or the default, from the current folder
+ * only), so that a deck and the files it names travel together
+ * (docs/input-decks.md, "Paths in a deck"). */
+#define DECK_INPUT_FILE "<input file>"
+
 /* One parameter. min/max bound DECK_INT and DECK_REAL values (inclusive);
  * min == max == 0 means "no bounds"; use -INFINITY or INFINITY (math.h) for
  * a one-sided range. choices lists a DECK_CHOICE's values as "a|b|c".

@@ -26,7 +26,10 @@ set_target_properties(riemann_exact PROPERTIES
   PUBLIC_HEADER "${RIEMANN_DIR}/riemann_exact.h;${RIEMANN_DIR}/riemann_exact_core.h")
 
 add_executable(riemann ${RIEMANN_DIR}/riemann_main.c)
-target_link_libraries(riemann PRIVATE riemann_exact)
+target_link_libraries(riemann PRIVATE riemann_exact op2_version)
+install(TARGETS riemann RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+op2_man_page(TARGET riemann NAME riemann
+             SUMMARY "the exact solution of a Riemann problem of the Euler equations")
 set_target_properties(riemann PROPERTIES
   C_STANDARD 17 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
 

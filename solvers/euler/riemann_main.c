@@ -10,6 +10,7 @@
  * convergence, 3 vacuum (generated or in the data).
  */
 #include "riemann_exact.h"
+#include "op_version.h"
 
 #include <errno.h>
 #include <math.h>
@@ -275,6 +276,10 @@ static void print_sample(const riemann_solution *s, double t, double x0,
 
 int main(int argc, char **argv)
 {
+    if (op_asks_version(argc, argv)) {
+        op_print_version("riemann");
+        return 0;
+    }
     riemann_state left = {0, 0, 0}, right = {0, 0, 0};
     int have_left = 0, have_right = 0, have_gamma = 0, csv = 0;
     int have_sample = 0, have_x0 = 0, have_grid = 0;

@@ -66,9 +66,9 @@ static const deck_key keys[] = {
     {"ndim", DECK_INT, "4096", 1, 46340, NULL, "dense: unknowns (Ndim); Ndim^2 edges"},
     {"seed", DECK_INT, "1", 0, 2147483647, NULL,
      "dense matrix and random right-hand sides: seed of the generator (docs/jacobi.md)"},
-    {"matrix", DECK_STRING, "", 0, 0, NULL,
+    {"matrix", DECK_STRING, "", 0, 0, DECK_INPUT_FILE,
      "mtx: Matrix Market file (coordinate, real, general or symmetric)"},
-    {"rhs", DECK_STRING, "random", 0, 0, NULL,
+    {"rhs", DECK_STRING, "random", 0, 0, DECK_INPUT_FILE,
      "dense, mtx: right-hand side b: random (uniform [0,1) from seed), ones, from_solution "
      "(b = A*1: solution 1) or a file (one value per line, or Matrix Market array)"},
     {"tolerance", DECK_REAL, "1e-12", 0, INFINITY, NULL,

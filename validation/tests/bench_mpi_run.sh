@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# usage: bench_mpi_run.sh SOURCE_DIR BUILD_DIR OUT_DIR
 # scripts/bench-mpi.sh end to end on a small C-mesh (I = 20, J = 12), two
 # rounds of three iterations, with the build it is given:
 #
@@ -10,6 +11,7 @@
 # configuration, OpenMP on one thread the baseline; --update-docs replaced
 # what was between the markers of a copy of the doc and kept the rest.
 # Exit 0 when all is as expected, 1 otherwise.
+. "$(dirname "$0")/../../scripts/lib/help.sh" # --help, --version: its usage, and nothing run
 set -uo pipefail
 src=$1 build=$2 out=$3
 fail() { echo "FAIL: $*"; exit 1; }

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# usage: bench_run.sh SOURCE_DIR BUILD_DIR OUT_DIR MODE
 # scripts/bench.sh end to end on the reduced heat benchmark (seq), with the
 # build it is given:
 #
@@ -13,6 +14,7 @@
 #            run ended before the signal came: as many as the log says were
 #            done), saying it was interrupted
 # Exit 0 when all is as expected, 1 otherwise.
+. "$(dirname "$0")/../../scripts/lib/help.sh" # --help, --version: its usage, and nothing run
 set -uo pipefail
 src=$1 build=$2 out=$3 mode=$4
 fail() { echo "FAIL: $*"; exit 1; }

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# usage: gpu_bundle_test.sh SOURCE_DIR BUILD_TREE WORK_DIR
 # scripts/gpu-bundle.sh and scripts/gpu-check.sh on this build tree, as on a
 # GPU machine, without a GPU:
 #   sigpipe  gpu-bundle.sh with an ldconfig whose list goes on long after the
@@ -17,6 +18,7 @@
 #   gpu_bundle_test.sh SOURCE_DIR BUILD_DIR WORK_DIR
 # The stubs' bodies are single-quoted on purpose: they expand when they run.
 # shellcheck disable=SC2016
+. "$(dirname "$0")/../../scripts/lib/help.sh" # --help, --version: its usage, and nothing run
 set -u
 unset OUT
 src=$(cd "$1" && pwd)

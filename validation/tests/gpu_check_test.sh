@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# usage: gpu_check_test.sh SOURCE_DIR WORK_DIR
 # scripts/gpu-check.sh without a GPU: its plumbing, on a made-up checkout whose
 # bundle trees hold stub programs and whose PATH has stub nvidia-smi,
 # compute-sanitizer and ctest. Each case checks the report and exit status:
@@ -30,6 +31,7 @@
 #   gpu_check_test.sh SOURCE_DIR WORK_DIR
 # The stubs' bodies are single-quoted on purpose: they expand when they run.
 # shellcheck disable=SC2016
+. "$(dirname "$0")/../../scripts/lib/help.sh" # --help, --version: its usage, and nothing run
 set -u
 unset OUT # the cases set it where they mean to
 src=$1

@@ -23,6 +23,11 @@ import sys
 
 from test_checks import check, finish
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
+import suite_version  # noqa: E402  (--help, --version: its usage, and nothing run)
+
+suite_version.answer(sys.argv, __doc__)
+
 script, work = sys.argv[1:3]
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """No shell pipeline of the project ends in a reader that stops early.
 
-    pipe_readers_test.py SOURCE_DIR
+usage: pipe_readers_test.py SOURCE_DIR
 
 `writer | head -1`, `| grep -q`, `| grep -m1`, `| awk '...; exit'` and
 `| sed ...q` stop reading at their first match; a writer with more to say
@@ -18,6 +18,11 @@ when there is one, 0 when there is none.
 import os
 import re
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
+import suite_version  # noqa: E402  (--help, --version: its usage, and nothing run)
+
+suite_version.answer(sys.argv, __doc__)
 
 SKIP_DIRS = {".git", "build", "outputs", "node_modules"}
 

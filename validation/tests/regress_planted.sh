@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# usage: regress_planted.sh SOURCE_DIR WORK_DIR MODE
 # Tests of scripts/regress.sh on a throwaway repository: a copy of the source
 # tree committed as its own base, with one change planted in the work tree.
 #
@@ -36,6 +37,7 @@
 # results are compared on every pair, the times need several.
 # Exit 0 when the report is as expected, 1 otherwise, 77 when git is missing
 # or the machine too busy for a timed verdict (comment, slowdown).
+. "$(dirname "$0")/../../scripts/lib/help.sh" # --help, --version: its usage, and nothing run
 set -uo pipefail
 src=$1 work=$2 mode=$3
 command -v git >/dev/null || { echo "git not found: skipped"; exit 77; }

@@ -11,6 +11,12 @@ report has no timed pairs of that loop.
 """
 import json
 import sys
+import os
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
+import suite_version  # noqa: E402  (--help, --version: its usage, and nothing run)
+
+suite_version.answer(sys.argv, __doc__)
 
 path, loop, band = sys.argv[1], sys.argv[2], float(sys.argv[3])
 try:

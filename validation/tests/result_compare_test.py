@@ -21,6 +21,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import result_compare as rc  # noqa: E402
 from test_checks import check, finish  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
+import suite_version  # noqa: E402  (--help, --version: its usage, and nothing run)
+
+suite_version.answer(sys.argv, __doc__)
+
 compare, h5dir, work = sys.argv[1:4]
 TOL = rc.Rule(1e-12, 1e-15)
 

@@ -1,9 +1,11 @@
 #!/bin/sh
+# usage: check_image.sh EXE LOOPS_HEADER ISA
 # check_image.sh EXE LOOPS_HEADER ISA - an offload executable really carries
 # device code: the nvptx image (PTX for ISA, as mkoffload embeds it), an entry
 # point in it for every loop that op2-gen declared in LOOPS_HEADER, and the
 # registration of the image with the OpenMP runtime. A build that silently
 # made host code only (no offload compiler, -foffload=disable) fails here.
+. "$(dirname "$0")/../../../scripts/lib/help.sh" # --help, --version: its usage, and nothing run
 set -u
 [ $# -eq 3 ] || { echo "usage: check_image.sh EXE LOOPS_HEADER ISA" >&2; exit 2; }
 exe=$1 header=$2 isa=$3

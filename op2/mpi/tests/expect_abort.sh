@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
+# usage: expect_abort.sh REGEX COMMAND...
 # expect_abort.sh REGEX COMMAND... - passes when COMMAND (an mpirun line)
 # ends with a non-zero status that is not a timeout, and its output matches
 # the extended regular expression REGEX: a bad input must end the whole job
 # with a clear message (ctest's TIMEOUT catches a job left hanging).
+. "$(dirname "$0")/../../../scripts/lib/help.sh" # --help, --version: its usage, and nothing run
 set -u
 regex=$1
 shift

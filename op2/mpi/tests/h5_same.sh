@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
+# usage: h5_same.sh A.h5 B.h5 [OBJECT...]
 # h5_same.sh A.h5 B.h5 [OBJECT...] - passes when the objects (all, when none
 # are named) hold the same data and attributes in both files (h5diff, exact).
 # Exits 77 (skipped) when h5diff is not installed (Debian: hdf5-tools).
+. "$(dirname "$0")/../../../scripts/lib/help.sh" # --help, --version: its usage, and nothing run
 set -u
 command -v h5diff >/dev/null 2>&1 || { echo "h5diff not found (hdf5-tools): skipped"; exit 77; }
 a=$1 b=$2

@@ -7,6 +7,11 @@ import math
 import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scripts", "lib"))
+import suite_version  # noqa: E402  (--help, --version: its usage, and nothing run)
+
+suite_version.answer(sys.argv, __doc__)
+
 failures = 0
 
 

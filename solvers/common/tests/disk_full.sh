@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# usage: disk_full.sh JACOBI SCRATCH_DIR
 # A full disk (ENOSPC) on a small tmpfs:
 #   1. a run whose outputs cannot fit is refused before it computes anything,
 #      with the estimate and the free space in the message;
@@ -11,6 +12,7 @@
 # Needs mount(2) (root, or a container that allows it): exit 77 otherwise.
 #
 #   disk_full.sh JACOBI SCRATCH
+. "$(dirname "$0")/../../../scripts/lib/help.sh" # --help, --version: its usage, and nothing run
 set -u
 jacobi=$1 scratch=$2
 mnt=$scratch/tmpfs

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# usage: failed_runs.sh JACOBI WORK_DIR [LAUNCHER...]
 # A run that fails never destroys the last good results (solver_output.h):
 #   1. a good run writes its results into OUTDIR;
 #   2. a run that does not converge (exit 1) and one that diverges (exit 1)
@@ -13,6 +14,7 @@
 # With a LAUNCHER (mpirun -np 2) every run goes through it, on many processes
 # (the root writes, docs/mpi.md), and step 3 is left out: SIGKILL stops the
 # launcher, not necessarily the processes it started.
+. "$(dirname "$0")/../../../scripts/lib/help.sh" # --help, --version: its usage, and nothing run
 set -u
 jacobi=$1 dir=$2
 shift 2

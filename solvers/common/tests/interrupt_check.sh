@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# usage: interrupt_check.sh DELAY OUTDIR FILE... -- SOLVER ARGS...
 # A solver stopped by SIGINT in the middle of a long run must keep what it
 # has computed: exit 130 (128 + SIGINT), its result files written, as a run
 # that did not pass, into OUTDIR/failed (solver_output.h), with a failed
@@ -11,6 +12,7 @@
 # (relative to OUTDIR: failed/NAME for the run's results) exists. Then the
 # same run stopped at once (SIGHUP) must leave no trace in OUTDIR. Exit 0
 # when all holds, 1 otherwise.
+. "$(dirname "$0")/../../../scripts/lib/help.sh" # --help, --version: its usage, and nothing run
 set -u
 delay=$1 dir=$2
 shift 2

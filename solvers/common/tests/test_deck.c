@@ -11,6 +11,7 @@
 #include "test_check.h"
 #include "deck.h"
 
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -618,6 +619,44 @@ static void case_hostile(void)
   expect_args_error(2, a5, "argument 1", "unexpected text after the closing quote", NULL);
 }
 
+/* A file a deck names (DECK_INPUT_FILE) is taken from the deck's own folder
+ * when it is there; from the current folder otherwise, and always when the
+ * value comes from the command line or is absolute (docs/input-decks.md,
+ * "Paths in a deck"). */
+static void case_input_files(void)
+{
+  static const deck_key files[] = {
+    {"mesh", DECK_STRING, "", 0, 0, DECK_INPUT_FILE, "a file the run reads"},
+    {"matrix", DECK_STRING, "", 0, 0, DECK_INPUT_FILE, "another"},
+    {"absent", DECK_STRING, "", 0, 0, DECK_INPUT_FILE, "a file not beside the deck"},
+    {"absolute", DECK_STRING, "", 0, 0, DECK_INPUT_FILE, "an absolute path"},
+    {"label", DECK_STRING, "", 0, 0, NULL, "a string that names no file"},
+  };
+  static const deck_key bad[] = {{"n", DECK_INT, "1", 0, 0, DECK_INPUT_FILE, "x"}};
+  if (mkdir("input_files.d", 0755) != 0 && errno != EEXIST) {
+    fprintf(stderr, "%s:%d: %s: cannot make input_files.d\n", __FILE__, __LINE__, __func__);
+    exit(1);
+  }
+  write_text("input_files.d/m.dat", "a mesh\n");
+  write_text("input_files.d/a.mtx", "a matrix\n");
+  write_text("input_files.d/deck.in", "mesh = m.dat\nmatrix = a.mtx\nabsent = none.dat\n"
+                                      "absolute = /dev/null\nlabel = m.dat\n");
+  char err[512] = "";
+  char *argv[] = {"test", "input_files.d/deck.in", "matrix=a.mtx", NULL};
+  deck *d = deck_new("test", files, 5);
+  CHECK(d != NULL);
+  CHECK(deck_parse_args(d, 3, argv, err, sizeof err) == DECK_OK);
+  CHECK(strcmp(deck_string(d, "mesh"), "input_files.d/m.dat") == 0);
+  CHECK(strcmp(deck_string(d, "matrix"), "a.mtx") == 0); /* the command line's */
+  CHECK(strcmp(deck_string(d, "absent"), "none.dat") == 0);
+  CHECK(strcmp(deck_string(d, "absolute"), "/dev/null") == 0);
+  CHECK(strcmp(deck_string(d, "label"), "m.dat") == 0);
+  CHECK(strcmp(deck_origin(d, "mesh"), "input_files.d/deck.in:1") == 0);
+  deck_free(d);
+  fprintf(stderr, "(one 'bad key table' message is expected below)\n");
+  CHECK(deck_new("t", bad, 1) == NULL);
+}
+
 typedef struct {
   const char *name;
   void (*run)(void);
@@ -643,6 +682,7 @@ static const test_case cases[] = {
   {"json", case_json},
   {"getter_misuse", case_getter_misuse},
   {"hostile", case_hostile},
+  {"input_files", case_input_files},
 };
 
 int main(int argc, char **argv)

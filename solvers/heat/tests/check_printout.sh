@@ -6,6 +6,7 @@
 # expression that line k of the output must match as a whole. Used to hold
 # heat to the tutorial's printout. Exits 0 when the command exits 0 and every
 # line matches, 1 otherwise (printing the first mismatch), 2 on bad usage.
+. "$(dirname "$0")/../../../scripts/lib/help.sh" # --help, --version: its usage, and nothing run
 set -u
 if [ $# -lt 2 ]; then
   echo "usage: check_printout.sh PATTERNS command [args...]" >&2

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
+# usage: run_then_check.sh OUTDIR SOLVER ARGS... -- CHECKER ARGS...
 # run_then_check.sh - runs a solver into OUTDIR, then a checker on its output.
 #
 #   run_then_check.sh OUTDIR SOLVER [ARGS...] -- CHECKER [ARGS...]
 #
 # The solver gets output_dir=OUTDIR appended. Exit: the checker's status; 1
 # when the solver failed; 77 (skipped) when the solver exits 77 (no GPU).
+. "$(dirname "$0")/../../../scripts/lib/help.sh" # --help, --version: its usage, and nothing run
 set -u
 if [ $# -lt 4 ]; then
   echo "usage: run_then_check.sh OUTDIR SOLVER [ARGS...] -- CHECKER [ARGS...]" >&2
