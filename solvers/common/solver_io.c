@@ -127,7 +127,8 @@ static int entry_of(const char *path, char *out, size_t len) {
  * exist, else the same resolved path. */
 static int same_dir(const char *a, const char *b) {
   struct stat sa, sb;
-  if (stat(a, &sa) == 0 && stat(b, &sb) == 0) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
   return strcmp(a, b) == 0;
 }
 
@@ -201,16 +202,19 @@ int solver_io_check(const solver_io *io, const char *output_dir, const char *sho
       op_text_shown(name, sizeof name, pname);
       if (same_dir(dir, out) && solver_io_declares(io, pname) &&
           !(in->continued_as && strcmp(pname, in->continued_as) == 0)) {
-        op_text_format(err, errlen, "%s would be replaced by this run's %s (output_dir %s): a run "
+        op_text_format(err, errlen,
+                       "%s would be replaced by this run's %s (output_dir %s): a run "
                        "never replaces its own input; choose another output_dir, or move the %s "
-                       "out of %s", what, name, shown_dir, in->what, shown_dir);
+                       "out of %s",
+                       what, name, shown_dir, in->what, shown_dir);
         return -1;
       }
       const int in_failed = within(dir, failed);
       if (in_failed || within(dir, earlier)) {
-        op_text_format(err, errlen, "%s is in %s/%s, %s: a run never replaces its own input; "
-                       "choose another output_dir, or move the %s out of %s/%s", what, shown_dir,
-                       in_failed ? "failed" : "earlier",
+        op_text_format(err, errlen,
+                       "%s is in %s/%s, %s: a run never replaces its own input; "
+                       "choose another output_dir, or move the %s out of %s/%s",
+                       what, shown_dir, in_failed ? "failed" : "earlier",
                        in_failed ? "which this run replaces with its results if it does not pass"
                                  : "where this run sets aside the files earlier runs left there",
                        in->what, shown_dir, in_failed ? "failed" : "earlier");

@@ -265,12 +265,16 @@ static int set_aside_direct(const solver_output *o, const char *name, char *err,
     return 0;
   op_text_shown(shown, sizeof shown, name);
   if (move_to_earlier(o, name) != 0) {
-    op_text_format(err, errlen, "%s: cannot move the earlier run's %s into %s/%s before this run "
-                   "writes its own: %s", o->shown, shown, o->shown, EARLIER_DIR, strerror(errno));
+    op_text_format(err, errlen,
+                   "%s: cannot move the earlier run's %s into %s/%s before this run "
+                   "writes its own: %s",
+                   o->shown, shown, o->shown, EARLIER_DIR, strerror(errno));
     return -1;
   }
-  printf("%s: %s/%s, written by an earlier run, moved to %s/%s/%s before this run writes its "
-         "own\n", o->solver, o->shown, shown, o->shown, EARLIER_DIR, shown);
+  printf(
+      "%s: %s/%s, written by an earlier run, moved to %s/%s/%s before this run writes its "
+      "own\n",
+      o->solver, o->shown, shown, o->shown, EARLIER_DIR, shown);
   fflush(stdout);
   return 0;
 }
@@ -295,8 +299,10 @@ const char *solver_output_direct(solver_output *o, const char *name, char *buf, 
    * temporaries are this process's own now): under the lock, nobody's. */
   if (op_is_root() && snprintf(tmp, sizeof tmp, "%s.tmp", buf) < (int)sizeof tmp) (void)unlink(tmp);
   if (op_is_root() && !solver_io_declares(&run_io, name))
-    fprintf(stderr, "%s: warning: %s is not among the output names the solver declares "
-            "(solver_io_output)\n", o->solver, name);
+    fprintf(stderr,
+            "%s: warning: %s is not among the output names the solver declares "
+            "(solver_io_output)\n",
+            o->solver, name);
   const int rc = op_is_root() ? set_aside_direct(o, name, err, errlen) : 0;
   return op_root_status(rc) == 0 ? buf : NULL;
 }
@@ -578,14 +584,16 @@ static int to_kept(solver_output *o, char *err, size_t errlen) {
     const int e = errno;
     if (kept[strlen(kept) - 1] != 'X') (void)rmdir(kept);
     size_t used = strlen(err);
-    op_text_format(err + used, errlen - used, "; nor could they go to a folder of their own (%s): "
+    op_text_format(err + used, errlen - used,
+                   "; nor could they go to a folder of their own (%s): "
                    "this run's results are in %s, which the next run in %s removes: move them out "
-                   "first", strerror(e), o->staging, o->shown);
+                   "first",
+                   strerror(e), o->staging, o->shown);
     return -1;
   }
   snprintf(o->final, sizeof o->final, "%s", kept);
-  printf("%s: warning: %s; this run's results are in %s instead, which no run removes\n",
-         o->solver, err, op_text_shown(shown, sizeof shown, kept));
+  printf("%s: warning: %s; this run's results are in %s instead, which no run removes\n", o->solver,
+         err, op_text_shown(shown, sizeof shown, kept));
   fflush(stdout);
   return 0;
 }
@@ -623,8 +631,10 @@ static int finish_root(solver_output *o, int passed, char *err, size_t errlen) {
     const int nstaged = staged_names(o, &staged, err, errlen);
     for (int k = 0; k < nstaged; k++)
       if (solver_files_is_result(staged[k]) && !solver_io_declares(&run_io, staged[k]))
-        fprintf(stderr, "%s: warning: %s is not among the output names the solver declares "
-                "(solver_io_output)\n", o->solver, staged[k]);
+        fprintf(stderr,
+                "%s: warning: %s is not among the output names the solver declares "
+                "(solver_io_output)\n",
+                o->solver, staged[k]);
     rc = nstaged < 0 ? -1 : move_into_place(o, staged, nstaged, err, errlen);
     if (rc == 0) {
       set_aside_earlier(o, staged, nstaged, listed, nlisted);
@@ -638,7 +648,8 @@ static int finish_root(solver_output *o, int passed, char *err, size_t errlen) {
       size_t used = strlen(err);
       char why[SOLVER_OUTPUT_PATH + 1024], shown[OP_TEXT_SHOWN];
       if (to_failed(o, why, sizeof why) == 0)
-        op_text_format(err + used, errlen - used, "; the files moved before it were put back, "
+        op_text_format(err + used, errlen - used,
+                       "; the files moved before it were put back, "
                        "and this run's results are in %s",
                        op_text_shown(shown, sizeof shown, o->final));
       else
