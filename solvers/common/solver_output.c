@@ -580,9 +580,10 @@ int solver_output_finish(solver_output *o, int passed, char *err, size_t errlen)
 static int to_kept(solver_output *o, char *err, size_t errlen) {
   char kept[SOLVER_OUTPUT_PATH + 32], shown[OP_TEXT_SHOWN];
   snprintf(kept, sizeof kept, "%s/%s-XXXXXX", o->dir, FAILED_DIR);
-  if (!mkdtemp(kept) || rename(o->staging, kept) != 0) {
+  const int made = mkdtemp(kept) != NULL;
+  if (!made || rename(o->staging, kept) != 0) {
     const int e = errno;
-    if (kept[strlen(kept) - 1] != 'X') (void)rmdir(kept);
+    if (made) (void)rmdir(kept);
     size_t used = strlen(err);
     op_text_format(err + used, errlen - used,
                    "; nor could they go to a folder of their own (%s): "
