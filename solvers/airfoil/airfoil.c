@@ -649,6 +649,36 @@ static void estimate(const deck *d, const char *path, solver_estimate *e) {
            history / 1e6, ckpt / 1e6, image / 1e6);
 }
 
+/* What the run reads, and the names of what it writes into output_dir. A
+ * restart from output_dir's own checkpoint goes on writing it: that one
+ * input its checkpoints may replace. */
+static void declare_files(const deck *d, solver_io *io, char *restart_history, size_t len) {
+  solver_io_init(io);
+  solver_io_input(io, "mesh", deck_string(d, "mesh"), NULL);
+  const char *restart = deck_string(d, "restart");
+  if (restart[0]) {
+    checkpoint_history_name(restart, restart_history, len);
+    solver_io_input(io, "restart checkpoint", restart, "checkpoint.h5");
+    solver_io_input(io, "restart checkpoint's history", restart_history, "checkpoint_history.csv");
+  }
+  solver_io_output(io, "history.csv");
+  if (deck_bool(d, "write_solution")) {
+    solver_io_output(io, "q.h5");
+    solver_io_output(io, "q.xmf");
+  }
+  if (deck_choice(d, "image") != 0) {
+    char name[SOLVER_IO_NAME];
+    snprintf(name, sizeof name, "%s.ppm", deck_string(d, "image"));
+    solver_io_output(io, name);
+    snprintf(name, sizeof name, "%s.png", deck_string(d, "image"));
+    solver_io_output(io, name);
+  }
+  if (deck_int(d, "checkpoint_every") > 0) {
+    solver_io_output(io, "checkpoint.h5");
+    solver_io_output(io, "checkpoint_history.csv");
+  }
+}
+
 int main(int argc, char **argv) {
   const double t_start = op_wtime();
   int status;
@@ -660,7 +690,11 @@ int main(int argc, char **argv) {
   solver_output out;
   solver_estimate need;
   estimate(d, mesh_path, &need);
-  if (solver_main_outputs(&out, "airfoil", d, &need, err, sizeof err) != 0) bad_input("%s", err);
+  solver_io io;
+  char restart_history[4400];
+  declare_files(d, &io, restart_history, sizeof restart_history);
+  if (solver_main_outputs(&out, "airfoil", d, &io, &need, err, sizeof err) != 0)
+    bad_input("%s", err);
 
   airfoil_mesh mesh;
   memset(&mesh, 0, sizeof mesh);

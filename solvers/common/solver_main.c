@@ -13,9 +13,19 @@
 #include "solver_interrupt.h"
 #include "solver_result.h"
 
+/* --op-tune-file's F, in argv (whose strings outlive the run), or NULL. */
+static const char *tune_file;
+
+void solver_main_op_init(int *argc, char **argv) {
+  static const char option[] = "--op-tune-file=";
+  for (int i = 1; i < *argc && argv[i]; i++)
+    if (!strncmp(argv[i], option, sizeof option - 1)) tune_file = argv[i] + sizeof option - 1;
+  op_init_strip_options(argc, argv, 0);
+}
+
 deck *solver_main_start(const char *solver, const deck_key *keys, int nkeys, int *argc, char **argv,
                         int *status) {
-  op_init_strip_options(argc, argv, 0);
+  solver_main_op_init(argc, argv);
   deck *d = deck_new(solver, keys, nkeys); /* says what failed */
   if (!d) {
     op_exit();
@@ -38,9 +48,13 @@ deck *solver_main_start(const char *solver, const deck_key *keys, int nkeys, int
   return d;
 }
 
-int solver_main_outputs(solver_output *out, const char *solver, const deck *d,
+int solver_main_outputs(solver_output *out, const char *solver, const deck *d, const solver_io *io,
                         const solver_estimate *need, char *err, size_t errlen) {
-  if (solver_output_open(out, solver, deck_string(d, "output_dir"), err, errlen) != 0) return -1;
+  solver_io all = *io;
+  solver_io_input(&all, "deck", deck_path(d), NULL);
+  solver_io_input(&all, "tune file", tune_file, NULL);
+  if (solver_output_open(out, solver, deck_string(d, "output_dir"), &all, err, errlen) != 0)
+    return -1;
   return solver_limits_check(d, out, need, err, errlen);
 }
 

@@ -7,6 +7,7 @@
  *   int status;
  *   deck *d = solver_main_start("airfoil", keys, NKEYS, &argc, argv, &status);
  *   if (!d) return status;
+ *   solver_io io; solver_io_init(&io); ... the solver's inputs and output names ...
  *   ... solver_main_outputs(...), the run, the verdicts printed ...
  *   status = solver_main_finish(&out, &verdicts, fill_result, &ctx, "history.csv, ...", err, len);
  *   op_exit(); ... frees ...; return status;
@@ -25,6 +26,13 @@
 #include "solver_output.h"
 #include "solver_verdict.h"
 
+/* op_init_strip_options, noting first the file the library's options name
+ * (--op-tune-file=F: the CUDA backend reads F at the start and writes it at
+ * op_exit), an input of the run for solver_main_outputs. solver_main_start
+ * calls it; a main that reads its command line its own way calls it in place
+ * of op_init_strip_options. */
+void solver_main_op_init(int *argc, char **argv);
+
 /* op_init (the --op-... options taken out of argv), the deck from the rest
  * of the command line (--help followed by the OP2 options, --version), and
  * the effective parameters printed, a deck of their own. Returns the deck to
@@ -34,10 +42,13 @@
 deck *solver_main_start(const char *solver, const deck_key *keys, int nkeys, int *argc, char **argv,
                         int *status);
 
-/* Takes output_dir (solver_output_open) and checks that what the run needs
- * (need, estimated beforehand) fits the limits the deck sets and the machine
- * (solver_limits_check). Returns 0, or -1 with the message in err. */
-int solver_main_outputs(solver_output *out, const char *solver, const deck *d,
+/* Takes output_dir (solver_output_open), refusing a run whose outputs would
+ * replace one of its inputs: those io declares, the deck and the tune file;
+ * and checks that what the run needs (need, estimated beforehand) fits the
+ * limits the deck sets and the machine (solver_limits_check). Returns 0, or
+ * -1 with the message in err; the caller then ends with exit(2), not through
+ * op_exit, which would write the tune file the refusal keeps. */
+int solver_main_outputs(solver_output *out, const char *solver, const deck *d, const solver_io *io,
                         const solver_estimate *need, char *err, size_t errlen);
 
 /* The end of a run: result.json written into the staging directory through

@@ -51,6 +51,8 @@ static int atexit_registered;
 /* The files written straight into output_dir (solver_output_direct). */
 static char direct_path[MAX_DIRECT][SOLVER_OUTPUT_PATH + 64];
 static int ndirect;
+/* The run's inputs and output names (solver_output_open's io). */
+static solver_io run_io;
 
 /* Removes the files in dir, then dir (not recursive: staging directories are
  * flat). Returns 0 when dir is gone. Normal context only. */
@@ -163,8 +165,12 @@ static int open_root(solver_output *o, const char *solver, const char *output_di
 
 /* On many processes the root makes the directories, writes every file and
  * moves them into place; the others hold the same names and write nothing. */
-int solver_output_open(solver_output *o, const char *solver, const char *output_dir, char *err,
-                       size_t errlen) {
+int solver_output_open(solver_output *o, const char *solver, const char *output_dir,
+                       const solver_io *io, char *err, size_t errlen) {
+  if (io)
+    run_io = *io;
+  else
+    solver_io_init(&run_io);
   int rc = op_is_root() ? open_root(o, solver, output_dir, err, errlen) : 0;
   if (op_root_status(rc) != 0) return -1;
   if (!op_is_root()) {
@@ -205,6 +211,8 @@ static int open_root(solver_output *o, const char *solver, const char *output_di
             strerror(errno));
     return -1;
   }
+  /* Before the lock file and the clean-up touch anything there. */
+  if (solver_io_check(&run_io, o->dir, o->shown, err, errlen) != 0) return -1;
   if (!atexit_registered && atexit(on_exit_cleanup) == 0) atexit_registered = 1;
   solver_interrupt_on_kill(on_kill);
   if (solver_lock_take(o->solver, o->dir, o->shown, err, errlen) != 0) return -1;
@@ -231,6 +239,46 @@ static int open_root(solver_output *o, const char *solver, const char *output_di
   return 0;
 }
 
+/* Moves output_dir/name into output_dir/earlier, replacing one an
+ * earlier run set aside there; 0, or -1 with errno set. */
+static int move_to_earlier(const solver_output *o, const char *name) {
+  char to[3 * SOLVER_OUTPUT_PATH], from[3 * SOLVER_OUTPUT_PATH];
+  snprintf(to, sizeof to, "%s/%s", o->dir, EARLIER_DIR);
+  if (mkdir(to, 0777) != 0 && errno != EEXIST) return -1;
+  snprintf(from, sizeof from, "%s/%s", o->dir, name);
+  snprintf(to, sizeof to, "%s/%s/%s", o->dir, EARLIER_DIR, name);
+  return rename(from, to);
+}
+
+/* The file an earlier run wrote straight into output_dir under name (a
+ * checkpoint of another run, perhaps of far more iterations) is not replaced
+ * without a word: it goes into output_dir/earlier first, unless it is the
+ * input this run continues (it resumes from that checkpoint and goes on). */
+static int set_aside_direct(const solver_output *o, const char *name, char *err, size_t errlen) {
+  char path[3 * SOLVER_OUTPUT_PATH], shown[OP_TEXT_SHOWN];
+  struct stat st;
+  const char *continued = NULL;
+  snprintf(path, sizeof path, "%s/%s", o->dir, name);
+  if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode)) return 0; /* none; a folder fails the write */
+  if (solver_io_input_at(&run_io, o->dir, name, &continued) && continued &&
+      strcmp(continued, name) == 0)
+    return 0;
+  op_text_shown(shown, sizeof shown, name);
+  if (move_to_earlier(o, name) != 0) {
+    op_text_format(err, errlen,
+                   "%s: cannot move the earlier run's %s into %s/%s before this run "
+                   "writes its own: %s",
+                   o->shown, shown, o->shown, EARLIER_DIR, strerror(errno));
+    return -1;
+  }
+  printf(
+      "%s: %s/%s, written by an earlier run, moved to %s/%s/%s before this run writes its "
+      "own\n",
+      o->solver, o->shown, shown, o->shown, EARLIER_DIR, shown);
+  fflush(stdout);
+  return 0;
+}
+
 const char *solver_output_direct(solver_output *o, const char *name, char *buf, size_t len,
                                  char *err, size_t errlen) {
   char tmp[SOLVER_OUTPUT_PATH + 192];
@@ -250,7 +298,13 @@ const char *solver_output_direct(solver_output *o, const char *name, char *buf, 
   /* A half-written "name.tmp" of a killed run of an earlier version (the
    * temporaries are this process's own now): under the lock, nobody's. */
   if (op_is_root() && snprintf(tmp, sizeof tmp, "%s.tmp", buf) < (int)sizeof tmp) (void)unlink(tmp);
-  return buf;
+  if (op_is_root() && !solver_io_declares(&run_io, name))
+    fprintf(stderr,
+            "%s: warning: %s is not among the output names the solver declares "
+            "(solver_io_output)\n",
+            o->solver, name);
+  const int rc = op_is_root() ? set_aside_direct(o, name, err, errlen) : 0;
+  return op_root_status(rc) == 0 ? buf : NULL;
 }
 
 int solver_output_direct_files(const char **paths, int max) {
@@ -449,7 +503,7 @@ static int of_this_run(const char *name, char **staged, int nstaged) {
  * from before the lists, or none) the other files are named in a note. */
 static void set_aside_earlier(const solver_output *o, char **staged, int nstaged, char **listed,
                               int nlisted) {
-  char list[1024] = "", path[3 * SOLVER_OUTPUT_PATH], to[3 * SOLVER_OUTPUT_PATH];
+  char list[1024] = "", path[3 * SOLVER_OUTPUT_PATH];
   int count = 0, failed = 0;
   char **names = listed;
   int nnames = nlisted;
@@ -471,12 +525,13 @@ static void set_aside_earlier(const solver_output *o, char **staged, int nstaged
     }
     struct stat st;
     if (!solver_files_is_result(name) || of_this_run(name, staged, nstaged)) continue;
+    /* One of this run's inputs (a restart's checkpoint) stays where the
+     * run's command names it. */
+    if (solver_io_input_at(&run_io, o->dir, name, NULL)) continue;
     snprintf(path, sizeof path, "%s/%s", o->dir, name);
     if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
     if (!dp) {
-      snprintf(to, sizeof to, "%s/%s", o->dir, EARLIER_DIR);
-      if ((mkdir(to, 0777) != 0 && errno != EEXIST) ||
-          (snprintf(to, sizeof to, "%s/%s/%s", o->dir, EARLIER_DIR, name), rename(path, to) != 0)) {
+      if (move_to_earlier(o, name) != 0) {
         char shown[OP_TEXT_SHOWN];
         printf("%s: warning: %s/%s, written by an earlier run and not by this one, could not be "
                "moved to %s/%s: %s\n", o->solver, o->shown, op_text_shown(shown, sizeof shown, name),
@@ -509,26 +564,54 @@ static int finish_root(solver_output *o, int passed, char *err, size_t errlen);
 
 int solver_output_finish(solver_output *o, int passed, char *err, size_t errlen) {
   int rc = op_is_root() ? finish_root(o, passed, err, errlen) : 0;
-  if (!op_is_root()) {
-    o->open = 0;
-    snprintf(o->final, sizeof o->final, passed ? "%s" : "%s/" FAILED_DIR, o->dir);
+  if (!op_is_root()) o->open = 0;
+  /* The others wait in op_root_status for the root to end a failed job. */
+  if (op_root_status(rc) != 0) return -1;
+  op_broadcast(o->final, sizeof o->final); /* output_dir, failed, or a folder of their own */
+  return 0;
+}
+
+/* When output_dir/failed cannot take the run's results: they go to a
+ * folder of their own, output_dir/failed-XXXXXX (mkdtemp(3): a name no other
+ * run has, and not a staging directory's, so no clean-up of killed runs ever
+ * removes it), and the run says so. Returns 0, or -1 with the reason added
+ * to err (the results then stay in the staging directory, armed no more:
+ * the next run in output_dir removes it, which err says). */
+static int to_kept(solver_output *o, char *err, size_t errlen) {
+  char kept[SOLVER_OUTPUT_PATH + 32], shown[OP_TEXT_SHOWN];
+  snprintf(kept, sizeof kept, "%s/%s-XXXXXX", o->dir, FAILED_DIR);
+  const int made = mkdtemp(kept) != NULL;
+  if (!made || rename(o->staging, kept) != 0) {
+    const int e = errno;
+    if (made) (void)rmdir(kept);
+    size_t used = strlen(err);
+    op_text_format(err + used, errlen - used,
+                   "; nor could they go to a folder of their own (%s): "
+                   "this run's results are in %s, which the next run in %s removes: move them out "
+                   "first",
+                   strerror(e), o->staging, o->shown);
+    return -1;
   }
-  return op_root_status(rc);
+  snprintf(o->final, sizeof o->final, "%s", kept);
+  printf("%s: warning: %s; this run's results are in %s instead, which no run removes\n", o->solver,
+         err, op_text_shown(shown, sizeof shown, kept));
+  fflush(stdout);
+  return 0;
 }
 
 /* The staging directory becomes output_dir/failed, replacing an earlier
- * failed run's. */
+ * failed run's (or, when that cannot be, a folder of its own: to_kept). */
 static int to_failed(solver_output *o, char *err, size_t errlen) {
   snprintf(o->final, sizeof o->final, "%s/%s", o->dir, FAILED_DIR);
   if (remove_flat_dir(o->final) != 0) {
-    op_text_format(err, errlen, "%s: cannot replace %s/%s: %s (this run's files are in %s)",
-                   o->shown, o->shown, FAILED_DIR, strerror(errno), o->staging);
-    return -1;
+    op_text_format(err, errlen, "%s: cannot replace %s/%s: %s", o->shown, o->shown, FAILED_DIR,
+                   strerror(errno));
+    return to_kept(o, err, errlen);
   }
   if (rename(o->staging, o->final) != 0) {
     op_text_format(err, errlen, "%s: cannot rename %s to %s/%s: %s", o->shown, o->staging, o->shown,
                    FAILED_DIR, strerror(errno));
-    return -1;
+    return to_kept(o, err, errlen);
   }
   return 0;
 }
@@ -547,6 +630,12 @@ static int finish_root(solver_output *o, int passed, char *err, size_t errlen) {
     snprintf(path, sizeof path, "%s/result.json", o->dir);
     const int nlisted = solver_files_listed(path, &listed); /* the earlier run's, before it goes */
     const int nstaged = staged_names(o, &staged, err, errlen);
+    for (int k = 0; k < nstaged; k++)
+      if (solver_files_is_result(staged[k]) && !solver_io_declares(&run_io, staged[k]))
+        fprintf(stderr,
+                "%s: warning: %s is not among the output names the solver declares "
+                "(solver_io_output)\n",
+                o->solver, staged[k]);
     rc = nstaged < 0 ? -1 : move_into_place(o, staged, nstaged, err, errlen);
     if (rc == 0) {
       set_aside_earlier(o, staged, nstaged, listed, nlisted);
@@ -558,12 +647,14 @@ static int finish_root(solver_output *o, int passed, char *err, size_t errlen) {
       /* Nothing of output_dir changed: the run's results, whole, go where a
        * failed run's go rather than be lost. */
       size_t used = strlen(err);
-      char kept[SOLVER_OUTPUT_PATH + 64];
-      if (to_failed(o, kept, sizeof kept) == 0)
-        op_text_format(err + used, errlen - used, "; the files moved before it were put back, "
-                       "and this run's results are in %s/%s", o->shown, FAILED_DIR);
+      char why[SOLVER_OUTPUT_PATH + 1024], shown[OP_TEXT_SHOWN];
+      if (to_failed(o, why, sizeof why) == 0)
+        op_text_format(err + used, errlen - used,
+                       "; the files moved before it were put back, "
+                       "and this run's results are in %s",
+                       op_text_shown(shown, sizeof shown, o->final));
       else
-        op_text_format(err + used, errlen - used, "; this run's results are in %s", o->staging);
+        op_text_format(err + used, errlen - used, "; %s", why);
     }
     solver_files_free(staged, nstaged > 0 ? nstaged : 0);
     solver_files_free(listed, nlisted > 0 ? nlisted : 0);

@@ -24,8 +24,16 @@
  *   - a run killed outright (SIGKILL, a crash) leaves it behind: the next run
  *     with the same output_dir on this host removes the staging directories
  *     of processes that are gone.
+ * A run whose outputs would replace one of its own inputs (solver_io.h) is
+ * refused before it starts; when it passes, what earlier runs left that is
+ * one of its inputs stays where it is.
  * Files meant to survive a failed run (airfoil's checkpoints) are written
- * straight into output_dir, each atomically, through solver_output_direct.
+ * straight into output_dir, each atomically, through solver_output_direct;
+ * the one an earlier run left there is moved into output_dir/earlier before
+ * the first write, unless it is the input the run continues (a restart).
+ * When output_dir/failed cannot be replaced (a file of that name in the
+ * way), the failed run's results go to a folder of their own,
+ * output_dir/failed-XXXXXX, which no later run removes.
  * Temporaries are the process's own (op_tmpname.h): a killed run's are
  * removed by the next run that opens output_dir.
  */
@@ -35,6 +43,7 @@
 #include <stddef.h>
 
 #include "op_text.h"
+#include "solver_io.h"
 
 #define SOLVER_OUTPUT_PATH 4096
 
@@ -43,21 +52,27 @@ typedef struct {
   char dir[SOLVER_OUTPUT_PATH];     /* output_dir */
   char shown[OP_TEXT_SHOWN];        /* output_dir, safe to print */
   char staging[SOLVER_OUTPUT_PATH + 128]; /* where the run writes: the outdir its code uses */
-  char final[SOLVER_OUTPUT_PATH + 16]; /* after solver_output_finish: output_dir or .../failed */
+  /* After solver_output_finish: output_dir, .../failed or .../failed-XXXXXX. */
+  char final[SOLVER_OUTPUT_PATH + 32];
   int open;
 } solver_output;
 
-/* Creates output_dir (and its parents) and the staging directory, removes
- * what runs that are gone left there, and arms the clean-up at exit and on
- * signals. An empty or unusable output_dir is an error. Returns 0, or -1 with
- * the message in err ("<output_dir>: ..."). */
-int solver_output_open(solver_output *o, const char *solver, const char *output_dir, char *err,
-                       size_t errlen);
+/* Creates output_dir (and its parents), refuses a run whose outputs would
+ * replace one of the inputs io declares (NULL: none declared), takes the
+ * lock, creates the staging directory, removes what runs that are gone left
+ * there, and arms the clean-up at exit and on signals. An empty or unusable
+ * output_dir is an error. Returns 0, or -1 with the message in err
+ * ("<output_dir>: ..."). */
+int solver_output_open(solver_output *o, const char *solver, const char *output_dir,
+                       const solver_io *io, char *err, size_t errlen);
 
 /* dir/name for a file written straight into output_dir (not staged); its
  * temporary (op_tmp_name) is removed if the run is killed while writing it.
- * Returns the path in buf, or NULL (err set) when it does not fit. At most 8
- * names. */
+ * The first time a name is asked for, the file of that name an earlier run
+ * left is moved into output_dir/earlier (saying so), unless it is the input
+ * the run continues (solver_input.continued_as). Returns the path in buf, or
+ * NULL (err set) when it does not fit or the earlier file cannot be set
+ * aside. At most 8 names. Collective. */
 const char *solver_output_direct(solver_output *o, const char *name, char *buf, size_t len,
                                  char *err, size_t errlen);
 

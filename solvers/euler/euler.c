@@ -64,7 +64,10 @@ int main(int argc, char **argv) {
   solver_output sout;
   solver_estimate need;
   euler_estimate(d, &img, steps_estimate, &need);
-  if (solver_main_outputs(&sout, "euler", d, &need, err, sizeof err) != 0) {
+  solver_io io;
+  solver_io_init(&io);
+  euler_declare_outputs(d, &img, &io);
+  if (solver_main_outputs(&sout, "euler", d, &io, &need, err, sizeof err) != 0) {
     fprintf(stderr, "euler: %s\n", err);
     exit(2);
   }

@@ -360,6 +360,29 @@ void euler_write_output(euler_writer *o, double t, long step, double dt, int fin
   o->frame++;
 }
 
+void euler_declare_outputs(const deck *d, const euler_image_spec *img, solver_io *io) {
+  solver_io_output(io, "history.csv");
+  if (deck_choice(d, "problem") == EULER_PROBLEM_RIEMANN1D) solver_io_output(io, "profile.csv");
+  if (deck_bool(d, "images"))
+    for (int k = 0; k < img->nfields; k++) {
+      char name[SOLVER_IO_NAME];
+      snprintf(name, sizeof name, "%s_*.ppm", field_names[img->field[k]]);
+      solver_io_output(io, name);
+      snprintf(name, sizeof name, "%s_*.png", field_names[img->field[k]]);
+      solver_io_output(io, name);
+    }
+  const int hdf5 = deck_choice(d, "hdf5");
+  if (hdf5 >= 1) {
+    solver_io_output(io, "grid.h5");
+    solver_io_output(io, "final.h5");
+    solver_io_output(io, "final.xmf");
+  }
+  if (hdf5 == 2) {
+    solver_io_output(io, "dump_*.h5");
+    solver_io_output(io, "dumps.xmf");
+  }
+}
+
 void euler_writer_open(euler_writer *o, const deck *d, const euler_problem *pb, euler_mesh *m,
                        const solver_output *out, const euler_image_spec *img) {
   memset(o, 0, sizeof *o);

@@ -16,6 +16,7 @@
 #include "op_ppm.h"
 #include "op_xdmf.h"
 #include "solver_history.h"
+#include "solver_io.h"
 #include "solver_limits.h"
 #include "solver_output.h"
 #include "solver_pace.h"
@@ -38,6 +39,11 @@ void euler_read_image_spec(const deck *d, euler_image_spec *s);
 /* What a run of about `steps` steps needs, memory and outputs
  * (solver_main_outputs checks it against the limits). */
 void euler_estimate(const deck *d, const euler_image_spec *img, double steps, solver_estimate *e);
+
+/* Declares the names of what the run writes into output_dir (solver_io.h):
+ * history.csv, the pictures of img's fields, the HDF5 files with their XDMF,
+ * a 1D Riemann problem's profile. */
+void euler_declare_outputs(const deck *d, const euler_image_spec *img, solver_io *io);
 
 typedef struct {
   const deck *d;

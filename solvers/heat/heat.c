@@ -643,6 +643,21 @@ static void estimate(const deck *d, const heat_params *p, solver_estimate *e) {
            outputs, h5 / 1e6, ppm / 1e6, history / 1e6);
 }
 
+/* The names of what the run writes into output_dir (output_path's): the
+ * final u, the series u_STEP, their grid, and the history. */
+static void declare_files(const deck *d, solver_io *io) {
+  solver_io_init(io);
+  solver_io_output(io, "history.csv");
+  if (deck_bool(d, "write_hdf5")) {
+    static const char *const names[] = {"u.h5", "u.xmf", "u_*.h5", "u_series.xmf", "grid.h5"};
+    for (int k = 0; k < 5; k++) solver_io_output(io, names[k]);
+  }
+  if (deck_bool(d, "write_ppm")) {
+    static const char *const names[] = {"u.ppm", "u.png", "u_*.ppm", "u_*.png"};
+    for (int k = 0; k < 4; k++) solver_io_output(io, names[k]);
+  }
+}
+
 /* The run proper; returns the exit status. */
 static int run(const deck *d, const heat_params *pp, double t_start) {
   const heat_params p = *pp;
@@ -650,9 +665,11 @@ static int run(const deck *d, const heat_params *pp, double t_start) {
   solver_output sout;
   solver_estimate need;
   estimate(d, &p, &need);
-  if (solver_main_outputs(&sout, "heat", d, &need, err, sizeof err) != 0) {
+  solver_io io;
+  declare_files(d, &io);
+  if (solver_main_outputs(&sout, "heat", d, &io, &need, err, sizeof err) != 0) {
     fprintf(stderr, "heat: %s\n", err);
-    return 2;
+    exit(2); /* not through op_exit, which would write the tune file the refusal keeps */
   }
   const char *outdir = sout.staging;
 
@@ -827,7 +844,7 @@ static int run(const deck *d, const heat_params *pp, double t_start) {
 
 int main(int argc, char **argv) {
   const double t_start = op_wtime();
-  op_init_strip_options(&argc, argv, 0);
+  solver_main_op_init(&argc, argv);
   char err[256];
   int status = 2;
   deck *d = NULL;

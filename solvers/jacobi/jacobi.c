@@ -253,6 +253,20 @@ static void jac_points(int first, int count, double *xy, void *ctx) {
   }
 }
 
+/* What the run reads, and the names of what it writes into output_dir. */
+static void declare_files(const deck *d, int problem, solver_io *io) {
+  solver_io_init(io);
+  if (problem == PROBLEM_MTX) solver_io_input(io, "matrix", deck_string(d, "matrix"), NULL);
+  if (problem != PROBLEM_JAC && jacobi_rhs_is_file(deck_string(d, "rhs")))
+    solver_io_input(io, "right-hand side", deck_string(d, "rhs"), NULL);
+  solver_io_output(io, "history.csv");
+  if (deck_bool(d, "write_solution")) {
+    solver_io_output(io, "u.h5");
+    solver_io_output(io, "u.xmf");
+    solver_io_output(io, "grid.h5");
+  }
+}
+
 int main(int argc, char **argv) {
   const double t_start = op_wtime();
   int status;
@@ -282,7 +296,9 @@ int main(int argc, char **argv) {
   solver_output out;
   solver_estimate need;
   estimate(d, problem, &need);
-  if (solver_main_outputs(&out, "jacobi", d, &need, err, sizeof err) != 0) fail(err);
+  solver_io io;
+  declare_files(d, problem, &io);
+  if (solver_main_outputs(&out, "jacobi", d, &io, &need, err, sizeof err) != 0) fail(err);
 
   solver_progress setup;
   solver_progress_begin(&setup, "jacobi", "building the system");

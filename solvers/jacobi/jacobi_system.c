@@ -140,6 +140,8 @@ static rhs_kind rhs_kind_of(const char *rhs) {
   return RHS_FILE;
 }
 
+int jacobi_rhs_is_file(const char *rhs) { return rhs_kind_of(rhs) == RHS_FILE; }
+
 /* ---- jac ------------------------------------------------------------------------- */
 
 /* The neighbours of node (i, j) of the jac grid (m points a side) that are unknowns. */

@@ -102,6 +102,9 @@ int jacobi_build_dense(int ndim, uint64_t seed, const char *rhs, int nparts, int
 int jacobi_build_mtx(const char *path, const char *rhs, uint64_t seed, int nparts, int part,
                      jacobi_system *s, char *err, size_t errlen);
 
+/* 1 when rhs names a file to read (not random, ones or from_solution). */
+int jacobi_rhs_is_file(const char *rhs);
+
 /* Writes s->summary: the system, with its edges (nedge_total: the whole
  * system's) and whether duplicates were summed anywhere. */
 void jacobi_system_describe(jacobi_system *s, long nedge_total, int duplicates);

@@ -29,6 +29,7 @@ export AIRFOIL_CUDAEMU=$build/solvers/airfoil/airfoil_cudaemu
 export JACOBI=$build/solvers/jacobi/jacobi_seq
 export HEAT=$build/solvers/heat/heat_seq
 export HEAT_OMP=$build/solvers/heat/heat_openmp
+export HEAT_CUDAEMU=$build/solvers/heat/heat_cudaemu
 export EULER=$build/solvers/euler/euler_seq
 export CONVERT=$build/meshes/airfoil_convert
 export NACA=$build/meshes/naca_cmesh
@@ -45,7 +46,7 @@ export HEAT_MPI=$build/solvers/heat/heat_mpi
 export EULER_MPI=$build/solvers/euler/euler_mpi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export MPIRUN2="mpirun --oversubscribe -np 2"
-optional="AIRFOIL_MPI JACOBI_MPI HEAT_MPI EULER_MPI AIRFOIL_CUDAEMU"
+optional="AIRFOIL_MPI JACOBI_MPI HEAT_MPI EULER_MPI AIRFOIL_CUDAEMU HEAT_CUDAEMU"
 mkdir -p "$T" "$O"
 bash "$here/make_files.sh" >"$work/make_files.log" 2>&1 || {
   echo "making the bad files failed:"; cat "$work/make_files.log"; exit 1; }
