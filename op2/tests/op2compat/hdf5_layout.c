@@ -2,7 +2,7 @@
  * hdf5_layout - the HDF5 files the library writes hold OP2-Common's
  * attributes, of OP2-Common's shapes, so that OP2-Common reads them (and
  * updates their dats in place); and the library reads files OP2-Common
- * writes (docs/op2-library.md, "HDF5 files OP2-Common reads").
+ * writes (docs/io.md, "HDF5 file layout").
  *
  *   hdf5_layout write DIR   declares a small mesh, writes DIR/layout_dump.h5
  *                           (op_dump_to_hdf5, op_write_const_hdf5) and
