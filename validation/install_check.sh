@@ -7,7 +7,8 @@
 # pkg-config (op2-gen run by hand, from the prefix moved elsewhere: nothing in
 # the .pc files may name this machine's paths), and runs the seq, OpenMP and
 # offload (on the host) executables, which exit 0 only when they reach the
-# known solution. Also checks that the man pages (from each program's --help)
+# known solution; builds op2/tests/h5app (its own HDF5 calls, LIBS naming
+# HDF5) the same way and runs it, on two processes where the package has MPI. Also checks that the man pages (from each program's --help)
 # and result.json's schema are installed. Exit 0 when all of that works, 1
 # otherwise.
 . "$(dirname "$0")/../scripts/lib/help.sh"
@@ -50,6 +51,25 @@ if [ -f "$prefix/lib/libop2_offload.a" ]; then
   [ -x "$work/cmake/jacobi_example_offload" ] || fail "the package has offload but jacobi_example_offload was not built"
   OMP_TARGET_OFFLOAD=DISABLED "$work/cmake/jacobi_example_offload" 50 --op-threads=2 ||
     fail "jacobi_example_offload"
+fi
+
+step "CMake: an application that calls HDF5 itself, LIBS hdf5_hl hdf5 (op2/tests/h5app)"
+# op2_application gives each executable the HDF5 the package is built on
+# whatever the application names: the MPI executables the parallel build.
+mkdir -p "$work/h5app-src" "$work/h5app-run"
+cat > "$work/h5app-src/CMakeLists.txt" <<EOF_H5APP
+cmake_minimum_required(VERSION 3.25)
+project(op2_h5app LANGUAGES C)
+find_package(OP2 CONFIG REQUIRED)
+op2_application(h5app SOURCES $src/op2/tests/h5app/h5app.c LIBS hdf5_hl hdf5)
+EOF_H5APP
+cmake -S "$work/h5app-src" -B "$work/h5app" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
+  >"$work/h5app-configure.log" 2>&1 || { cat "$work/h5app-configure.log"; fail "configuring h5app"; }
+cmake --build "$work/h5app" >"$work/h5app-build.log" 2>&1 || { cat "$work/h5app-build.log"; fail "building h5app"; }
+(cd "$work/h5app-run" && "$work/h5app/h5app_seq") || fail "h5app_seq"
+if [ -x "$work/h5app/h5app_mpi" ]; then
+  (cd "$work/h5app-run" && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+     mpirun --oversubscribe -np 2 "$work/h5app/h5app_mpi") || fail "h5app_mpi on 2 processes"
 fi
 
 step "pkg-config from the prefix moved elsewhere: op2-gen by hand, cc with op2-seq.pc and op2-openmp.pc"

@@ -2,7 +2,8 @@
 # the libraries of the core, every backend and the I/O, op2-gen, and the
 # CMake package OP2 (find_package(OP2 CONFIG): the targets OP2::op2_core,
 # OP2::op2_seq, OP2::op2_openmp, [OP2::op2_cuda, OP2::op2_cuda_emu,] [OP2::op2_offload,]
-# OP2::op2_io, OP2::op2-gen (and the MPI layer's, installed by op2/mpi),
+# OP2::op2_io, OP2::op2_hdf5 (the HDF5 of an application's own calls),
+# OP2::op2-gen (and the MPI layer's, installed by op2/mpi),
 # and OP2::op2_text, the bounded text reading the core links,
 # and op2_application) with a pkg-config file per backend (op2-seq.pc, ...).
 # docs/developing.md, "Using an installed OP2".
@@ -12,7 +13,7 @@ set(OP2_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/OP2)
 
 set(_op2_libs op2_core op2_text op2_seq op2_openmp)
 if(TARGET op2_io)
-  list(APPEND _op2_libs op2_io)
+  list(APPEND _op2_libs op2_io op2_hdf5)
 endif()
 set(OP2_PACKAGE_HAS_CUDA OFF)
 if(TARGET op2_cuda)

@@ -404,7 +404,11 @@ static int write_attr(const op_io_ctx *c, hid_t obj, const char *attr, hid_t fty
   int rc = drop_attr(c, obj, attr);
   if (rc != OP_IO_OK)
     return rc;
-  hid_t s = H5Screate(H5S_SCALAR);
+  /* OP2's shapes: a string in a scalar dataspace, a number in an array of
+   * one (OP2-Common's readers of "dim" and "size" expect both). */
+  const hsize_t one = 1;
+  hid_t s =
+      H5Tget_class(ftype) == H5T_STRING ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &one, NULL);
   if (s < 0)
     return OP_IO_ERR(c, OP_IO_EIO, "cannot create a dataspace for attribute '%s'", attr);
   hid_t a = H5Acreate2(obj, attr, ftype, s, H5P_DEFAULT, H5P_DEFAULT);
@@ -541,9 +545,13 @@ int op_h5_get_attr_str(const op_io_ctx *c0, hid_t obj, const char *objname, cons
 
 /* ---- writing ---------------------------------------------------------------------------- */
 
+/* Attributes as OP2 writes them: size (size_attr >= 0: a map's from-set
+ * size, a dat's bytes per element), dim (dim_attr >= 0) and type, and the
+ * suite's own strings (which OP2's readers ignore). */
 static int write_impl(const op_io_ctx *c0, hid_t f, const char *name, op_type type, int rank,
-                      long long rows, long long cols, const void *buf, int dim_attr, int replace,
-                      int nattr, const char *const *attr_names, const char *const *attr_values) {
+                      long long rows, long long cols, const void *buf, int size_attr, int dim_attr,
+                      int replace, int nattr, const char *const *attr_names,
+                      const char *const *attr_values) {
   op_io_ctx c = with_object(c0, "dataset", name);
   if (rank < 1 || rank > 2 || rows < 0 || cols < 0 || (rank == 1 && cols != 1))
     return OP_IO_ERR(&c, OP_IO_EARG, "invalid shape (rank %d, %lld x %lld)", rank, rows, cols);
@@ -594,6 +602,7 @@ static int write_impl(const op_io_ctx *c0, hid_t f, const char *name, op_type ty
   }
   if (rows * cols > 0 && H5Dwrite(d, mem_type(type), H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
     rc = OP_IO_ERR(&c, OP_IO_EIO, "writing the data failed (disk full?)");
+  if (rc == OP_IO_OK && size_attr >= 0) rc = op_h5_set_attr_int(&c, d, name, "size", size_attr);
   if (rc == OP_IO_OK && dim_attr >= 0)
     rc = op_h5_set_attr_int(&c, d, name, "dim", dim_attr);
   if (rc == OP_IO_OK)
@@ -606,14 +615,14 @@ static int write_impl(const op_io_ctx *c0, hid_t f, const char *name, op_type ty
 
 int op_h5_write(const op_io_ctx *c, hid_t f, const char *name, op_type type, int rank,
                 long long rows, long long cols, const void *buf, int dim_attr, int replace) {
-  return write_impl(c, f, name, type, rank, rows, cols, buf, dim_attr, replace, 0, NULL, NULL);
+  return write_impl(c, f, name, type, rank, rows, cols, buf, -1, dim_attr, replace, 0, NULL, NULL);
 }
 
 int op_h5_write_set(const op_io_ctx *c, hid_t f, op_set set, int replace) {
   if (!set || !set->name)
     return OP_IO_ERR(c, OP_IO_EARG, "invalid set");
   int size = op_get_size(set);
-  return write_impl(c, f, set->name, OP_TYPE_INT, 1, 1, 1, &size, -1, replace, 0, NULL, NULL);
+  return write_impl(c, f, set->name, OP_TYPE_INT, 1, 1, 1, &size, -1, -1, replace, 0, NULL, NULL);
 }
 
 int op_h5_write_map(const op_io_ctx *c, hid_t f, op_map map, const int *entries, int replace) {
@@ -631,8 +640,9 @@ int op_h5_write_map(const op_io_ctx *c, hid_t f, op_map map, const int *entries,
     op_map_to_user_order(map, user);
     entries = user;
   }
-  const int rc = write_impl(c, f, map->name, OP_TYPE_INT, 2, op_get_size(map->from), map->dim,
-                            entries, map->dim, replace, 2, names, vals);
+  const int rows = op_get_size(map->from);
+  const int rc = write_impl(c, f, map->name, OP_TYPE_INT, 2, rows, map->dim, entries, rows,
+                            map->dim, replace, 2, names, vals);
   free(user);
   return rc;
 }
@@ -662,7 +672,7 @@ int op_h5_write_dat_as(const op_io_ctx *c, hid_t f, op_dat dat, const void *data
   const char *names[1] = {"set"};
   const char *vals[1] = {dat->set->name ? dat->set->name : ""};
   const int rc = write_impl(c, f, name, dat->type, 2, op_get_size(dat->set), dat->dim, data,
-                            dat->dim, replace, 1, names, vals);
+                            dat->size, dat->dim, replace, 1, names, vals);
   free(owned);
   return rc;
 }

@@ -1,14 +1,18 @@
 /*
  * op_hdf5.h - OP2 sets, maps, dats and constants in HDF5 files.
  *
- * File layout (the "OP2 layout"):
+ * File layout (the "OP2 layout", with OP2-Common's attributes: docs/io.md):
  *   set    one-element integer dataset named after the set, holding its size
  *   map    2D int dataset [from size, dim] named after the map,
- *          attributes "dim" (int), "type" ("int"), "from"/"to" (set names)
+ *          attributes "size" (from size), "dim", "type" ("int"), and the
+ *          suite's "from"/"to" (set names)
  *   dat    2D dataset [set size, dim] named after the dat, element type
  *          double / float / int (stored little-endian IEEE / 32-bit signed),
- *          attributes "dim" (int), "type" ("double","float","int"), "set"
+ *          attributes "size" (bytes per element), "dim", "type"
+ *          ("double","float","int"), and the suite's "set"
  *   const  1D dataset [dim], attributes "dim" and "type"
+ *   Numeric attributes are ints in a dataspace of one element, strings
+ *   fixed-length in a scalar one, as OP2-Common writes them.
  * A name containing '/' lives in groups ("flow/p_q" is dataset p_q in group
  * flow); missing groups are created on write.
  *

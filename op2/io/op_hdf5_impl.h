@@ -60,7 +60,8 @@ int op_h5_set_attr_int(const op_io_ctx *c, hid_t obj, const char *objname, const
                        int value);
 int op_h5_set_attr_double(const op_io_ctx *c, hid_t obj, const char *objname, const char *attr,
                           double value);
-/* Reads a scalar numeric attribute as double (bitwise for a stored double). */
+/* Reads a numeric attribute of one value (a scalar or an array of one) as
+ * double (bitwise for a stored double). */
 int op_h5_get_attr_double(const op_io_ctx *c, hid_t obj, const char *objname, const char *attr,
                           double *value);
 /* Reads a string attribute into buf (truncated to len-1); 0 if missing: *found = 0. */

@@ -340,7 +340,28 @@ static void choose(const char **lib, const char **routine) {
   if (!*lib || !(*lib)[0]) *lib = "BLOCK";
 }
 
+/* OP2's ownership (docs/op2-library.md, "Who owns a declared array"): until
+ * the mesh is distributed, the application may free a map's entries
+ * (map->map) or a dat's rows (dat->data) and put an array of its own from
+ * malloc in their place; the layer's slice is then that array, which it
+ * frees once distributed. */
+static void take_replaced_arrays(void) {
+  if (distributed) return;
+  for (int i = 0; i < op_num_maps(); i++) {
+    op_map m = op_map_at(i);
+    op_mpi_map p = mmap_of(m);
+    if (m->map != p->slice) op_mpi_map_replace_slice(mesh, p, m->map);
+  }
+  for (int i = 0; i < op_num_dats(); i++) {
+    op_dat d = op_dat_at(i);
+    if (!d) continue; /* a freed temporary */
+    op_mpi_dat p = mdat(d);
+    if (d->data != p->slice) op_mpi_dat_replace_slice(mesh, p, d->data);
+  }
+}
+
 static void distribute_as_declared(FILE *summary) {
+  take_replaced_arrays();
   op_mpi_partition_as_declared(mesh);
   op_mpi_halo_create(mesh);
   if (summary) op_mpi_print_summary(mesh, summary);
@@ -352,6 +373,7 @@ static void distribute(const char *lib, const char *routine, const op_mpi_part_m
   if (distributed)
     op_mpi_fatal("op_partition called twice (or after the first loop, which partitions in "
                  "blocks): call it once, after the declarations");
+  take_replaced_arrays();
   choose(&lib, &routine);
   /* The summary on many processes only: one process prints what seq prints. */
   FILE *summary = mesh->nprocs > 1 ? stdout : NULL;
@@ -554,6 +576,7 @@ static void gather_slices(op_mpi_set s, const char *rows, size_t rb, char *out) 
 }
 
 static const void *dat_global(op_dat d) {
+  take_replaced_arrays();
   op_mpi_dat p = mdat(d);
   const char *rows = op_fetch_data_ptr(d); /* from the device, where there is one */
   if (!distributed) {
@@ -578,6 +601,7 @@ static const void *dat_global(op_dat d) {
 }
 
 static const int *map_global(op_map m) {
+  take_replaced_arrays();
   op_mpi_map p = mmap_of(m);
   int *out = is_root() ? op_mpi_alloc(int, (size_t)p->from->global_size * p->dim) : NULL;
   if (!distributed) {

@@ -317,7 +317,10 @@ static char *to_slices(op_mpi_mesh m, op_mpi_set s, const char *rows, size_t rb,
 
 static void write_attr(const char *file, const char *obj, hid_t d, const char *attr, hid_t ftype, hid_t mtype,
                        const void *value) {
-  hid_t s = H5Screate(H5S_SCALAR);
+  /* OP2's shapes: a string in a scalar dataspace, a number in an array of one. */
+  const hsize_t one = 1;
+  hid_t s =
+      H5Tget_class(ftype) == H5T_STRING ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &one, NULL);
   if (s < 0) H5_FAIL(file, obj, "cannot create a dataspace for attribute '%s'", attr);
   hid_t a = H5Acreate2(d, attr, ftype, s, H5P_DEFAULT, H5P_DEFAULT);
   if (a < 0) H5_FAIL(file, obj, "cannot create attribute '%s'", attr);
@@ -336,11 +339,13 @@ static void write_attr_str(const char *file, const char *obj, hid_t d, const cha
 }
 
 /* Creates dataset name ([rows] when rank 1, else [rows, cols]) and writes
- * this process's rows [start, start + count) collectively; attributes: dim
- * (when dim_attr), type, then the named strings. */
-static void write_dataset(const char *file, hid_t f, const char *name, op_type t, int rank, long long rows,
-                          int cols, int start, int count, const void *buf, int dim_attr, int nattr,
-                          const char *const *attr, const char *const *value) {
+ * this process's rows [start, start + count) collectively; attributes as OP2
+ * writes them: size (when size_attr >= 0: a map's from-set size, a dat's
+ * bytes per element), dim (when dim_attr >= 0), type, then the named strings. */
+static void write_dataset(const char *file, hid_t f, const char *name, op_type t, int rank,
+                          long long rows, int cols, int start, int count, const void *buf,
+                          int size_attr, int dim_attr, int nattr, const char *const *attr,
+                          const char *const *value) {
   hsize_t dims[2] = {(hsize_t)rows, (hsize_t)cols};
   hid_t fs = H5Screate_simple(rank, dims, NULL), lcpl = H5Pcreate(H5P_LINK_CREATE);
   hid_t dcpl = op_h5_untimed(H5P_DATASET_CREATE); /* the same bytes on any process count */
@@ -354,6 +359,7 @@ static void write_dataset(const char *file, hid_t f, const char *name, op_type t
   char dummy[16] = {0};
   if (H5Dwrite(d, mem_type(t), ms, fs, dxpl, count ? buf : (const void *)dummy) < 0)
     H5_FILE_ERROR(file, name, "writing the data failed (disk full?)");
+  if (size_attr >= 0) write_attr(file, name, d, "size", H5T_STD_I32LE, H5T_NATIVE_INT, &size_attr);
   if (dim_attr >= 0) write_attr(file, name, d, "dim", H5T_STD_I32LE, H5T_NATIVE_INT, &dim_attr);
   write_attr_str(file, name, d, "type", op_io_type_name(t));
   for (int i = 0; i < nattr; i++) write_attr_str(file, name, d, attr[i], value[i]);
@@ -366,7 +372,8 @@ static void write_dataset(const char *file, hid_t f, const char *name, op_type t
 
 static void write_set(op_mpi_mesh m, const char *file, hid_t f, op_mpi_set s) {
   int n = s->global_size;
-  write_dataset(file, f, s->name, OP_TYPE_INT, 1, 1, 1, 0, m->rank == 0 ? 1 : 0, &n, -1, 0, NULL, NULL);
+  write_dataset(file, f, s->name, OP_TYPE_INT, 1, 1, 1, 0, m->rank == 0 ? 1 : 0, &n, -1, -1, 0,
+                NULL, NULL);
 }
 
 static void write_map(op_mpi_mesh m, const char *file, hid_t f, op_mpi_map p) {
@@ -376,8 +383,8 @@ static void write_map(op_mpi_mesh m, const char *file, hid_t f, op_mpi_map p) {
   int start, count;
   char *slice = to_slices(m, p->from, (const char *)rows, (size_t)dim * sizeof(int), &start, &count);
   const char *attr[2] = {"from", "to"}, *value[2] = {p->from->name, p->to->name};
-  write_dataset(file, f, p->name, OP_TYPE_INT, 2, p->from->global_size, dim, start, count, slice, dim, 2,
-                attr, value);
+  write_dataset(file, f, p->name, OP_TYPE_INT, 2, p->from->global_size, dim, start, count, slice,
+                p->from->global_size, dim, 2, attr, value);
   free(rows);
   free(slice);
 }
@@ -386,8 +393,8 @@ static void write_dat(op_mpi_mesh m, const char *file, hid_t f, op_mpi_dat d) {
   int start, count;
   char *slice = to_slices(m, d->set, d->data, d->size, &start, &count);
   const char *attr[1] = {"set"}, *value[1] = {d->set->name};
-  write_dataset(file, f, d->name, d->type, 2, d->set->global_size, d->dim, start, count, slice, d->dim, 1,
-                attr, value);
+  write_dataset(file, f, d->name, d->type, 2, d->set->global_size, d->dim, start, count, slice,
+                (int)d->size, d->dim, 1, attr, value);
   free(slice);
 }
 

@@ -145,13 +145,9 @@ op_mpi_map op_mpi_decl_map_take(op_mpi_mesh m, op_mpi_set from, op_mpi_set to, i
   return p;
 }
 
-/* A map of the mesh, its rows checked, with no rows held yet. */
-static op_mpi_map add_map(op_mpi_mesh m, op_mpi_set from, op_mpi_set to, int dim,
-                          const int *rows, const char *name) {
-  check_stage(m, OP_MPI_DECLARED, "op_mpi_decl_map");
-  check_owned_set(m, from, "op_mpi_decl_map", "from");
-  check_owned_set(m, to, "op_mpi_decl_map", "to");
-  if (dim < 1) op_mpi_fatal("map '%s': dim %d, need 1 or more", name ? name : "?", dim);
+/* Every entry of a map's slice rows is a global number of its to-set. */
+static void check_map_rows(op_mpi_set from, op_mpi_set to, int dim, const int *rows,
+                           const char *name) {
   size_t n = (size_t)from->slice_size * (size_t)dim;
   if (n > 0 && !rows) op_mpi_fatal("map '%s': no entries given", name ? name : "?");
   for (size_t i = 0; i < n; i++)
@@ -160,6 +156,28 @@ static op_mpi_map add_map(op_mpi_mesh m, op_mpi_set from, op_mpi_set to, int dim
                    "(the size of set '%s')",
                    name ? name : "?", from->name, to->name, (size_t)from->slice_start + i / (size_t)dim,
                    i % (size_t)dim, rows[i], to->global_size, to->name);
+}
+
+void op_mpi_map_replace_slice(op_mpi_mesh m, op_mpi_map p, int *rows) {
+  check_stage(m, OP_MPI_DECLARED, "op_mpi_map_replace_slice");
+  check_map_rows(p->from, p->to, p->dim, rows, p->name);
+  p->slice = rows;
+}
+
+void op_mpi_dat_replace_slice(op_mpi_mesh m, op_mpi_dat d, void *rows) {
+  check_stage(m, OP_MPI_DECLARED, "op_mpi_dat_replace_slice");
+  if (d->set->slice_size > 0 && !rows) op_mpi_fatal("dat '%s': no rows given", d->name);
+  d->slice = rows;
+}
+
+/* A map of the mesh, its rows checked, with no rows held yet. */
+static op_mpi_map add_map(op_mpi_mesh m, op_mpi_set from, op_mpi_set to, int dim, const int *rows,
+                          const char *name) {
+  check_stage(m, OP_MPI_DECLARED, "op_mpi_decl_map");
+  check_owned_set(m, from, "op_mpi_decl_map", "from");
+  check_owned_set(m, to, "op_mpi_decl_map", "to");
+  if (dim < 1) op_mpi_fatal("map '%s': dim %d, need 1 or more", name ? name : "?", dim);
+  check_map_rows(from, to, dim, rows, name);
   op_mpi_map p = op_mpi_zalloc(struct op_mpi_map_core, 1);
   p->index = m->nmaps;
   p->name = dup_name(name, "map");

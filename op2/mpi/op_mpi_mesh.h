@@ -142,6 +142,12 @@ op_mpi_map op_mpi_decl_map_take(op_mpi_mesh m, op_mpi_set from, op_mpi_set to, i
                                 const char *name);
 op_mpi_dat op_mpi_decl_dat_take(op_mpi_mesh m, op_mpi_set set, int dim, op_type type, void *rows,
                                 const char *name);
+/* Before the mesh is distributed: a slice's rows replaced by rows of the
+ * same size, taken over (the application replaced the array the core shows,
+ * OP2's map->map or dat->data, having freed the one it replaced); a map's
+ * entries are checked as when declared. */
+void op_mpi_map_replace_slice(op_mpi_mesh m, op_mpi_map p, int *rows);
+void op_mpi_dat_replace_slice(op_mpi_mesh m, op_mpi_dat d, void *rows);
 
 /* A zeroed dat on a set of a mesh that is already distributed (a temporary
  * declared after the partition): rows for every local element, halos fresh. */
