@@ -24,7 +24,7 @@ blocks, which hold usage lines, sample output and listings.
 
 Statements about the tree are checked too, where a program can:
   - every path of the tree named in the docs and the decks (docs/..., inputs/...,
-    solvers/..., specs/...: a token starting with a top-level folder) exists in
+    solvers/...: a token starting with a top-level folder) exists in
     the checkout, and every relative Markdown link leads to a file;
   - "`FILE` is N lines" (or "`FILE`, N lines") is within 5% of FILE's count;
   - a paragraph after <!-- doc-commands: labels --> names (in backticks) every
@@ -94,7 +94,7 @@ def parse(path):
 
 
 # Tokens that name a path of the tree: a top-level folder, then more.
-TREE_PATH = re.compile(r"(?<![\w./<>$-])((?:shared/)?specs/[\w.-]+(?:/[\w.-]+)*|"
+TREE_PATH = re.compile(r"(?<![\w./<>$-])("
                        r"(?:docs|scripts|solvers|op2|validation|inputs|meshes|tools)/[\w.-]+(?:/[\w.-]+)*/?)")
 MD_LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
 LINE_COUNT = re.compile(r"`([\w./-]+\.\w+)`(?: is|,)? (?:about )?(\d+) lines")
