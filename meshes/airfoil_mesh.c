@@ -1,4 +1,4 @@
-/* Generator of the standard airfoil C-mesh: shared/specs/airfoil.md section 1, step by step.
+/* Generator of the standard airfoil C-mesh: docs/meshes.md, "The recipe, step by step".
  *
  * This file is compiled with -ffp-contract=off (see CMakeLists.txt): the coordinates are data,
  * and their last bits, which can decide a digit of the %f rounding, must not depend on the
@@ -78,7 +78,7 @@ int airfoil_mesh_counts(int ni, int nj, int counts[4], char *err, size_t errlen)
         set_err(err, errlen, "airfoil mesh: need I >= 3 and J >= 1 (got I=%d, J=%d)", ni, nj);
         return -1;
     }
-    const long long li = ni, lj = nj; /* the spec's I and J (complex.h owns the name I) */
+    const long long li = ni, lj = nj; /* the recipe's I and J (complex.h owns the name I) */
     const long long nnode = (3 * li + 1) * (lj + 1), ncell = 3 * li * lj;
     const long long nedge = (3 * li - 1) * lj + 3 * li * (lj - 1) + li, nbedge = 4 * li + 2 * lj;
     const long long limit = INT_MAX / 4;

@@ -1,4 +1,4 @@
-/* The standard airfoil C-mesh around NACA0012 (shared/specs/airfoil.md section 1) and its
+/* The standard airfoil C-mesh around NACA0012 (docs/meshes.md, "The recipe") and its
  * ASCII file format (OP2's new_grid.dat). All indices are 0-based. */
 #ifndef AIRFOIL_MESH_H
 #define AIRFOIL_MESH_H
@@ -18,7 +18,7 @@ typedef struct {
 
 enum { AIRFOIL_MESH_WALL = 1, AIRFOIL_MESH_FARFIELD = 2 };
 
-/* Builds the C-mesh with parameters ni = I and nj = J of the spec (standard: 400, 600), with
+/* Builds the C-mesh with parameters ni = I and nj = J of the recipe (standard: 400, 600), with
  * unrounded coordinates. *m is overwritten (not freed first). Returns 0, or non-zero with a
  * message in err (and *m empty). */
 int airfoil_mesh_generate(int ni, int nj, airfoil_mesh *m, char *err, size_t errlen);

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The CPU targets of issue 16, measured in one run: the copy bandwidth (1 and
+# The CPU targets (docs/performance.md, "CPU targets against the memory
+# floor"), measured in one run: the copy bandwidth (1 and
 # N threads), the airfoil standard run (seq and OpenMP, as it is and
 # renumbered), heat n = 8000, dense jacobi Ndim = 4096 and euler's benchmark
 # problem on seq and OpenMP, each run's loops against its floor at the copy

@@ -29,7 +29,7 @@ output is never taken for what today's program prints:
 
 Statements about the tree are checked too, where a program can:
   - every path of the tree named in the docs and the decks (docs/..., inputs/...,
-    solvers/..., specs/...: a token starting with a top-level folder) exists in
+    solvers/...: a token starting with a top-level folder) exists in
     the checkout, and every relative Markdown link leads to a file;
   - "`FILE` is N lines" (or "`FILE`, N lines") is within 5% of FILE's count;
   - a paragraph after <!-- doc-commands: labels --> names (in backticks) every
@@ -129,7 +129,7 @@ def check_sample_commits(path, samples):
 
 
 # Tokens that name a path of the tree: a top-level folder, then more.
-TREE_PATH = re.compile(r"(?<![\w./<>$-])((?:shared/)?specs/[\w.-]+(?:/[\w.-]+)*|"
+TREE_PATH = re.compile(r"(?<![\w./<>$-])("
                        r"(?:docs|scripts|solvers|op2|validation|inputs|meshes|tools)/[\w.-]+(?:/[\w.-]+)*/?)")
 MD_LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
 LINE_COUNT = re.compile(r"`([\w./-]+\.\w+)`(?: is|,)? (?:about )?(\d+) lines")

@@ -30,7 +30,7 @@
 #                     timed with a tune file from a shorter tuning run
 #   bench             both bench steps
 #   offload           the OpenMP offload backend: test_loops on the device,
-#                     seed 003's steps (scripts/offload-steps.sh) and airfoil's
+#                     Mattson et al.'s steps (scripts/offload-steps.sh) and airfoil's
 #                     standard run
 #   mpi               the MPI executables with the bundle's Open MPI (build/bundle-mpi):
 #                     airfoil_mpi (720K cells, 200 iterations) and heat_mpi (4000 x 4000,
@@ -40,7 +40,7 @@
 #
 #   --out DIR         the output folder (default outputs/gpu-check, which a
 #                     warm device machine keeps from one call to the next; with
-#                     $OUT set, the device tool's output folder, the report and
+#                     $OUT set (the output folder a GPU machine sends back), the report and
 #                     logs are copied there as they change too)
 #   --time-limit S    the call ends within S seconds (default 450): each
 #                     command gets at most what is left, and a command that the

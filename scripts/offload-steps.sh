@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# Seed 003's steps (its K20X table: a target directive per loop, a target data
-# region, less branching, coalesced memory access), taken on this suite's
+# The steps of T. Mattson et al., "Programming your GPU with OpenMP" (its
+# K20X table: a target directive per loop, a target data region, less
+# branching, coalesced memory access), taken on this suite's
 # OpenMP offload backend, beside the CUDA backend on the same GPU: dense
 # Jacobi (Ndim = 4096, inputs/jacobi_dense.in) and heat (n = 8000,
 # inputs/heat_8000.in). Writes steps.csv and steps.md (docs/offload.md,
-# "The steps of seed 003"), both again after every run.
+# "The steps of Mattson et al."), both again after every run.
 #
 # usage: scripts/offload-steps.sh [--build DIR] [--out DIR] [--jacobi-iters N] [--mask-iters N]
 #                               [--run-limit S] [--cuda-tune DIR] [--table FILE] [--small]
 #
-# Each step adds its change to the ones before, as in the seed:
+# Each step adds its change to the ones before, as in the tutorial:
 #   1 per-loop    --op-offload-data=loop --op-offload-strategy=mask
 #   2 resident    --op-offload-strategy=mask
 #   3 branchless  --op-offload-strategy=colour

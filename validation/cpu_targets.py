@@ -19,7 +19,7 @@ bandwidth measured in the same run with the run's own number of threads:
   set-up    everything before the solve (mesh, maps, plans, first touch)
             against the solve; target <= 1x
   euler     face fluxes per second (flux_x and flux_y): reported, the
-            target (twice the throughput before issue 16's work) is judged
+            target (twice the 33 M a second on seq before the flux work of docs/performance.md, "Euler's face fluxes") is judged
             by hand against the figure recorded in docs/performance.md
 
 Prints the Markdown section (and, with --docs, writes it into PAGE between

@@ -17,6 +17,20 @@ add_test(NAME docs.core_no_cycle
          COMMAND ${OP2_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/core-loops.py $<TARGET_FILE:op2_core>)
 set_tests_properties(docs.core_no_cycle PROPERTIES LABELS unit SKIP_RETURN_CODE 77)
 
+# No comment or page points outside the repository: no source document cited
+# by number instead of its publication (docs/references.md), no path into a
+# folder of specifications the tree does not have, no issue number, no missing
+# path of the tree in a comment (scripts/outside-refs.py says each rule); and
+# the checker names each such line it is shown
+# (validation/tests/outside_refs_test.py, on a made-up tree).
+add_test(NAME docs.outside_refs
+         COMMAND ${OP2_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/outside-refs.py ${PROJECT_SOURCE_DIR})
+set_tests_properties(docs.outside_refs PROPERTIES LABELS unit)
+add_test(NAME docs.outside_refs_planted
+         COMMAND ${OP2_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/tests/outside_refs_test.py
+                 ${PROJECT_SOURCE_DIR}/scripts/outside-refs.py ${OP2_TEST_OUTPUT}/outside_refs)
+set_tests_properties(docs.outside_refs_planted PROPERTIES LABELS unit)
+
 # The tutorial application of the docs, built against an installed OP2 as an
 # outside project would (CMake package and pkg-config), and run.
 add_test(NAME install.outside_project

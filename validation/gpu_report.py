@@ -9,7 +9,7 @@
     gpu_report.py write  DIR
     gpu_report.py end    DIR --call N
 Every command but end takes --mirror M: a copy of report.md and logs/ goes
-there too (the device tool's output folder).
+there too (the output folder $OUT that a GPU machine sends back).
 
 DIR is the check's output folder: DIR/logs/NAME.log is each command's output,
 DIR/ledger.json the calls made into the folder and the row of every command
@@ -244,7 +244,7 @@ def report_text(d, doc):
         if log:
             out += ["", f"## {name}", "", "```", tail(log, 25), "```"]
     for md, title in (("mpi.md", "MPI: against seq, and strong scaling"),
-                      ("steps.md", "OpenMP offload: seed 003's steps")):
+                      ("steps.md", "OpenMP offload: Mattson et al.'s steps")):
         path = os.path.join(d, "logs", md)
         if os.path.exists(path):
             with open(path, encoding="utf-8", errors="replace") as f:

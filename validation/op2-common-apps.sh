@@ -55,7 +55,7 @@
 #                 (this suite's own airfoil solver: OP2's rms history) for
 #                 the plain airfoils, std-seq alone for the others
 #     and each run's own verdict where it prints one.
-# Meshes: new_grid.dat from meshes/naca_cmesh (the standard 720000 cells and
+# Meshes: new_grid.dat from build/release/meshes/naca_cmesh (the standard 720000 cells and
 # a small 900-cell one); new_grid.h5 made from them by OP2-Common's own
 # convert_mesh (so this suite reads OP2's file; convert_mesh built here must
 # write the same datasets); aero's FE_grid.dat from a 22500-cell C-mesh

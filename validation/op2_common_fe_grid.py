@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the finite-element grid OP2's aero application reads (FE_grid.dat)
-from a C-mesh in new_grid.dat format (meshes/naca_cmesh):
+from a C-mesh in new_grid.dat format (build/release/meshes/naca_cmesh):
 
 usage: op2_common_fe_grid.py NEW_GRID FE_GRID
 

@@ -665,7 +665,7 @@ static int test_inconsistent(const char *dir)
     return check_failures;
 }
 
-/* Half thickness of the spec's NACA0012 surface at chord position x in [0, 1]. */
+/* Half thickness of the recipe's NACA0012 surface at chord position x in [0, 1]. */
 static double naca_half_thickness(double x)
 {
     return 0.594689181 * (0.298222773 * sqrt(x) - 0.127125232 * x - 0.357907906 * x * x
@@ -681,7 +681,7 @@ static int test_standard(const char *dir)
           "standard counts %d %d %d %d", m.nnode, m.ncell, m.nedge, m.nbedge);
     check_mesh(&m, ni, nj, 1e-12);
 
-    /* The aerofoil (nodes (i, 0), I <= i <= 2I) is the spec's NACA0012 surface shifted by the
+    /* The aerofoil (nodes (i, 0), I <= i <= 2I) is the recipe's NACA0012 surface shifted by the
      * map's -0.0077: lower surface for xb < 0, upper for xb > 0, leading edge (xb = 0) at
      * x = -0.0077, y = 0. Between the spline knots the surface is matched to within the
      * spline's interpolation error. */

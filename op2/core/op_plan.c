@@ -1,5 +1,6 @@
 /*
- * op_plan.c - construction and caching of execution plans (seed 000 section 3).
+ * op_plan.c - construction and caching of execution plans (Giles, OP2
+ * Developers Guide, 2011, section 3).
  */
 #include <limits.h>
 #include <stdint.h>

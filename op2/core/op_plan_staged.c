@@ -1,6 +1,6 @@
 /*
  * op_plan_staged.c - the parts of a plan that stage a block's indirect data
- * in fast memory (seed 000 sections 3.2 and 3.3; op_plan.h): the local
+ * in fast memory (Giles, OP2 Developers Guide, 2011, sections 3.2 and 3.3; op_plan.h): the local
  * renumbering (per block and indirect dat, the distinct elements the block
  * touches, sorted; per argument, each element's index into that list) and
  * the colours of the elements within each block.

@@ -299,8 +299,9 @@ static void emit_broadcast_copies(FILE *f, const gen_loop *lp) {
     if (is_ind_read(&lp->args[a])) emit_broadcast_copy(f, &lp->args[a], a);
 }
 
-/* Chunks of a block, in three passes (seed 002's loop splitting, used here
- * for SIMD): gather the indirectly read data of the chunk into contiguous
+/* Chunks of a block, in three passes (OP2's loop splitting of large CFD loops
+ * into contribution and update stages, docs/references.md, used here for
+ * SIMD): gather the indirectly read data of the chunk into contiguous
  * buffers; run the kernel on every element of the chunk as SIMD lanes, with
  * increments and reductions going to per-element temporaries (no two lanes
  * write the same memory, so `omp simd` is safe); then apply the temporaries

@@ -6,15 +6,15 @@
  *
  *   direct loops    plain      one thread per element, grid-stride
  *                   coalesced  AoS dats staged through per-warp shared memory
- *                              (seed 000 section 4.1)
+ *                              (Giles, OP2 Developers Guide, 2011, section 4.1)
  *   indirect loops  staged     plan blocks with their indirect data in shared
  *                              memory, block colours across launches, thread
- *                              colours inside a block (seed 000 sections 2-5)
+ *                              colours inside a block (Developers Guide, sections 2-5)
  *                   atomic     one thread per element, atomicAdd increments
  *                   colour     one launch per colour of a one-level colouring
  *
  * Reductions: per-thread partials, a block tree reduction, one partial per
- * CUDA block, combined on the host in block order (seed 000 section 6).
+ * CUDA block, combined on the host in block order (Giles, OP2 Developers Guide, 2011, section 6).
  * Constants live in constant memory; the file registers an updater that the
  * backend calls from op_decl_const.
  */

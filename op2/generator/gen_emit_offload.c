@@ -11,7 +11,7 @@
  *                                 colouring, over that colour's elements
  *                       mask      a region per colour over every element,
  *                                 skipping the other colours (a branch per
- *                                 element: seed 003's "branching" step)
+ *                                 element: Mattson et al.'s "branching" step)
  *   any loop            blocks    a region per block colour, a thread per
  *                                 plan block, its elements in order, per-block
  *                                 reduction partials combined on the host in
@@ -21,7 +21,7 @@
  * Loops with multi-component dats get each region twice: dats AoS as on the
  * host (the kernel gets pointers into device memory), and a form whose
  * multi-component arguments go through registers with run-time strides, so
- * that dats may be SoA on the device (coalesced: seed 003's "memory access"
+ * that dats may be SoA on the device (coalesced: Mattson et al.'s "memory access"
  * step, --op-offload-layout=soa).
  *
  * The kernel headers are compiled unchanged inside `omp declare target`;

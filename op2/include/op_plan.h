@@ -1,5 +1,5 @@
 /*
- * op_plan.h - execution plans for parallel loops (seed 000 section 3).
+ * op_plan.h - execution plans for parallel loops (Giles, OP2 Developers Guide, 2011, section 3).
  *
  * A plan splits the iteration set into contiguous mini-partitions ("blocks"),
  * renumbers the indirect data each block touches into a local, sorted range,

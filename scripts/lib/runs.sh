@@ -119,7 +119,7 @@ backend_command() {
 
 # Ctrl-C and SIGTERM: RUN_STOP becomes 1 and the run under way is asked to
 # stop (the solvers end the step they are in and write their results). The
-# run is in a session of its own, so that a Ctrl-C at the terminal reaches
+# run is in a process session of its own (setsid), so that a Ctrl-C at the terminal reaches
 # it once, through here, not also directly (a second signal would stop it at
 # once, without its results).
 RUN_STOP=0
@@ -220,7 +220,7 @@ source_describe() {
 
 # host_describe: the machine as tables of figures name it, from lscpu: model
 # name, CPU family and model, CPUs, threads per core and the hypervisor (a
-# guest's CPU is not always the same from one session to the next).
+# guest's CPU is not always the same from one boot of the guest to the next).
 host_describe() {
   local cpu family model ncpu tpc hyper
   cpu=$(lscpu_field 'Model name') family=$(lscpu_field 'CPU family') model=$(lscpu_field 'Model')

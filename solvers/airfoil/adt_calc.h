@@ -1,5 +1,5 @@
 /* adt_calc: the local time step of a cell from its four nodes and its state
- * (specs/airfoil.md section 4). Reads gam, gm1, cfl. */
+ * (docs/airfoil.md, "Numerics"). Reads gam, gm1, cfl. */
 static inline void adt_calc(const double *x1, const double *x2, const double *x3,
                             const double *x4, const double *q, double *adt) {
   double dx, dy, ri, u, v, c;

@@ -1,7 +1,7 @@
 /*
  * airfoil - steady inviscid flow around a NACA0012 aerofoil at Mach 0.4: a
  * cell-centred finite-volume scheme with scalar artificial dissipation and
- * explicit pseudo-time marching (specs/airfoil.md), written once on the OP2
+ * explicit pseudo-time marching (docs/airfoil.md), written once on the OP2
  * API and built for every backend.
  *
  *   airfoil_<backend> [DECK] [key=value ...] [--op-... options]
@@ -408,7 +408,7 @@ static void write_image(const deck *d, const solver_output *out, const airfoil_m
   char title[128], path[4400], err[OP_IO_ERRLEN];
   if (solver_output_reserve(out, image_bytes(d), "the picture", err, sizeof err) != 0)
     bad_input("%s", err);
-  /* The aerofoil: the boundary edges flagged 1 (specs/airfoil.md). On many
+  /* The aerofoil: the boundary edges flagged 1 (docs/airfoil.md, "Numerics"). On many
    * processes the root draws, from the whole mesh gathered for it (NULL
    * elsewhere, where nothing is drawn). */
   const int *bound = op_fetch_data_global(o->p_bound);

@@ -2,7 +2,7 @@
  * euler - the 2D Euler equations of an ideal gas on a structured grid:
  * MUSCL-Hancock with slope limiters and the exact Riemann solver, dimensional
  * splitting with the sweep order alternating every step, the CFL time step
- * from a max reduction (shared/specs/euler.md), written once on the OP2 API
+ * from a max reduction (docs/euler.md), written once on the OP2 API
  * and built for every backend.
  *
  *   euler_<backend> [DECK] [key=value ...] [--op-... options]

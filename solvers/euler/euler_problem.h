@@ -1,6 +1,6 @@
 /*
  * euler_problem.h - the initial data the Euler solver offers
- * (shared/specs/euler.md, "Initial data"), and the exact solutions of those
+ * (docs/euler.md, "Initial data"), and the exact solutions of those
  * that have one: host code, shared by the solver and its test driver.
  *
  * States are primitive: (rho, u, v, p) in 2D, (rho, u_n, p) for a 1D

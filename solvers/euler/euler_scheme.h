@@ -1,6 +1,6 @@
 /*
  * euler_scheme.h - the MUSCL-Hancock scheme of the Euler solver, one
- * dimensional sweep at a time (shared/specs/euler.md, "Scheme"), as inline
+ * dimensional sweep at a time (docs/euler.md, "The method"), as inline
  * functions that the loop kernels call.
  *
  * Every function works in the sweep's own frame: a conserved state is
@@ -162,7 +162,7 @@ enum { EULER_FACE_INNER = 0, EULER_FACE_WALL_MINUS = 1, EULER_FACE_WALL_PLUS = 2
  * and the wall lets nothing through: mass, tangential momentum and energy
  * fluxes are exactly zero and the normal momentum flux is the wall pressure
  * p*. (The ghost cells' own values feed only the interior cells' slopes:
- * with the spec's minbee and superbee, xi(1/r) != xi(r), so the ghost's
+ * with Toro's minbee and superbee, xi(1/r) != xi(r), so the ghost's
  * reconstruction is not the mirror of the interior one.) Equal states on
  * both sides of an inner face need no solve: their flux is the physical one. */
 EULER_FN void euler_riemann_flux(double wl[4], double wr[4], int wall, const riemann_gas *g,

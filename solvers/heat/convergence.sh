@@ -5,7 +5,7 @@
 #
 # Runs HEAT_EXE on the grids N1 < N2 < ... (each twice as fine as the one
 # before: n + 1 doubling, so dx halves exactly) with L = 1, alpha = 1,
-# T = 0.05 and r = 0.2 (specs/heat.md), reads the RMS error of each run, and
+# T = 0.05 and r = 0.2 (docs/heat.md), reads the RMS error of each run, and
 # checks that every error ratio between successive grids lies in [3.6, 4.4]:
 # second order in space (with r fixed, dt falls as dx^2 and the first-order
 # time error is second order in dx too). Exits 0 when every ratio passes, 1

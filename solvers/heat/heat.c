@@ -2,7 +2,7 @@
  * heat - the 2D heat equation du/dt = alpha (u_xx + u_yy) on [0, L]^2 with
  * u = 0 on the boundary, explicit in time and 5-point central in space, with
  * the manufactured solution exp(-2 alpha pi^2 t / L^2) sin(pi x / L)
- * sin(pi y / L) as initial value and reference (specs/heat.md). Written once
+ * sin(pi y / L) as initial value and reference (docs/heat.md). Written once
  * on the OP2 API and built for every backend.
  *
  *   heat_<backend> [n [nsteps]] [DECK] [key=value ...] [--op-... options]
@@ -548,8 +548,8 @@ static int is_tutorial_problem(const heat_params *p) {
   return tutorial_constants(p) && p->n == TUTORIAL_N && p->nsteps == TUTORIAL_NSTEPS;
 }
 
-/* The coordinates of the n grid lines, the same along x and y. The spec's
- * x_i = (i + 1) dx, except with the tutorial program's constants, where they
+/* The coordinates of the n grid lines, the same along x and y. The grid's
+ * x_i = (i + 1) dx (docs/heat.md), except with the tutorial program's constants, where they
  * are built as that program builds them, x_0 = dx then x_{i+1} = x_i + dx:
  * the sums round differently (at n = 1000, 984 of the 1000 differ from
  * (i + 1) dx, by up to 235 ulps), and the tutorial's error is small enough

@@ -1,13 +1,14 @@
 /*
- * jacobi - edge-based Jacobi iteration on the OP2 library (specs/jacobi.md,
- * seed 001 section 5): A'·u + r' = 0 solved by u <- u + (A'·u + r'), two
- * parallel loops per iteration:
+ * jacobi - edge-based Jacobi iteration on the OP2 library (docs/jacobi.md,
+ * Giles, "OPlus2 for many-core platforms", 2010, section 5): A'·u + r' = 0
+ * solved by u <- u + (A'·u + r'), two parallel loops per iteration:
  *   res     over edges: du[p1] += A'[e] * u[p2]   (u read through p2, du
  *           incremented through p1);
  *   update  over nodes: u += du + r'; du = 0; reductions of the squared change,
  *           of u^2 and of max |u|.
  * Problems: the OP2 jac Laplacian, the dense diagonally dominant system of
- * seed 003, a Matrix Market file (docs/jacobi.md).
+ * Mattson et al., "Programming your GPU with OpenMP", a Matrix Market file
+ * (docs/jacobi.md).
  *
  *   jacobi_<backend> [DECK] [key=value ...] [--op-... options]
  */
@@ -59,7 +60,7 @@ static int expected_iterations(int iter, double norm, int ref, double ref_norm, 
 
 static const deck_key keys[] = {
     {"problem", DECK_CHOICE, "jac", 0, 0, "jac|dense|mtx",
-     "jac: the OP2 jac Laplacian; dense: the dense diagonally dominant system of seed 003; "
+     "jac: the OP2 jac Laplacian; dense: the dense diagonally dominant system of Mattson et al.; "
      "mtx: a Matrix Market file. On many processes dense and mtx have no coordinates, so "
      "--op-partition=RCB refuses them (PTSCOTCH and BLOCK split every problem)"},
     {"nn", DECK_INT, "6", 2, 20000, NULL, "jac: grid intervals per side, (nn-1)^2 unknowns"},

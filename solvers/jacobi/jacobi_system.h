@@ -1,6 +1,6 @@
 /*
  * jacobi_system.h - the linear systems the Jacobi solver iterates on, built
- * in the edge form of seed 001 (specs/jacobi.md):
+ * in the edge form of Giles, "OPlus2 for many-core platforms", 2010 (docs/jacobi.md):
  *
  *   A'·u + r' = 0,   iterated as   u <- u + (A'·u + r'),
  *
@@ -16,7 +16,7 @@
  * Three problems (docs/jacobi.md):
  *   jac    the OP2 jac Laplacian on an (NN+1) x (NN+1) grid, u = 1 exactly;
  *   dense  a seeded, strictly diagonally dominant dense Ndim x Ndim matrix
- *          (the system of seed 003), a complete graph of Ndim^2 edges;
+ *          (the system of Mattson et al.), a complete graph of Ndim^2 edges;
  *   mtx    a square matrix from a Matrix Market file.
  * The right-hand side of dense and mtx is "random" (uniform [0,1) from the
  * seeded generator), "ones", "from_solution" (b = A·1, so the solution is

@@ -1,5 +1,5 @@
-/* update: the Jacobi step of one unknown, u <- u + (A'·u + r') (seed 001),
- * with du = A'·u gathered by res; du is zeroed for the next iteration.
+/* update: the Jacobi step of one unknown, u <- u + (A'·u + r') (Giles, "OPlus2 for many-core
+ * platforms", 2010), with du = A'·u gathered by res; du is zeroed for the next iteration.
  * Reductions: the sum of squares of the change (the update norm), the sum of
  * squares of u (its rms) and the maximum of |u|. u is OP_RW, not OP_INC,
  * because the reductions read its new value. */

@@ -8,7 +8,7 @@ which every solver writes, taken before an older key beside it); a failed run
 and one not completed are left out. jacobi's time under a key this report does
 not know yet ("wall_seconds_main"); heat's from no solve-time key at all (the
 loops' sum; its tutorial total is the whole run).
-Expected: medians, min-max, GB/s, the ratio to seed 004's 5.08 s taken with
+Expected: medians, min-max, GB/s, the ratio to Blakely's 5.08 s taken with
 seq (no cuda run, seq the fastest), the failed run listed, docs replaced
 between the markers only, and errors for docs without markers and for a
 published figure that is not a number.

@@ -128,7 +128,7 @@ calls_in() { python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))
 # killed: the fourth sanitizer run (initcheck) hangs; the call is killed.
 out=$work/killed
 # (An inner shell, whose stderr is dropped, takes the "Killed" notice.)
-# $OUT (the device tool's folder) gets the same, as it goes.
+# $OUT (the output folder a GPU machine sends back) gets the same, as it goes.
 bash -c 'cd "$1" && STUB_CS_SLOW=initcheck OUT="$2-out" timeout -s KILL 10 scripts/gpu-check.sh \
   --out "$2" info sanitize-loops >"$2.log" 2>&1' _ "$root" "$out" 2>/dev/null
 rc=$?

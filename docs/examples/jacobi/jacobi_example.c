@@ -1,8 +1,8 @@
 /*
  * jacobi_example - the edge-based Jacobi iteration of the OP2 design notes
- * (seed 001, section 5), as an application of its own built against an
- * installed OP2: A u + r = 0 is solved by u <- u + (A u + r), with A stored
- * as edges (A[e] = A(p1[e], p2[e])) and two parallel loops per iteration.
+ * (Giles, "OPlus2 for many-core platforms", 2010, section 5), as an
+ * application of its own built against an installed OP2: A u + r = 0 is solved by u <- u + (A u +
+ * r), with A stored as edges (A[e] = A(p1[e], p2[e])) and two parallel loops per iteration.
  *
  * The system: the 1D Laplacian on N interior points scaled by its diagonal,
  * (u[i-1] + u[i+1]) / 2 - u[i] + r[i] = 0, with u = 1 at both ends (folded

@@ -1,5 +1,5 @@
 /*
- * op_backend_cuda.c - the CUDA backend's hooks (op2/core/op2_loop.h): its
+ * op_backend_cuda.c - the CUDA backend's hooks (op2/include/op2_loop.h): its
  * options, device selection at op_init, constants, and the end. The device
  * copies and the host side of every generated loop are op_cuda_loop.c's.
  * See docs/cuda.md.

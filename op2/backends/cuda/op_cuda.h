@@ -35,7 +35,8 @@ extern "C" {
 /* How one loop call executes (docs/cuda.md, "Strategies"). */
 typedef enum {
   OP_CUDA_PLAIN = 0, /* direct: one thread per element, dats read through pointers */
-  OP_CUDA_COALESCED, /* direct: AoS dats staged through per-warp shared memory (seed 000 4.1) */
+  OP_CUDA_COALESCED, /* direct: AoS dats staged through per-warp shared memory (Giles, OP2
+                        Developers Guide, 2011, 4.1) */
   OP_CUDA_STAGED,    /* indirect: plan blocks, indirect data in shared memory, two-level colours */
   OP_CUDA_ATOMIC,    /* indirect: one thread per element, indirect increments with atomicAdd */
   OP_CUDA_COLOUR,    /* indirect: one launch per colour of a one-level element colouring */

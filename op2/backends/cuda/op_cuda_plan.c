@@ -1,9 +1,9 @@
 /*
  * op_cuda_plan.c - the image of a plan that CUDA kernels read: every array of
  * the plan they index, concatenated into one int buffer so that one copy moves
- * it to the device (seed 000 section 3.5: "copies the plan arrays over onto
- * the GPU"), in ../shared/op_plan_image.c's buffer as offload's plans are.
- * Plain C: the unit tests check the image without a GPU.
+ * it to the device (Giles, OP2 Developers Guide, 2011, section 3.5: "copies
+ * the plan arrays over onto the GPU"), in ../shared/op_plan_image.c's buffer as offload's plans
+ * are. Plain C: the unit tests check the image without a GPU.
  */
 #include <stdlib.h>
 #include <string.h>

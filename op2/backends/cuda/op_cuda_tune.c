@@ -1,7 +1,7 @@
 /*
- * op_cuda_tune.c - the CUDA backend's run-time auto-tuner (seed 000 section 8,
- * seed 001 section 14: "try different choices on different iterations and
- * monitor the execution times").
+ * op_cuda_tune.c - the CUDA backend's run-time auto-tuner (Giles, OP2 Developers Guide, 2011,
+ * section 8; Giles, "OPlus2 for many-core platforms", 2010, section 14: "try
+ * different choices on different iterations and monitor the execution times").
  *
  * Per loop name, the tuner offers the candidate configurations (strategy,
  * threads per block, partition size) one after another on successive calls

@@ -44,7 +44,7 @@ const char *op_backend_usage(void) {
   return "  --op-device=N       OpenMP device number (default: OpenMP's default device)\n"
          "  --op-offload-data=resident|loop\n"
          "                      dats stay on the device between loops (default), or are\n"
-         "                      copied in and out around every loop (seed 003's first step)\n"
+         "                      copied in and out around every loop (Mattson et al.'s first step)\n"
          "  --op-offload-strategy=atomic|colour|mask|blocks\n"
          "                      loops that write through a map: omp atomic increments\n"
          "                      (default where the loop only increments), the plan's global\n"

@@ -2,14 +2,14 @@
  * op_offload_loop.c - the offload backend's device copies (dats, maps, plans,
  * reduction partials) and the host side of every generated loop.
  *
- * Data stays on the device between loops (seed 003's "target data region"):
+ * Data stays on the device between loops (Mattson et al.'s "target data region"):
  * a dat's `where` (op2.h) says which copy is current; a loop copies a dat to
  * the device when the device copy is stale and leaves every dat it writes
  * current on the device only; the host copy is refreshed only when the
  * application asks (op_fetch_data*, and so output and checkpoints), and
  * op_host_data_changed makes the next loop copy it back. With
  * --op-offload-data=loop every loop instead copies its dats in, and the ones
- * it wrote out, and frees the device copies (seed 003's "target directive per
+ * it wrote out, and frees the device copies (Mattson et al.'s "target directive per
  * loop").
  *
  * Device memory is allocated and copied with the OpenMP runtime calls

@@ -1,6 +1,6 @@
 /*
  * op_backend_openmp.c - the OpenMP backend: host memory, the blocks of one
- * colour shared among threads (seed 000 section 7). Thread count from
+ * colour shared among threads (Giles, OP2 Developers Guide, 2011, section 7). Thread count from
  * OMP_NUM_THREADS or --op-threads=N.
  */
 #include <omp.h>

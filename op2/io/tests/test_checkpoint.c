@@ -81,8 +81,8 @@ static int roundtrip(const char *dir) {
   CHECK(memcmp(op_fetch_data_ptr(ii), isave, sizeof isave) == 0);
   CHECK(memcmp(back, sv, sizeof sv) == 0);
 
-  /* validation failures leave everything untouched (each case in a fresh
-   * session: dat names are unique within one) */
+  /* validation failures leave everything untouched (each case between its own
+   * op_init and op_exit: dat names are unique between them) */
   struct {
     int set_size;
     const char *set_name, *name, *type;

@@ -91,8 +91,8 @@ static void check_file(const char *file, const mesh *m) {
   (void)m;
 }
 
-/* Names are unique within an OP2 session: reading objects back under their
- * stored names needs a fresh session. */
+/* Names are unique from op_init to op_exit: reading objects back under their
+ * stored names needs an op_exit and a fresh op_init. */
 static void new_session(void) {
   op_exit();
   op_init(0, NULL, 0);
@@ -196,7 +196,7 @@ static int roundtrip(const char *dir) {
   CHECK(op_hdf5_dataset_exists(fa, "flow/nothing", err, sizeof err) == 0);
   CHECK(op_hdf5_dataset_exists(fa, "no/such/group/x", err, sizeof err) == 0);
 
-  /* read everything back, in fresh sessions */
+  /* read everything back, each after a fresh op_init */
   new_session();
   check_file(fa, &m);
   double g2 = 0, v2[3] = {0};

@@ -3,7 +3,7 @@
  *
  *   euler_check scheme
  *       unit checks of euler_scheme.h and the flux kernels: the limiters
- *       against the formulas of shared/specs/euler.md, consistency of the
+ *       against the formulas of docs/euler.md, consistency of the
  *       face flux (uniform data gives the physical flux), and the y-sweep
  *       kernel against the x-sweep kernel on transposed data (bitwise).
  *   euler_check transpose A.h5 B.h5
@@ -44,7 +44,7 @@ int euler_limiter = 2;
 
 /* ---- scheme --------------------------------------------------------------------- */
 
-/* xi(r) straight from the spec, for r = dm/dp with dp != 0. */
+/* xi(r) straight from the formulas (docs/euler.md), for r = dm/dp with dp != 0. */
 static double spec_xi(double r, int limiter) {
   const double xr = 2.0 / (1.0 + r);
   switch (limiter) {
@@ -85,7 +85,7 @@ static void random_state(double q[4]) {
 
 static void check_scheme(void) {
   static const char *names[5] = {"firstorder", "minbee", "vanleer", "superbee", "none"};
-  /* Limiters: the slope xi(r) D for r over (-3, 5) against the spec. */
+  /* Limiters: the slope xi(r) D for r over (-3, 5) against the formulas. */
   for (int lim = 0; lim < 5; lim++) {
     for (int k = 0; k <= 160; k++) {
       const double r = -3.0 + 0.05 * k;
@@ -97,7 +97,7 @@ static void check_scheme(void) {
       /* The same with the signs of both differences flipped. */
       CHECK(euler_limited_slope(-dm, -dp, lim) == -got, "%s: r = %g: not odd", names[lim], r);
     }
-    /* dp = 0: the spec's limit r -> +-inf (xi -> 0) for the limiters. */
+    /* dp = 0: the limit r -> +-inf (xi -> 0) for the limiters. */
     const double z = euler_limited_slope(1.0, 0.0, lim);
     CHECK(z == (lim == EULER_LIMITER_NONE ? 0.5 : 0.0), "%s: dp = 0 gives %g", names[lim], z);
     CHECK(euler_limited_slope(0.0, 0.0, lim) == 0.0, "%s: flat data gives a slope", names[lim]);
@@ -157,7 +157,7 @@ static void check_scheme(void) {
    * negated) gives the flux with mass, tangential momentum and energy
    * negated and the normal momentum flux unchanged, to rounding. This needs
    * xi(1/r) = xi(r): true of first order, van Leer and none, but not of the
-   * spec's (Toro's) minbee and superbee, whose xi(r) for r < 1 is not
+   * Toro's minbee and superbee, whose xi(r) for r < 1 is not
    * xi(1/r) (minbee: r against 2r/(1+r)); those two are left out. */
   static const int symmetric[3] = {EULER_LIMITER_FIRSTORDER, EULER_LIMITER_VANLEER,
                                    EULER_LIMITER_NONE};

@@ -4,7 +4,7 @@
  *
  *   jac_exact U.H5 NN K
  *
- * The jac problem (specs/jacobi.md): unknowns at the interior points (i, j),
+ * The jac problem (docs/jacobi.md): unknowns at the interior points (i, j),
  * 1 <= i, j <= NN-1, of an (NN+1) x (NN+1) grid whose boundary holds u = 1;
  * u_0 = 0 and one Jacobi step is u_new(p) = (sum of u over p's four
  * neighbours) / 4. After k steps u_k(p) = N_k(p) / 4^k with integer
