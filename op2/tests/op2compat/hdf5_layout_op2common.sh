@@ -1,7 +1,7 @@
 #!/bin/sh
 # usage: hdf5_layout_op2common.sh HDF5_LAYOUT WORK_DIR
 # The HDF5 files of each library read by the other, with OP2_COMMON_DIR set
-# to a checkout of OP2-Common (its op2/src and op2/include, as
+# to a checkout of OP2-Common (the sources and headers of its op2 folder, as
 # validation/op2-common-apps.sh builds it): its single-threaded library with
 # HDF5 is compiled with g++ into WORK_DIR, and a program on it
 # (hdf5_layout_op2common.cpp) reads the files hdf5_layout writes
