@@ -469,8 +469,9 @@ void op_decl_const_named(int dim, const char *type, const void *data, size_t byt
 /* ---- arguments ------------------------------------------------------------------ */
 
 op_arg op_arg_dat(op_dat dat, int idx, op_map map, int dim, const char *type, op_access acc) {
-  op_dat_require_live(dat, "op_arg_dat");
-  if (op_dist) op_dist->before_loop(dat->set);
+  /* A NULL dat is the loop's to report, naming it and the argument. */
+  if (dat) op_dat_require_live(dat, "op_arg_dat");
+  if (op_dist && dat) op_dist->before_loop(dat->set);
   op_arg a;
   memset(&a, 0, sizeof a);
   a.kind = OP_ARG_DAT;

@@ -128,9 +128,6 @@ static void check_global(const op_loop_ctx *L, int i, int type) {
         "%s on a global: a parallel loop can only read (OP_READ) or reduce (OP_INC, "
         "OP_MIN, OP_MAX) a global",
         access_name(a->acc));
-  if (type < 0)
-    ARG_FAIL("unknown type \"%s\" (use double, float or int, or OP2's other spellings of them)",
-             named);
   if (a->var_type && op_type_from_name(a->var_type) != type)
     ARG_FAIL("type \"%s\" but the variable passed is %s", named, a->var_type);
   const int bytes = op_type_bytes((op_type)type);
@@ -148,6 +145,9 @@ static void check_args(const op_loop_ctx *L, const op_arg_sig *sig) {
   for (int i = 0; i < L->nargs; i++) {
     const op_arg *a = &L->args[i];
     const int type = a->kind == OP_ARG_IDX ? (int)OP_TYPE_INT : op_type_from_name(a->type_name);
+    if (type < 0)
+      ARG_FAIL("unknown type \"%s\" (use double, float or int, or OP2's other spellings of them)",
+               a->type_name ? a->type_name : "(null)");
     check_against_signature(L, i, &sig[i], type);
     if (a->kind == OP_ARG_DAT) check_dat_against_mesh(L, i, type);
     if ((a->kind == OP_ARG_DAT || a->kind == OP_ARG_IDX) && a->map) check_map_against_loop(L, i);
