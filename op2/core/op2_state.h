@@ -7,6 +7,7 @@
 
 typedef struct {
   int initialised;
+  int exited;  /* op_exit was called (and op_init not since): a late call says so */
   int started; /* the backend (and MPI) started: at op_init, or at the first
                 * declaration when the program was asked for its help */
   int diags;

@@ -9,9 +9,10 @@
 #include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
+#include "op2_registry.h"
 
 void *op_fetch_data_ptr(op_dat dat) {
-  OP_CHECK(dat, "op_fetch_data: dat is NULL");
+  op_dat_require_live(dat, "op_fetch_data_ptr");
   if (!(dat->where & OP_DAT_HOST_CURRENT)) {
     op_backend_dat_to_host(dat);
     dat->where |= OP_DAT_HOST_CURRENT;
@@ -25,7 +26,7 @@ int op_get_size(op_set set) {
 }
 
 void op_host_data_changed(op_dat dat) {
-  OP_CHECK(dat, "op_host_data_changed: dat is NULL");
+  op_dat_require_live(dat, "op_host_data_changed");
   dat->where = OP_DAT_HOST_CURRENT;
   if (op_dist) op_dist->dat_changed(dat);
 }

@@ -398,10 +398,7 @@ int op_free_dat_temp(op_dat dat) {
   if (op_dist) op_dist->dat_freed(dat);
   op_g.dats[dat->index] = NULL;
   op_g.dat_temp[dat->index] = 0;
-  if (!dat->user_owned) free(dat->data);
-  free(dat->name);
-  free(dat->type_name);
-  free(dat);
+  op_dat_retire(dat, OP_DAT_FREED_TEMP); /* the handle stays, naming the dat */
   return 1;
 }
 
@@ -472,6 +469,8 @@ void op_decl_const_named(int dim, const char *type, const void *data, size_t byt
 /* ---- arguments ------------------------------------------------------------------ */
 
 op_arg op_arg_dat(op_dat dat, int idx, op_map map, int dim, const char *type, op_access acc) {
+  /* A NULL dat is the loop's to report, naming it and the argument. */
+  if (dat) op_dat_require_live(dat, "op_arg_dat");
   if (op_dist && dat) op_dist->before_loop(dat->set);
   op_arg a;
   memset(&a, 0, sizeof a);
@@ -489,7 +488,8 @@ op_arg op_arg_dat(op_dat dat, int idx, op_map map, int dim, const char *type, op
   return a;
 }
 
-op_arg op_arg_gbl_core(void *data, int dim, const char *type, size_t elem_bytes, op_access acc) {
+op_arg op_arg_gbl_core(void *data, int dim, const char *type, size_t elem_bytes,
+                       const char *var_type, op_access acc) {
   op_arg a;
   memset(&a, 0, sizeof a);
   a.kind = OP_ARG_GBL;
@@ -501,6 +501,7 @@ op_arg op_arg_gbl_core(void *data, int dim, const char *type, size_t elem_bytes,
   a.acc = acc;
   a.data = data;
   a.size = (int)elem_bytes * dim;
+  a.var_type = var_type;
   return a;
 }
 
@@ -518,8 +519,9 @@ op_arg op_arg_idx(int idx, op_map map) {
   return a;
 }
 
-op_arg op_arg_info_core(void *data, int dim, const char *type, size_t elem_bytes, int ref) {
-  op_arg a = op_arg_gbl_core(data, dim, type, elem_bytes, OP_READ);
+op_arg op_arg_info_core(void *data, int dim, const char *type, size_t elem_bytes,
+                        const char *var_type, int ref) {
+  op_arg a = op_arg_gbl_core(data, dim, type, elem_bytes, var_type, OP_READ);
   a.kind = OP_ARG_INFO;
   a.ref = ref;
   return a;
@@ -529,13 +531,13 @@ op_arg op_arg_info_core(void *data, int dim, const char *type, size_t elem_bytes
 
 /* op_fetch_data and op_fetch_data_idx give the user's numbering (op2_renumber.h). */
 void op_fetch_data(op_dat dat, void *dest) {
-  OP_CHECK(dat, "op_fetch_data: dat is NULL");
+  op_dat_require_live(dat, "op_fetch_data");
   OP_CHECK(dest, "op_fetch_data(\"%s\"): destination is NULL", dat->name);
   op_dat_to_user_order(dat, dest);
 }
 
 void op_fetch_data_idx(op_dat dat, void *dest, int low, int high) {
-  OP_CHECK(dat, "op_fetch_data_idx: dat is NULL");
+  op_dat_require_live(dat, "op_fetch_data_idx");
   OP_CHECK(dest, "op_fetch_data_idx(\"%s\"): destination is NULL", dat->name);
   if (op_dist) {
     const int n = op_get_size(dat->set);
@@ -587,11 +589,7 @@ void op_diagnostic_output(void) {
 static void registry_free(void) {
   for (int i = 0; i < op_g.ndats; i++) {
     op_dat d = op_g.dats[i];
-    if (!d) continue;
-    if (!d->user_owned) free(d->data);
-    free(d->name);
-    free(d->type_name);
-    free(d);
+    if (d) op_dat_retire(d, OP_DAT_FREED_EXIT); /* the handle stays, naming the dat */
   }
   for (int i = 0; i < op_g.nmaps; i++) {
     op_map m = op_g.maps[i];

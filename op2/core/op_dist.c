@@ -12,6 +12,7 @@
 #include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
+#include "op2_registry.h"
 #include "op2_slice.h"
 
 void op_partition(const char *lib, const char *routine, op_set prime_set, op_map prime_map,
@@ -68,7 +69,7 @@ double op_max_double(double v) { return op_dist ? op_dist->max_double(v) : v; }
 int op_root_status(int rc) { return op_dist ? op_dist->root_status(rc) : rc; }
 
 const void *op_fetch_data_global(op_dat dat) {
-  OP_CHECK(dat, "op_fetch_data_global: dat is NULL");
+  op_dat_require_live(dat, "op_fetch_data_global");
   if (!op_dist) return op_fetch_data_ptr(dat);
   return op_dist->dat_global(dat);
 }

@@ -19,8 +19,8 @@
 #include "op2_state.h"
 
 static const char *usage =
-    "  --op-diags=N        argument checking: 0 none, 1 every loop and every new plan,\n"
-    "                      2 as 1 and print each new plan's statistics (env OP_DIAGS)\n"
+    "  --op-diags=N        checks beyond the arguments' (always on): 0 none, 1 every new\n"
+    "                      plan, 2 as 1 and print each new plan's statistics (env OP_DIAGS)\n"
     "  --op-part-size=N    elements per mini-partition (block) of a plan (env OP_PART_SIZE;\n"
     "                      default: the backend's, 16384 on the CPU backends; OP2's\n"
     "                      spelling OP_PART_SIZE=N is accepted too)\n"
@@ -117,6 +117,7 @@ static void init(int argc, char **argv, int *argc_io, int diags) {
     op_g.started = 1;
   }
   op_g.initialised = 1;
+  op_g.exited = 0;
   op_g.diags = diags;
   op_g.part_size = op_backend_default_part_size();
   op_g.thread_spread_option = 0; /* op_g.thread_spread: the application's, set any time */
@@ -168,6 +169,7 @@ void op_exit(void) {
    * numberings, timers and profile regions, then the registry they name. */
   op_at_exit_run();
   op_g.initialised = 0;
+  op_g.exited = 1;
   op_g.auto_soa = 0;
   if (op_dist && op_g.started) op_dist->exit();
   op_g.started = 0;

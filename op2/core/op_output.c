@@ -11,6 +11,7 @@
 #include "op2.h"
 #include "op2_dist.h"
 #include "op2_error.h"
+#include "op2_registry.h"
 #include "op2_renumber.h"
 #include "op_tmpname.h"
 
@@ -49,7 +50,8 @@ static int write_binary(FILE *f, op_dat dat, int rows, const char *data) {
  * root writes the whole dat in the user's numbering, as OP2 does. */
 static void write_dat_file(op_dat dat, const char *file, const char *what, const char *mode,
                            dat_writer writer) {
-  OP_CHECK(dat && file && *file, "%s: dat or file name missing", what);
+  op_dat_require_live(dat, what);
+  OP_CHECK(file && *file, "%s(\"%s\"): file name missing", what, dat->name);
   /* In the user's numbering: global numbers on many processes (gathered by
    * the layer), the user's order after op_renumber on one. */
   const char *data = op_fetch_data_global(dat); /* collective */

@@ -83,6 +83,9 @@ typedef struct op_dat_core {
   int where;        /* OP_DAT_HOST_CURRENT | OP_DAT_DEVICE_CURRENT */
   int soa;          /* declared with OP2's layout suffix ("double:soa"): a backend
                        with a structure-of-arrays layout holds it so (offload) */
+  int freed;        /* 0 while the dat exists; after op_free_dat_temp or op_exit the
+                       record stays, holding only the name, so that a later use of the
+                       handle is a fatal error naming the dat (docs/op2-library.md) */
 } *op_dat;
 
 /* ---- loop arguments ---------------------------------------------------- */
@@ -99,6 +102,9 @@ typedef struct {
   char *data;       /* OP_ARG_GBL, OP_ARG_INFO: the user's variable; OP_ARG_DAT: dat->data */
   int size;         /* bytes per element (dat) or of the whole global */
   int ref;          /* OP_ARG_INFO: the position of the reduction it travels with */
+  const char *var_type; /* OP_ARG_GBL, OP_ARG_INFO: the C type of the variable passed, as
+                           the compiler saw it ("int", "double", ...; OP2_VAR_TYPE below);
+                           NULL when not known */
 } op_arg;
 
 #define OP_ID ((op_map)0)
@@ -109,7 +115,8 @@ typedef struct {
 /* OP2's entry point, as OP2 declares it. Reads the library's options from
  * argv (see op_usage_text; also OP2's own spelling OP_PART_SIZE=<n>) and the
  * environment, and leaves argv as it is:
- *   OP_DIAGS=<level>     argument checking (0 none, 1 every loop, 2 +plans)
+ *   OP_DIAGS=<level>     checks beyond the loop arguments' (which are always
+ *                        checked): 0 none, 1 every new plan, 2 + plan statistics
  *   OP_PART_SIZE=<n>     elements per mini-partition (block)
  * diags is the level used when neither the command line nor OP_DIAGS sets one.
  * argc may be 0 and argv NULL. */
@@ -234,10 +241,11 @@ op_dat op_decl_dat_temp_core(op_set set, int dim, const char *type, size_t elem_
 #define OP2_DAT_TEMP_TYPED(set, dim, type, ptr, name) \
   op_decl_dat_temp_core((set), (dim), (type), sizeof(*(ptr)), (name))
 
-/* OP2's op_free_dat_temp: frees a dat made by op_decl_dat_temp (its data,
- * device copy and name: a dat of the same name may be declared again).
- * Returns 1, or -1 (with a message) when dat is not such a dat. On many
- * processes every process frees it. */
+/* OP2's op_free_dat_temp: frees a dat made by op_decl_dat_temp (its data and
+ * device copy; a dat of the same name may be declared again). The handle
+ * stays dead: a later use of it is a fatal error naming the dat. Returns 1,
+ * or -1 (with a message) when dat is not such a dat. On many processes every
+ * process frees it. */
 int op_free_dat_temp(op_dat dat);
 
 /* op_decl_const(dim, "double", &gam) registers a global constant that user
@@ -262,9 +270,15 @@ void op_renumber(op_map base);
 /* ---- arguments ----------------------------------------------------------- */
 
 op_arg op_arg_dat(op_dat dat, int idx, op_map map, int dim, const char *type, op_access acc);
-op_arg op_arg_gbl_core(void *data, int dim, const char *type, size_t elem_bytes, op_access acc);
+/* The loop checks a global's type string against the variable passed: its
+ * element's size (sizeof) always, and its C type where the compiler names it
+ * (OP2_VAR_TYPE: C11's _Generic in C, overloads in C++), so that an int passed
+ * as "double" (or as "float", of the same size) is refused, naming the loop
+ * and the argument, instead of being read as the wrong type. */
+op_arg op_arg_gbl_core(void *data, int dim, const char *type, size_t elem_bytes,
+                       const char *var_type, op_access acc);
 #define op_arg_gbl(data, dim, type, acc) \
-  op_arg_gbl_core((void *)(data), (dim), (type), sizeof(*(data)), (acc))
+  op_arg_gbl_core((void *)(data), (dim), (type), sizeof(*(data)), OP2_VAR_TYPE(data), (acc))
 /* The index of the iteration element (map OP_ID) or the idx-th entry of its
  * map row, passed to the kernel as int * (a copy: writing it changes nothing). */
 op_arg op_arg_idx(int idx, op_map map);
@@ -276,9 +290,26 @@ op_arg op_arg_idx(int idx, op_map map);
  * the winning value (unchanged when no element improved on the starting
  * value); of blocks of a plan that tie, the earlier block wins. Component d
  * travels with component d of the reduction. */
-op_arg op_arg_info_core(void *data, int dim, const char *type, size_t elem_bytes, int ref);
+op_arg op_arg_info_core(void *data, int dim, const char *type, size_t elem_bytes,
+                        const char *var_type, int ref);
 #define op_arg_info(data, dim, type, ref) \
-  op_arg_info_core((void *)(data), (dim), (type), sizeof(*(data)), (ref))
+  op_arg_info_core((void *)(data), (dim), (type), sizeof(*(data)), OP2_VAR_TYPE(data), (ref))
+
+/* The C type of the elements p points to, by name, or NULL for a type that
+ * is none of these (a struct, char, ...: then only its size is checked). */
+#if !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define OP2_VAR_TYPE(p) \
+  _Generic((p), double *: "double", const double *: "double", float *: "float", \
+           const float *: "float", int *: "int", const int *: "int", long *: "long", \
+           const long *: "long", long long *: "long long", const long long *: "long long", \
+           unsigned *: "unsigned", const unsigned *: "unsigned", short *: "short", \
+           const short *: "short", long double *: "long double", \
+           const long double *: "long double", default: (const char *)0)
+#elif defined(__cplusplus)
+#define OP2_VAR_TYPE(p) op2_var_type(p)
+#else
+#define OP2_VAR_TYPE(p) ((const char *)0)
+#endif
 
 /* ---- the parallel loop ----------------------------------------------------- */
 
@@ -375,6 +406,20 @@ int op_num_threads(void);
 
 #ifdef __cplusplus
 }
+
+/* C++: OP2_VAR_TYPE by overloads (templates cannot have C linkage). */
+template <class T>
+inline const char *op2_var_type(const T *) {
+  return nullptr;
+}
+inline const char *op2_var_type(const double *) { return "double"; }
+inline const char *op2_var_type(const float *) { return "float"; }
+inline const char *op2_var_type(const int *) { return "int"; }
+inline const char *op2_var_type(const long *) { return "long"; }
+inline const char *op2_var_type(const long long *) { return "long long"; }
+inline const char *op2_var_type(const unsigned *) { return "unsigned"; }
+inline const char *op2_var_type(const short *) { return "short"; }
+inline const char *op2_var_type(const long double *) { return "long double"; }
 #endif
 
 #endif /* OP2_H */

@@ -4,8 +4,9 @@
  *
  * A generated op_par_loop_<kernel> function brackets its work with
  * op_loop_begin / op_loop_end: begin checks the arguments against what the
- * generator saw in the source (always) and against the declared mesh (at
- * diagnostics level >= 1), fetches the plan, and starts the loop's timer.
+ * generator saw in the source and against the declared mesh (always: a few
+ * comparisons an argument), fetches the plan (checked too at diagnostics
+ * level >= 1), and starts the loop's timer.
  */
 #ifndef OP2_LOOP_H
 #define OP2_LOOP_H
@@ -85,6 +86,10 @@ void op_loop_begin_part(op_loop_ctx *L, const char *name, op_set set, int nargs,
                         const op_arg *args, const op_arg_sig *sig, const char *kernel,
                         const char *where, int part_size, unsigned plan_parts);
 void op_loop_end(op_loop_ctx *L);
+/* The argument checks of op_loop_begin alone, for a backend that looks at the
+ * arguments (their maps) before it begins the loop (CUDA's tuner). */
+void op_loop_check_args(const char *name, op_set set, int nargs, const op_arg *args,
+                        const op_arg_sig *sig, const char *kernel, const char *where);
 /* Generated loops call this before the first block colour that is not core
  * (plan->ncolors_core): on many processes it waits for the halo exchanges the
  * loop started, which ran during the core colours; elsewhere it does nothing. */

@@ -1,6 +1,7 @@
 /*
- * test_diags MODE - one misuse per mode, caught at diagnostics level 1 with a
- * message naming the loop and the argument (ctest matches the message).
+ * test_diags MODE - one misuse per mode, caught at the default diagnostics
+ * level (0: these checks are always on) with a message naming the loop and
+ * the argument (ctest matches the message).
  * Calls op_loop_begin directly, as generated code does, so that misuses the
  * generator itself refuses (MIN on a dat) can be tried at run time too.
  */
@@ -29,7 +30,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   const char *mode = argv[1];
-  op_init_strip_options(&argc, argv, 1);
+  op_init_strip_options(&argc, argv, 0);
   static int e2n[] = {0, 1, 1, 2, 2, 3};
   static int bad[] = {0, 1, 1, 7};
   static int e2e[] = {0, 1, 1, 2, 2, 0};
@@ -69,6 +70,12 @@ int main(int argc, char **argv) {
     s.kind = OP_ARG_GBL;
     s.indirect = 0;
     s.acc = OP_WRITE;
+  } else if (!strcmp(mode, "gbl_type")) {
+    /* A type string op2-gen would refuse, as a program built otherwise passes it. */
+    a = op_arg_gbl_core(&g, 1, "complex", sizeof g, NULL, OP_INC);
+    s.kind = OP_ARG_GBL;
+    s.indirect = 0;
+    s.acc = OP_INC;
   } else if (!strcmp(mode, "stale_code")) {
     a = op_arg_dat(x, -1, OP_ID, 2, "double", OP_READ); /* generated for a map */
     set = nodes;

@@ -36,6 +36,8 @@ export NACA=$build/meshes/naca_cmesh
 export MGCFD_MESH=$build/meshes/mgcfd_mesh
 export TAMPER=$build/solvers/airfoil/airfoil_tamper_h5
 export TUNE_CHECK=$build/tools/op2-tune-check
+# An application that misuses the OP2 API, one mistake a mode (op2/tests/misuse).
+export MISUSE=$build/op2/tests/test_misuse_seq
 # The MPI executables on 2 processes (built when MPI, PT-Scotch and parallel
 # HDF5 are installed) and the CPU emulation of CUDA (built with the CUDA
 # backend): a case that needs one is skipped, and said so, where it is not
@@ -44,9 +46,10 @@ export AIRFOIL_MPI=$build/solvers/airfoil/airfoil_mpi
 export JACOBI_MPI=$build/solvers/jacobi/jacobi_mpi
 export HEAT_MPI=$build/solvers/heat/heat_mpi
 export EULER_MPI=$build/solvers/euler/euler_mpi
+export MISUSE_MPI=$build/op2/mpi/tests/mpi_misuse_mpi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export MPIRUN2="mpirun --oversubscribe -np 2"
-optional="AIRFOIL_MPI JACOBI_MPI HEAT_MPI EULER_MPI AIRFOIL_CUDAEMU HEAT_CUDAEMU"
+optional="AIRFOIL_MPI JACOBI_MPI HEAT_MPI EULER_MPI MISUSE_MPI AIRFOIL_CUDAEMU HEAT_CUDAEMU"
 mkdir -p "$T" "$O"
 bash "$here/make_files.sh" >"$work/make_files.log" 2>&1 || {
   echo "making the bad files failed:"; cat "$work/make_files.log"; exit 1; }

@@ -349,6 +349,8 @@ void op_cuda_loop_begin(op_cuda_loop *C, const op_cuda_loop_desc *desc, const ch
   memset(C, 0, sizeof *C);
   C->desc = desc;
   C->name = name ? name : desc->kernel;
+  /* The arguments first: what follows reads their maps. */
+  op_loop_check_args(name, set, nargs, args, sig, desc->kernel, desc->where);
   OP_CHECK(G.ready, "op_par_loop \"%s\" (%s) called before op_init", C->name, desc->where);
   OP_CHECK(nargs <= OP_CUDA_MAX_ARGS, "loop \"%s\": %d arguments, the CUDA backend takes %d",
            C->name, nargs, OP_CUDA_MAX_ARGS);

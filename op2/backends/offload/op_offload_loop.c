@@ -282,6 +282,8 @@ void op_offload_loop_begin(op_offload_loop *C, const op_offload_loop_desc *desc,
                            op_set set, int nargs, const op_arg *args, const op_arg_sig *sig) {
   memset(C, 0, sizeof *C);
   C->desc = desc;
+  /* The arguments first: the choice of strategy reads them. */
+  op_loop_check_args(name, set, nargs, args, sig, desc->kernel, desc->where);
   OP_CHECK(D.opt, "op_par_loop \"%s\" (%s) called before op_init", name ? name : desc->kernel,
            desc->where);
   OP_CHECK(nargs <= OP_OFFLOAD_MAX_ARGS, "loop \"%s\": %d arguments, the offload backend takes %d",
