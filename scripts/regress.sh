@@ -154,12 +154,13 @@ foreign() {
 # for another source folder (CMake would refuse it: a copied tree's build).
 declare -A BUILD
 choose_build() {
-  local src dir
+  local src dir own
   src=$(side_dir "$1")
   dir=$src/build/$2
   if foreign "$dir" "$src"; then
-    echo "regress: ${dir#"$root"/} was configured for another source folder, $(cache_home "$dir") (CMakeCache.txt's CMAKE_HOME_DIRECTORY; a copied tree?): building the $1 afresh in ${src#"$root"/}/build/regress-own/$2"
-    dir=$src/build/regress-own/$2
+    own=$src/build/regress-own/$2
+    echo "regress: ${dir#"$root"/} was configured for another source folder, $(cache_home "$dir") (CMakeCache.txt's CMAKE_HOME_DIRECTORY; a copied tree?): building the $1 afresh in ${own#"$root"/}"
+    dir=$own
     if foreign "$dir" "$src"; then rm -rf "$dir" || die "cannot remove $dir"; fi
   fi
   BUILD[$1:$2]=$dir
