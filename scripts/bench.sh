@@ -28,6 +28,10 @@
 # (everything the run wrote: validation/result_compare.py) are compared with
 # its benchmark's base run, the first on seq, within the benchmark's tolerance
 # (validation/bench_cases.txt), and flagged where they differ.
+# The report says what ran, where: the command line, the host (lscpu's model
+# name, family and model), the commit, and the load average before and after
+# the runs against the cores, TOO BUSY TO TIME (also on the terminal) where
+# other work held more than half the cores (validation/host_load.py).
 # Writes report.md, bench.json, bench.csv, bench-time.png and
 # bench-loops.png (plots need python3-matplotlib) and runs/ (every run's log,
 # exit status and output folder). Ctrl-C stops the run under way (it ends its
