@@ -179,8 +179,8 @@ case $mode in
   comment)
     [ "$rc" = 0 ] || fail "exit status $rc, expected 0"
     expect "${row}\(all [0-9]+ results\) +bitwise equal"
-    expect "${row}rtol 1e-12, atol 1e-15 +exit status, 2 verdicts, history\.csv \(2 columns, 300 rows\), mach\.png \([0-9]+ x [0-9]+ pixels\), mach\.ppm \([0-9]+ x [0-9]+ pixels\), q\.h5 \(10 fields\), q\.xmf \(text\), result\.json \([0-9]+ values\)$"
-    expect "^regress: CLEAN: every result as the base's \(exit status, verdicts, result\.json, histories \(CSV\), HDF5 fields, pictures, other text files of 1 case run\(s\), each listed above\); no loop slower \([3-9] loops judged over 7 pairs\)$"
+    expect "${row}bitwise +exit status, 2 verdicts, history\.csv \(2 columns, 300 rows\), mach\.png \([0-9]+ x [0-9]+ pixels\), mach\.ppm \([0-9]+ x [0-9]+ pixels\), q\.h5 \(10 fields\), q\.xmf \(text\), result\.json \([0-9]+ values\)$"
+    expect "^regress: CLEAN: every result as the base's \(exit status, verdicts, result\.json, histories \(CSV\), HDF5 fields, pictures, other text files of 1 case run\(s\), each listed above\); no loop slower \([3-9] loops judged over 7 pairs\)( on a machine too busy to time)?$"
     expect '^airfoil +small +seq +update +7 '
     reject 'SLOWER|DIFFERENT|FAILS' ;;
   reduction)
