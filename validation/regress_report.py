@@ -112,7 +112,7 @@ def rule_for(case, backend, a):
     if backend in NOT_REPRODUCIBLE:
         return Rule(case["rtol"], case["atol"]), \
             f"the case's; {backend} is not reproducible run to run"
-    return Rule(bitwise=True), "reproducible run to run"
+    return Rule(bitwise=True), "reproducible run to run (measured: docs/regress-bench.md)"
 
 
 def not_timed(exits):
