@@ -114,7 +114,7 @@ mkdir -p "$base_dir" || die "cannot create $base_dir"
 # shares that one's objects, not this one's: cloned afresh.
 if [ -d "$base_src/.git" ]; then
   origin=$(git -C "$base_src" config --get remote.origin.url)
-  if [ "$(cd "$origin" 2>/dev/null && pwd -P)" != "$(pwd -P)" ]; then
+  if [ -z "$origin" ] || [ "$(cd "$origin" 2>/dev/null && pwd -P)" != "$(pwd -P)" ]; then
     echo "regress: $base_src is a clone of ${origin:-another repository}, not of $root (a copied tree?): cloning afresh"
     rm -rf "$base_src" || die "cannot remove $base_src"
   fi
