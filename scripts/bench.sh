@@ -14,8 +14,9 @@
 #                     and mpi_openmp with mpirun)
 #   --repeats N       runs of each benchmark on each backend (default 3)
 #   --size full|small full: the benchmarks as published (default); small: the
-#                     same decks reduced to seconds a run, to check the command
-#                     (not compared with the published figures)
+#                     same decks reduced to a fraction of a second a run, to
+#                     check the command (not compared with the published
+#                     figures; about a minute in all on two idle cores)
 #   --threads N       OpenMP threads and MPI ranks (default: every core)
 #   --no-build        run the release build as it is
 #   --build-dir DIR   run the build in DIR as it is (e.g. build/portable)
@@ -27,6 +28,10 @@
 # (everything the run wrote: validation/result_compare.py) are compared with
 # its benchmark's base run, the first on seq, within the benchmark's tolerance
 # (validation/bench_cases.txt), and flagged where they differ.
+# The report says what ran, where: the command line, the host (lscpu's model
+# name, family and model), the commit, and the load average before and after
+# the runs against the cores, TOO BUSY TO TIME (also on the terminal) where
+# other work held more than half the cores (validation/host_load.py).
 # Writes report.md, bench.json, bench.csv, bench-time.png and
 # bench-loops.png (plots need python3-matplotlib) and runs/ (every run's log,
 # exit status and output folder). Ctrl-C stops the run under way (it ends its
@@ -38,6 +43,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 . scripts/lib/runs.sh
+# The command as given, every option, for the report.
+command_line="scripts/bench.sh$(printf ' %q' "$@")"
 
 solvers= backends= bdir= repeats=3 size=full build=1 update_docs=0 note= out=outputs/bench
 cases=validation/bench_cases.txt published=validation/published_timings.csv preset=release
@@ -111,8 +118,12 @@ if [ "$build" = 1 ]; then
   [ "$rc" = 0 ] || { tail -30 "$out/build.log"; die "building failed: $out/build.log"; }
 fi
 
+# ---- the load before the runs: other work's (docs/regress-bench.md) ----
+load_before=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
+echo "bench: load average (1 minute) ${load_before:-unknown} on $(nproc) cores before the runs"
+
 # ---- copy bandwidth, in this run: one thread, every thread, the GPU ----
-mib=512; [ "$size" = small ] && mib=128
+mib=512; [ "$size" = small ] && mib=64
 copy1= copyall= copygpu=
 echo "bench: copy bandwidth (op2-cpu-bandwidth, 2 x $mib MiB)"
 gbs() { sed -n 's/.* \([0-9.][0-9.]*\) GB\/s.*/\1/p' "$1" | tail -1; }
@@ -178,6 +189,8 @@ for line in "${case_lines[@]}"; do
 done
 
 # ---- the report ----
+load_after=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
+echo "bench: load average (1 minute) ${load_after:-unknown} on $(nproc) cores after the runs"
 gpu_name=
 gpu_visible && gpu_name=$(nvidia-smi --query-gpu=name,memory.total,driver_version \
   --format=csv,noheader 2>/dev/null | sed -n 1p)
@@ -192,7 +205,9 @@ report_args=(--runs "$out/runs" --out "$out" --published "$published" --size "$s
   --commit "$(source_describe "$root")" --compiler "$compiler" --gpu "$gpu_name" --mpi "$mpi"
   --compile-commands "$bdir/compile_commands.json" --build "${bdir#"$root"/}" --note "$note"
   --copy-one "${copy1:-0}" --copy-all "${copyall:-0}" --copy-gpu "${copygpu:-0}"
-  --threads "$RUN_THREADS" --planned "$planned" "${untimed_failed[@]}")
+  --threads "$RUN_THREADS" --planned "$planned" "${untimed_failed[@]}"
+  --command "$command_line" --host "$(host_describe)" --cores "$(nproc)"
+  --load-before "$load_before" --load-after "$load_after")
 for b in $RUN_BACKENDS_ALL; do report_args+=(--backend-label "$b=$(backend_describe "$b")"); done
 [ "$RUN_STOP" = 1 ] && report_args+=(--interrupted)
 [ "$update_docs" = 1 ] && report_args+=(--docs docs/performance.md --docs-images docs/performance)

@@ -4,7 +4,11 @@
 # present in both builds, base and change interleaved, compares everything
 # each run of the change wrote with its base's (exit status, verdicts,
 # result.json, histories, HDF5 fields, pictures, any other file:
-# validation/result_compare.py) and times every loop.
+# validation/result_compare.py) and times every loop. Base and change run on
+# the same backend, preset and machine, where the runs give the same bits
+# every time: any bit that moves is reported (results CHANGED), unless a
+# tolerance is asked for or the backend is not reproducible run to run
+# (cuda, offload: their atomic increments; the case's tolerance then).
 #
 #   scripts/regress.sh [BASE] [options]
 #
@@ -19,7 +23,10 @@
 #   --threshold PCT    a loop slower than this (median of the pairs) fails
 #                      (default 10; docs/regress-bench.md says how it was chosen)
 #   --min-seconds S    loops taking less than S a run are not judged (default 0.02)
-#   --bitwise          any difference in a result fails, tolerances ignored
+#   --rtol R, --atol A compare every result within |a - b| <= A + R |b| instead
+#                      of bitwise (default: bitwise; on cuda and offload the
+#                      case's tolerance of the cases file)
+#   --bitwise          bitwise on every backend, cuda and offload included
 #   --threads N        OpenMP threads (default: every core), MPI ranks the same
 #   --cases FILE       the decks (default validation/regress_cases.txt)
 #   --base-dir DIR     where BASE is checked out and built, kept for the next
@@ -29,17 +36,22 @@
 # case by case), with runs/ (each run's log, exit status and output folder).
 # Ctrl-C stops after the run under way and writes the report of what was
 # measured.
-# Exit: 0 clean; 1 a result changed beyond its tolerance, a verdict that
-# passed in the base fails in the change, an exit status changed, or a loop
-# slowed beyond the threshold; 2 bad usage or a build failed; 130 interrupted.
+# A build folder configured for another source folder (a copied tree) is
+# left alone: the side is built afresh in build/regress-own/PRESET.
+# Exit: 0 clean; 1 a result changed (bitwise, or beyond the tolerance), a
+# verdict that passed in the base fails in the change, an exit status
+# changed, or a loop slowed beyond the threshold; 2 bad usage or a build
+# failed; 130 interrupted.
 OP2_HELP_OWN_USAGE=1 . "$(dirname "$0")/lib/help.sh" # --version
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 . scripts/lib/runs.sh
+# The command as given, every option, for the report.
+command_line="scripts/regress.sh$(printf ' %q' "$@")"
 
 base_ref= base_name= solvers= backends= presets=release,strict repeats=7 threshold=10
-min_seconds=0.02 bitwise=0 cases=validation/regress_cases.txt
+min_seconds=0.02 bitwise=0 rtol= atol= cases=validation/regress_cases.txt
 base_dir=build/regress-base out=outputs/regress
 while [ $# -gt 0 ]; do
   opt=$1 val=
@@ -48,9 +60,10 @@ while [ $# -gt 0 ]; do
   esac
   case $opt in
     --solvers | --backends | --presets | --repeats | --threshold | --min-seconds | --threads | \
-    --cases | --base-dir | --out)
+    --cases | --base-dir | --out | --rtol | --atol)
       need_value "$@"
       case $opt in
+        --rtol) rtol=$2 ;; --atol) atol=$2 ;;
         --solvers) solvers=$2 ;; --backends) backends=$2 ;; --presets) presets=$2 ;;
         --repeats) repeats=$2 ;; --threshold) threshold=$2 ;; --min-seconds) min_seconds=$2 ;;
         --threads) RUN_THREADS=$2 RUN_RANKS=$2 ;; --cases) cases=$2 ;;
@@ -69,6 +82,11 @@ whole_number --threads "$RUN_THREADS"
 [[ $threshold =~ ^[0-9]+([.][0-9]+)?$ ]] || die "--threshold '$threshold': expected a percentage >= 0"
 [[ $min_seconds =~ ^[0-9]+([.][0-9]+)?([eE]-?[0-9]+)?$ ]] ||
   die "--min-seconds '$min_seconds': expected a number of seconds >= 0"
+for t in rtol atol; do
+  [ -z "${!t}" ] || [[ ${!t} =~ ^[0-9]+([.][0-9]*)?([eE][-+]?[0-9]+)?$ ]] ||
+    die "--$t '${!t}': expected a number >= 0"
+done
+[ "$bitwise" = 0 ] || [ -z "$rtol$atol" ] || die "--bitwise and --rtol/--atol: give one or the other"
 for p in ${presets//,/ }; do
   grep -q "\"name\": \"$p\"" CMakePresets.json || die "--presets: no preset '$p' in CMakePresets.json"
 done
@@ -93,6 +111,15 @@ fi
 base_sha=$(git rev-parse -q --verify "$base_ref^{commit}") || die "BASE '$base_ref' is not a commit here"
 base_src=$base_dir/src
 mkdir -p "$base_dir" || die "cannot create $base_dir"
+# A clone of another repository (the base folder came with a copied tree)
+# shares that one's objects, not this one's: cloned afresh.
+if [ -d "$base_src/.git" ]; then
+  origin=$(git -C "$base_src" config --get remote.origin.url)
+  if [ -z "$origin" ] || [ "$(cd "$origin" 2>/dev/null && pwd -P)" != "$(pwd -P)" ]; then
+    echo "regress: $base_src is a clone of ${origin:-another repository}, not of $root (a copied tree?): cloning afresh"
+    rm -rf "$base_src" || die "cannot remove $base_src"
+  fi
+fi
 if [ ! -d "$base_src/.git" ]; then
   echo "regress: cloning the base into $base_src (shares this repository's objects)"
   git clone -q --shared --no-checkout "$root" "$base_src" || die "cannot clone $root into $base_src"
@@ -115,6 +142,30 @@ mkdir -p "$out/runs" "$out/logs"
 # ---- build: both sides, each preset, the executables the cases need ----
 # side_dir SIDE: the source tree of a side.
 side_dir() { if [ "$1" = base ]; then echo "$base_src"; else echo "$root"; fi; }
+# cache_home DIR: the source folder the build folder DIR was configured for.
+cache_home() { sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$1/CMakeCache.txt" 2>/dev/null; }
+# foreign DIR SRC: DIR was configured for another source folder than SRC.
+foreign() {
+  local home
+  home=$(cache_home "$1")
+  [ -n "$home" ] && [ "$(cd "$home" 2>/dev/null && pwd -P)" != "$(cd "$2" && pwd -P)" ]
+}
+# choose_build SIDE PRESET: sets BUILD[SIDE:PRESET], the side's build folder:
+# build/PRESET, or build/regress-own/PRESET where build/PRESET was configured
+# for another source folder (CMake would refuse it: a copied tree's build).
+declare -A BUILD
+choose_build() {
+  local src dir own
+  src=$(side_dir "$1")
+  dir=$src/build/$2
+  if foreign "$dir" "$src"; then
+    own=$src/build/regress-own/$2
+    echo "regress: ${dir#"$root"/} was configured for another source folder, $(cache_home "$dir") (CMakeCache.txt's CMAKE_HOME_DIRECTORY; a copied tree?): building the $1 afresh in ${own#"$root"/}"
+    dir=$own
+    if foreign "$dir" "$src"; then rm -rf "$dir" || die "cannot remove $dir"; fi
+  fi
+  BUILD[$1:$2]=$dir
+}
 # build_side SIDE PRESET WHAT CMD...: runs a cmake command in SIDE's tree,
 # its output added to the side's build log; stops on a failure or Ctrl-C.
 build_side() {
@@ -132,8 +183,8 @@ build_side() {
 configured() {
   local dir cache f
   dir=$(side_dir "$1")
-  cache=$dir/build/$2/CMakeCache.txt
-  [ -f "$cache" ] && [ -f "$dir/build/$2/build.ninja" ] || return 1
+  cache=${BUILD[$1:$2]}/CMakeCache.txt
+  [ -f "$cache" ] && [ -f "${BUILD[$1:$2]}/build.ninja" ] || return 1
   for f in "$dir/CMakePresets.json" "$dir/CMakeUserPresets.json"; do
     [ ! -e "$f" ] || [ "$cache" -nt "$f" ] || return 1
   done
@@ -143,15 +194,17 @@ timing_preset=${presets%% *}
 declare -A present   # preset:solver -> the backends built in both trees
 for preset in $presets; do
   for side in base change; do
-    configured "$side" "$preset" || build_side "$side" "$preset" configuring cmake --preset "$preset"
+    choose_build "$side" "$preset"
+    configured "$side" "$preset" ||
+      build_side "$side" "$preset" configuring cmake --preset "$preset" -B "${BUILD[$side:$preset]}"
   done
   targets=(op2-compare)
   for solver in $(printf '%s\n' "${case_lines[@]}" | awk '{print $1}' | sort -u); do
     list=
     for b in $backends; do
       backend_runs_here "$b" || continue
-      build_has_target "$base_src/build/$preset" "${solver}_$b" || continue
-      build_has_target "$root/build/$preset" "${solver}_$b" || continue
+      build_has_target "${BUILD[base:$preset]}" "${solver}_$b" || continue
+      build_has_target "${BUILD[change:$preset]}" "${solver}_$b" || continue
       list="$list $b"
       targets+=("${solver}_$b")
     done
@@ -159,10 +212,10 @@ for preset in $presets; do
     [ -n "$list" ] || echo "regress: $solver ($preset): no backend built in both trees runs here"
   done
   for side in base change; do
-    build_side "$side" "$preset" building cmake --build --preset "$preset" --target "${targets[@]}"
+    build_side "$side" "$preset" building cmake --build "${BUILD[$side:$preset]}" --target "${targets[@]}"
   done
 done
-compare=$root/build/$timing_preset/validation/op2-compare
+compare=${BUILD[change:$timing_preset]}/validation/op2-compare
 
 # ---- the runs: base and change interleaved, in pairs ----
 planned=0
@@ -175,6 +228,8 @@ for preset in $presets; do
 done
 [ "$planned" -gt 0 ] || die "no solver has a backend built in both trees that runs here"
 done_runs=0
+load_before=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
+echo "regress: load average ${load_before:-unknown} on $(nproc) cores before the runs"
 
 for preset in $presets; do
   n=1; [ "$preset" = "$timing_preset" ] && n=$repeats
@@ -195,7 +250,7 @@ for preset in $presets; do
           mkdir -p "$work"
           args=()
           for a in $rest; do args+=("${a//\{work\}/$work}"); done
-          backend_command "$b" "$src/build/$preset/solvers/$solver/${solver}_$b"
+          backend_command "$b" "${BUILD[$side:$preset]}/solvers/$solver/${solver}_$b"
           printf 'regress: [%d/%d] %s %s/%s %s: %s run %d of %d\n' $((done_runs + 1)) "$planned" \
             "$preset" "$solver" "$name" "$b" "$side" "$k" "$n"
           run_recorded "$rundir" "$src" "${RUN_CMD[@]}" "${args[@]}"
@@ -209,12 +264,16 @@ for preset in $presets; do
   done
 done
 
-interrupted=()
-[ "$RUN_STOP" = 1 ] && interrupted=(--interrupted)
+load_after=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null)
+extra=()
+[ "$RUN_STOP" = 1 ] && extra+=(--interrupted)
+for b in $RUN_BACKENDS_ALL; do extra+=(--backend-label "$b=$(backend_describe "$b")"); done
 "$py" validation/regress_report.py --runs "$out/runs" --cases "$cases" --out "$out" \
   --base "$base_desc" --change "$change_desc" --timing-preset "$timing_preset" \
   --threshold "$threshold" --min-seconds "$min_seconds" --bitwise "$bitwise" \
-  --planned "$planned" --threads "$RUN_THREADS" --compare "$compare" "${interrupted[@]}"
+  --rtol "$rtol" --atol "$atol" --planned "$planned" --compare "$compare" \
+  --command "$command_line" --host "$(host_describe)" --cores "$(nproc)" \
+  --load-before "$load_before" --load-after "$load_after" "${extra[@]}"
 status=$?
 [ "$RUN_STOP" = 1 ] && exit 130
 exit $status

@@ -8,6 +8,8 @@ usage: bench_report.py --runs DIR --out DIR --published CSV --size full|small
          [--build DIR] [--note TEXT] [--copy-one GBS] [--copy-all GBS]
          [--copy-gpu GBS] [--threads N] [--planned N] [--interrupted]
          [--backend-label NAME=TEXT]... [--docs MD --docs-images DIR]
+         [--command TEXT] [--host TEXT] [--cores N] [--load-before L]
+         [--load-after L]
 
 DIR holds SOLVER/BACKEND/K/{exit,log,out/}, out/ being the run's output_dir.
 A run is a timing only when it exited 0 and every verdict of its result.json
@@ -25,6 +27,12 @@ and "<!-- scripts/bench.sh: end -->", and the plots go to --docs-images.
 Exit 0; 1 a run failed or a timing's results differ from the base's; 2 bad
 input.
 
+What ran, where: the command line as given (--command), the host (--host:
+CPU model, family and model), the commit (and whether the tree had
+uncommitted changes), the load average before and after the runs against
+the cores, and whether that made the machine too busy to time
+(host_load.py), on the terminal and in the report.
+
 Time of a run: the solve as result.json gives it (result_files.main_seconds);
 GB/s of a run: the bytes of all its loops (OP2's count) over their seconds.
 """
@@ -38,6 +46,7 @@ import platform
 import shlex
 import sys
 
+from host_load import load_verdict
 from result_compare import PROBLEM_STATES, Rule, compare_runs, read_exit, result_json_path
 from result_files import (ResultError, fmt_seconds, json_text, load_result, loop_table,
                           main_seconds, md_table, median, replace_between_markers, text_table,
@@ -46,6 +55,10 @@ from result_files import (ResultError, fmt_seconds, json_text, load_result, loop
 BEGIN = "<!-- scripts/bench.sh: begin -->"
 END = "<!-- scripts/bench.sh: end -->"
 ORDER = ("seq", "openmp", "cuda", "offload", "mpi", "mpi_openmp")
+
+
+def optional_float(text):
+    return None if text in (None, "") else float(text)
 
 
 def read_published(path):
@@ -361,6 +374,8 @@ def report_md(a, machine, data, comps, failed, flagged, images, image_prefix):
     if a.interrupted:
         lines += [f"**Interrupted** after {machine['runs_done']} of {a.planned} runs: what was "
                   "measured so far.", ""]
+    if machine["too_busy_to_time"]:
+        lines += [f"**{machine['load']}**", ""]
     if a.size == "small":
         lines += ["**Reduced decks** (`--size small`): a check of the command, not comparable "
                   "with the published figures.", ""]
@@ -374,7 +389,8 @@ def report_md(a, machine, data, comps, failed, flagged, images, image_prefix):
         f"- copy bandwidth (op2-cpu-bandwidth, same run): {copy['one_thread']:.1f} GB/s with "
         f"1 thread, {copy['all_threads']:.1f} GB/s with {a.threads} threads"
         + (f"; GPU (op2-gpu-bandwidth): {copy['gpu']:.0f} GB/s" if copy["gpu"] else ""),
-        f"- {machine['date']}; command `{machine['command']}`"]
+        f"- {machine['date']}; command `{machine['command']}`",
+        f"- {machine['load']}"]
     if a.note:
         lines.append(f"- {a.note}")
     lines += ["", "Time of the solve (the timed loop of iterations or steps, as the run "
@@ -466,6 +482,11 @@ def main():
     ap.add_argument("--backend-label", action="append", default=[])
     ap.add_argument("--docs")
     ap.add_argument("--docs-images")
+    ap.add_argument("--command", default="", help="the command line, all its options")
+    ap.add_argument("--host", default="", help="the machine: CPU model, family, model")
+    ap.add_argument("--cores", type=int, default=os.cpu_count() or 0)
+    ap.add_argument("--load-before", type=optional_float, default=None)
+    ap.add_argument("--load-after", type=optional_float, default=None)
     a = ap.parse_args()
     if a.docs and not a.docs_images:
         ap.error("--docs needs --docs-images")
@@ -476,12 +497,15 @@ def main():
     failed = a.failed + failed
     labels = dict(x.split("=", 1) for x in a.backend_label if "=" in x)
     copy = {"one_thread": a.copy_one, "all_threads": a.copy_all, "gpu": a.copy_gpu}
+    busy, load_text = load_verdict(a.load_before, a.load_after, a.cores)
     machine = {
-        "cpu": cpu_model(), "cores": os.cpu_count(), "memory_gib": memory_gib(),
+        "cpu": a.host or cpu_model(), "cores": a.cores, "memory_gib": memory_gib(),
         "gpu": a.gpu, "commit": a.commit, "compiler": a.compiler, "mpi": a.mpi,
         "flags": compile_flags(a.compile_commands) if a.compile_commands else "",
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "command": "scripts/bench.sh" + (" --size small" if a.size == "small" else ""),
+        "command": a.command or "scripts/bench.sh (options not recorded)",
+        "load_before": a.load_before, "load_after": a.load_after, "too_busy_to_time": busy,
+        "load": load_text,
         "copy_gb_per_s": copy, "backends": labels,
         "runs_done": sum(st["runs"] for per in data.values() for st in per.values()),
     }
@@ -527,6 +551,7 @@ def main():
         print(f"  failed: {f}")
     for f in flagged:
         print(f"  FLAGGED: {f}")
+    print(f"bench: {load_text}")
     print(f"\nbench: report in {os.path.join(a.out, 'report.md')}, bench.json, bench.csv"
           + (", " + ", ".join(images) if images else ""))
     if a.docs:

@@ -44,6 +44,7 @@ NOT_RUN_ALONE = {
     "scripts/lib/op2_common.sh": "sourced by gpu-bundle.sh and op2-common-bench.sh",
     "validation/result_compare.py": "a module regress_report.py and bench_report.py import",
     "validation/result_files.py": "a module the report scripts import",
+    "validation/host_load.py": "a module the report scripts import",
     "validation/bad_inputs/make_files.sh": "a step of validation/bad_inputs/run.sh, which sets "
                                            "its variables",
     "validation/tests/test_checks.py": "a module the Python tests import",

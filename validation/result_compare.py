@@ -1,8 +1,10 @@
 """Everything two runs of a solver wrote as results, compared, for
 scripts/regress.sh (change against base) and scripts/bench.sh (each run
-against the benchmark's base run): one rule for every number, bitwise, else
-within the tolerance |a - b| <= atol + rtol |b| (b the base's; a NaN is
-never within it), as op2-compare applies it to the fields.
+against the benchmark's base run): one rule for every number, bitwise, or
+where a tolerance is given, within |a - b| <= atol + rtol |b| (b the base's;
+a NaN is never within it), as op2-compare applies it to the fields. Without
+a tolerance, a number whose bits moved is "changed" (CHANGED), a problem of
+its own kind; with one, "within tolerance" or "DIFFERENT".
 
 What is compared (docs/regress-bench.md):
   exit status   the run's, equal
@@ -17,9 +19,9 @@ What is compared (docs/regress-bench.md):
   *.csv         column by column (as the header names them), row by row
   *.h5          every dataset, through op2-compare
   *.ppm, *.png  pixel by pixel; a difference is a problem where every other
-                result of the run is bitwise equal, and not judged where some
-                moved within the tolerance (a picture of such fields may move
-                by a pixel)
+                result of the run is bitwise equal, changed where some other
+                result changed bits, and not judged where some moved within
+                the tolerance (a picture of such fields may move by a pixel)
   other files   text: its numbers by the rule, the words around them equal;
                 not text: the same bytes
 A file in one run only is a difference. A run's results are those of its
@@ -39,10 +41,13 @@ import zlib
 
 from check_pictures import read_png, read_ppm
 
-STATES = ("equal", "within", "unjudged", "differ", "error")
-PROBLEM_STATES = ("differ", "error")
+# From the best to the worst outcome. "changed": bits moved where no
+# tolerance applies (the runs compared are reproducible to the bit);
+# "differ": beyond the tolerance given, or another exit status, text, file.
+STATES = ("equal", "within", "unjudged", "changed", "differ", "error")
+PROBLEM_STATES = ("changed", "differ", "error")
 VERDICT = {"equal": "bitwise equal", "within": "within tolerance", "unjudged": "not judged",
-           "differ": "DIFFERENT", "error": "ERROR"}
+           "changed": "CHANGED", "differ": "DIFFERENT", "error": "ERROR"}
 # The kinds in the order reports list them, with what a summary calls them.
 KINDS = (("exit", "exit status"), ("verdict", "verdicts"), ("json", "result.json"),
          ("csv", "histories (CSV)"), ("hdf5", "HDF5 fields"), ("picture", "pictures"),
@@ -95,9 +100,11 @@ class Diffs:
         self.count = self.beyond = 0
         self.max_abs = self.max_rel = None
         self.where = None
+        self.tolerant = False
 
     def add(self, a, b, rule, where):
         self.count += 1
+        self.tolerant = rule.tolerant
         if not rule.within(a, b):
             self.beyond += 1
         d = abs(a - b)
@@ -109,14 +116,19 @@ class Diffs:
         self.max_rel = rel if self.max_rel is None else max(self.max_rel, rel)
 
     def state(self):
-        return "equal" if not self.count else "differ" if self.beyond else "within"
+        if not self.count:
+            return "equal"
+        if not self.tolerant:
+            return "changed"
+        return "differ" if self.beyond else "within"
 
 
 def numbers_row(kind, what, diffs, total, rule, unit="values"):
     if not diffs.count:
         return row(kind, what, "equal")
     n = diffs.beyond if diffs.beyond else diffs.count
-    note = f"{n} of {total} {unit} " + (("beyond the tolerance" if rule.tolerant else "differ")
+    note = f"{n} of {total} {unit} " + (("beyond the tolerance" if rule.tolerant else
+                                         "changed (bitwise, no tolerance)")
                                         if diffs.beyond else "differ, within the tolerance")
     return row(kind, what, diffs.state(), note, diffs.max_abs, diffs.max_rel, diffs.where)
 
@@ -420,13 +432,17 @@ def compare_hdf5(name, a_path, b_path, rule, compare):
         if f["state"] == "equal":
             rows.append(row("hdf5", what, "equal"))
             continue
-        state = "within" if tol.get(field, {}).get("state") == "within" else "differ"
         note = f.get("note", "")
-        if not note and f.get("elements"):
+        # Elements that differ in value (not a shape, type or missing dataset):
+        # changed where no tolerance applies.
+        numbers = not note and f.get("elements")
+        state = "within" if tol.get(field, {}).get("state") == "within" else \
+            "changed" if numbers and not rule.tolerant else "differ"
+        if numbers:
             n = tol.get(field, f).get("differ") or f["differ"]
             note = f"{n} of {f['elements']} elements " + (
                 "differ, within the tolerance" if state == "within" else
-                "beyond the tolerance" if rule.tolerant else "differ")
+                "beyond the tolerance" if rule.tolerant else "changed (bitwise, no tolerance)")
         rows.append(row("hdf5", what, state, note, f.get("max_abs"), f.get("max_rel"), where))
     return rows, len(bits)
 
@@ -557,14 +573,18 @@ def compare_runs(base, change, rule, compare=None):
             rows.append(r)
             covered.append(f"{name} ({how})")
     # A picture drawn from values that moved within the tolerance may move by
-    # a pixel: judged only where nothing else moved.
+    # a pixel: judged only where nothing else moved; where others changed
+    # bits, it changed with them.
     moved = [r["what"] for r in rows if r["state"] == "within"]
+    changed = [r["what"] for r in rows if r["state"] == "changed"]
     for r in rows:
-        if r["kind"] == "picture" and r["state"] == "differ" and moved and \
+        if r["kind"] == "picture" and r["state"] == "differ" and (moved or changed) and \
                 "pixels differ" in r["note"]:
-            r["state"], r["verdict"] = "unjudged", VERDICT["unjudged"]
-            r["note"] += f"; not judged: {moved[0]}" + (
-                f" and {len(moved) - 1} more" if len(moved) > 1 else "") + " within the tolerance"
+            new, others, how = ("changed", changed, "changed too") if changed else \
+                ("unjudged", moved, "within the tolerance")
+            r["state"], r["verdict"] = new, VERDICT[new]
+            r["note"] += ("; not judged: " if new == "unjudged" else "; ") + others[0] + (
+                f" and {len(others) - 1} more" if len(others) > 1 else "") + f" {how}"
     return rows, covered
 
 

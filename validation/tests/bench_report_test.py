@@ -88,6 +88,9 @@ with open(docs, "w") as f:
 out = os.path.join(work, "out")
 args = [sys.executable, report, "--runs", runs, "--out", out, "--published", published,
         "--size", "full", "--copy-one", "20", "--copy-all", "30", "--cases", cases,
+        "--command", "scripts/bench.sh --solvers euler --repeats 3 --note 'a b'",
+        "--host", "Some CPU (family 6, model 167), 2 CPUs", "--cores", "2",
+        "--load-before", "0.25", "--load-after", "2.5",
         "--docs", docs, "--docs-images", os.path.join(work, "images")]
 p = subprocess.run(args, capture_output=True, text=True)
 print(p.stdout, p.stderr)
@@ -145,6 +148,33 @@ check("old table" not in text and "| euler | seq | 3 | 11 | 10-12 | 1.5 | 8% | b
       "docs: the table between the markers was not replaced")
 check("| euler | openmp | 2 | 21.5 | 20-23 | 1.5 | 5% | DIFFERENT |" in text
       and "- euler openmp run 2: results differ" in text, "docs: the flagged timing not shown")
+
+# What ran, where: the command with every option, the host's family and
+# model, the load before and after against the cores (quiet here).
+with open(os.path.join(out, "report.md")) as f:
+    md = f.read()
+check("command `scripts/bench.sh --solvers euler --repeats 3 --note 'a b'`" in md,
+      "report.md: the command line is not recorded whole")
+check("- machine: Some CPU (family 6, model 167), 2 CPUs, 2 cores" in md,
+      "report.md: the host (family, model) is not recorded")
+check("- load average (1 minute) 0.25 before the runs, 2.5 after them, on 2 cores: quiet enough "
+      "to time" in md, "report.md: no load line, quiet")
+check("TOO BUSY" not in md and doc["machine"]["too_busy_to_time"] is False,
+      "a quiet machine said to be too busy")
+check((doc["machine"]["load_before"], doc["machine"]["load_after"]) == (0.25, 2.5),
+      "bench.json: the loads not recorded")
+# Loaded: other work above half the cores before the runs, or above the
+# cores and a half after them (the runs' own threads one a core at most).
+for before, after, busy in (("1.5", "2.5", True), ("0.5", "3.5", True), ("1.0", "3.0", False)):
+    p = subprocess.run(args[:args.index("--load-before")] + ["--load-before", before,
+                       "--load-after", after, "--size", "small"], capture_output=True, text=True)
+    with open(os.path.join(out, "bench.json")) as f:
+        loaded = json.load(f)
+    with open(os.path.join(out, "report.md")) as f:
+        md = f.read()
+    said = "TOO BUSY TO TIME" in md and "TOO BUSY TO TIME" in p.stdout
+    check(loaded["machine"]["too_busy_to_time"] is busy and said == busy,
+          f"load {before} before, {after} after, on 2 cores: too busy said {said}, expected {busy}")
 
 # Within a wider tolerance (--size small's line: rtol 0.1), nothing flagged.
 p = subprocess.run(args[:args.index("--docs")] + ["--size", "small"], capture_output=True,

@@ -18,15 +18,28 @@
 #              too busy to time it, twice (as for slowdown)
 #   reduction  the update kernel's rms reduction off by 1e-9 per element (the
 #              classic backend bug): history.csv's rms and result.json's
-#              final_rms DIFFERENT, the fields bitwise equal
+#              final_rms CHANGED (bitwise: base and change are reproducible
+#              to the bit), the fields bitwise equal
+#   core_reduction  every OP_INC reduction of the library (op_loop.c)
+#              multiplied by 1.000000001, the four solvers on seq: results
+#              CHANGED in each of them, never "within tolerance"
+#   heat_kernel  heat's stencil off by 1e-9 relative: u and the errors
+#              CHANGED, the verdict mms_discrete failing with them
 #   verdict    the bound of the verdict "completed" moved past its value: the
 #              verdict FAILS in the change, the fields bitwise equal
 #   picture    the picture's title reworded: mach.ppm and mach.png DIFFERENT,
 #              every field bitwise equal
 #   exit       the exit status of a run that passed made 3: exit status
-#              DIFFERENT, all else bitwise equal
-#   field      the update kernel's step halved: q.h5's p_q DIFFERENT beyond
-#              the tolerance, named with the solver and the backend
+#              DIFFERENT, all else bitwise equal; the header says what ran
+#              (seq, the whole command line, the host's family and model,
+#              the load) and the times why none were taken
+#   field      the update kernel's step halved, compared with --rtol and
+#              --atol: q.h5's p_q DIFFERENT beyond the tolerance, named with
+#              the solver and the backend
+#   copied     the repository copied with cp -r, its build folders with it:
+#              the copy's build/release and its base clone belong to the
+#              original, so regress.sh clones and builds afresh (saying so)
+#              and is CLEAN
 #   slowdown   a busy loop making the update loop about 30% slower, 7 pairs:
 #              update SLOWER, every result bitwise equal; skipped (77) where
 #              the machine was too busy to time it, twice (res_calc, which
@@ -72,17 +85,26 @@ plant() {  # plant FILE SED-SCRIPT: applies it to FILE, which must change
   ! cmp -s "$1" "$work/planted.orig" || fail "the planted change did not apply: $1 changed?"
   git_q diff
 }
-repeats=1
+repeats=1 solvers=airfoil extra=()
 case $mode in
   comment)
     plant "$kernel" 's|^  adti = 1.0 / (\*adt);|  /* the inverse of the local time step */\n&|'
     repeats=7 ;;
   reduction) plant "$kernel" 's|\*rms += del \* del;|*rms += 1e-9 + del * del;|' ;;
+  core_reduction)
+    plant "$repo/op2/core/op_loop.c" 's|gbl\[d\] += p\[d\];|gbl[d] += p[d] * 1.000000001;|'
+    solvers=airfoil,jacobi,euler,heat ;;
+  heat_kernel)
+    plant "$repo/solvers/heat/heat_step.h" 's|heat_r \* u_south\[0\];|heat_r * u_south[0] * (1.0 + 1e-9);|'
+    solvers=heat ;;
   verdict) plant "$main" 's|SOLVER_AT_LEAST, niter, "%d of %d iterations"|SOLVER_AT_LEAST, niter + 1, "%d of %d iterations"|' ;;
   picture) plant "$main" 's|"%s after %d iterations", titles|"%s at iteration %d", titles|' ;;
   exit) plant "$main" 's|^  return status;|  return status == 0 ? 3 : status;|' ;;
   # Half the pseudo-time step: the solution still converges, to other values.
-  field) plant "$kernel" 's|adti = 1.0 / (\*adt);|adti = 0.5 / (*adt);|' ;;
+  field)
+    plant "$kernel" 's|adti = 1.0 / (\*adt);|adti = 0.5 / (*adt);|'
+    extra=(--rtol 1e-12 --atol 1e-15) ;;
+  copied) ;;
   # Spinning, the same few cycles per cell and call (about a third of the
   # update loop's time on the development machine: docs/regress-bench.md);
   # the results are the same bits.
@@ -96,11 +118,18 @@ esac
 out=$work/out-$mode
 log=$work/$mode.log
 # BASE omitted: the merge base of HEAD with main, the commit itself.
-args=(--solvers airfoil --backends seq --presets release --out "$out")
+args=(--solvers "$solvers" --backends seq --presets release --out "$out" "${extra[@]}")
 run_regress() { "$repo/scripts/regress.sh" "${args[@]}" --repeats "$repeats" >"$log" 2>&1; }
 if [ "$mode" = interrupt ]; then
   bash "$(dirname "$0")/interrupt_after.sh" '\[4/100\]' "$log" \
     "$repo/scripts/regress.sh" "${args[@]}" --repeats 50
+  rc=$?
+elif [ "$mode" = copied ]; then
+  # The copy, as cp -r makes it: its build folders (build/release and the
+  # base's clone with its own) were configured for, and cloned from, $repo.
+  copy=$work/copy
+  rm -rf "$copy" && cp -r "$repo" "$copy" || fail "cannot copy $repo"
+  "$copy/scripts/regress.sh" "${args[@]}" --repeats 1 >"$log" 2>&1
   rc=$?
 elif [ "$mode" = slowdown ] || [ "$mode" = comment ]; then
   # The timed verdicts. Whether regress.sh can tell a 30% slowdown from none
@@ -143,22 +172,42 @@ regression() {
   [ "$rc" = 1 ] || fail "exit status $rc, expected 1"
   expect '^regress: REGRESSION'
 }
+changed() {
+  [ "$rc" = 1 ] || fail "exit status $rc, expected 1"
+  expect '^regress: RESULTS CHANGED'
+}
 fields_equal() { reject "${row}q\.h5: .*(DIFFERENT|within)"; expect 'q\.h5 \(10 fields\)'; }
 case $mode in
   comment)
     [ "$rc" = 0 ] || fail "exit status $rc, expected 0"
     expect "${row}\(all [0-9]+ results\) +bitwise equal"
-    expect "${row}rtol 1e-12, atol 1e-15 +exit status, 2 verdicts, history\.csv \(2 columns, 300 rows\), mach\.png \([0-9]+ x [0-9]+ pixels\), mach\.ppm \([0-9]+ x [0-9]+ pixels\), q\.h5 \(10 fields\), q\.xmf \(text\), result\.json \([0-9]+ values\)$"
-    expect "^regress: CLEAN: every result as the base's \(exit status, verdicts, result\.json, histories \(CSV\), HDF5 fields, pictures, other text files of 1 case run\(s\), each listed above\); no loop slower \([3-9] loops judged over 7 pairs\)$"
+    expect "${row}bitwise +exit status, 2 verdicts, history\.csv \(2 columns, 300 rows\), mach\.png \([0-9]+ x [0-9]+ pixels\), mach\.ppm \([0-9]+ x [0-9]+ pixels\), q\.h5 \(10 fields\), q\.xmf \(text\), result\.json \([0-9]+ values\)$"
+    expect "^regress: CLEAN: every result as the base's \(exit status, verdicts, result\.json, histories \(CSV\), HDF5 fields, pictures, other text files of 1 case run\(s\), each listed above\); no loop slower \([3-9] loops judged over 7 pairs\)( on a machine too busy to time)?$"
     expect '^airfoil +small +seq +update +7 '
     reject 'SLOWER|DIFFERENT|FAILS' ;;
   reduction)
-    regression
-    expect "${row}history\.csv: rms +DIFFERENT +[0-9.e+-]+ +[0-9.e+-]+ +line [0-9]+ +[0-9]+ of 300 values beyond the tolerance"
-    expect "${row}result\.json: final_rms +DIFFERENT"
-    expect '^  release airfoil/small seq: history\.csv: rms DIFFERENT'
+    changed
+    expect "${row}history\.csv: rms +CHANGED +[0-9.e+-]+ +[0-9.e+-]+ +line [0-9]+ +[0-9]+ of 300 values changed \(bitwise, no tolerance\)"
+    expect "${row}result\.json: final_rms +CHANGED"
+    expect '^  release airfoil/small seq: history\.csv: rms CHANGED'
+    expect "^regress: RESULTS CHANGED: [0-9]+ result\(s\) changed bits .*\(airfoil/small seq\); the largest difference: .* abs [0-9.e+-]+, rel [0-9.e+-]+"
     fields_equal
-    reject "${row}(mach|exit|verdict).*DIFFERENT" ;;
+    reject "${row}(mach|exit|verdict).*(DIFFERENT|CHANGED)" ;;
+  core_reduction)
+    changed
+    for s in airfoil/small euler/riemann2d heat/small jacobi/dense; do
+      expect "^  release $s seq: .* CHANGED"
+    done
+    expect "^regress: RESULTS CHANGED: .*\(airfoil/small seq, euler/riemann2d seq, heat/small seq, jacobi/dense seq\)"
+    reject 'within tolerance' ;;
+  heat_kernel)
+    # The verdict mms_discrete (u against the discrete solution, to 1e-10)
+    # fails too: a REGRESSION, of which the fields and errors CHANGED.
+    regression
+    expect '^release +heat +small +seq +u\.h5: /u +CHANGED'
+    expect '^  release heat/small seq: result\.json: errors\.[a-z0-9_]+ CHANGED'
+    expect '^regress: REGRESSION: [0-9]+ problem\(s\), of which [0-9]+ result\(s\) changed bits .*\(heat/small seq\)'
+    reject 'within tolerance' ;;
   verdict)
     regression
     expect "${row}verdict completed +FAILS in the change .*passed in the base, fails in the change: 300 >= 300 in the base, 300 >= 301 in the change"
@@ -175,11 +224,29 @@ case $mode in
     regression
     expect "${row}exit status +DIFFERENT .*0 in the base, 3 in the change"
     expect "${row}\(the other [0-9]+ results\) +bitwise equal"
-    reject "${row}(q\.h5|mach|history|result|verdict).*(DIFFERENT|FAILS)" ;;
+    reject "${row}(q\.h5|mach|history|result|verdict).*(DIFFERENT|FAILS|CHANGED)"
+    # What ran, where: seq only; the command with every option; the host.
+    expect '^ran: seq$'
+    reject 'OpenMP with'
+    expect "^command: scripts/regress\.sh --solvers airfoil --backends seq --presets release --out $out --repeats 1$"
+    expect '^host: .* \(family [0-9]+, model [0-9]+\), [0-9]+ CPUs'
+    expect '^load: (TOO BUSY TO TIME: )?load average \(1 minute\) [0-9.]+ before the runs, [0-9.]+ after them, on [0-9]+ cores'
+    expect '^change: working tree at [0-9a-f]+ \+ uncommitted changes$'
+    # No time taken, and why.
+    expect "^\(none: airfoil/small seq: nothing timed: the change's runs exited 3 \(1 of 1\)\)$" ;;
   field)
     regression
+    expect "${row}rtol 1e-12, atol 1e-15 "
     expect "${row}q\.h5: /p_q +DIFFERENT +[0-9.e+-]+ .*row [0-9]+, comp [0-9]"
     expect '^  release airfoil/small seq: q\.h5: /p_q DIFFERENT: [0-9]+ of [0-9]+ elements beyond the tolerance' ;;
+  copied)
+    [ "$rc" = 0 ] || fail "exit status $rc, expected 0"
+    expect "^regress: build/release was configured for another source folder, $repo \(CMakeCache\.txt's CMAKE_HOME_DIRECTORY; a copied tree\?\): building the change afresh in build/regress-own/release$"
+    expect "^regress: build/regress-base/src is a clone of $repo, not of $copy \(a copied tree\?\): cloning afresh$"
+    expect "${row}\(all [0-9]+ results\) +bitwise equal"
+    expect '^regress: CLEAN'
+    [ -f "$copy/build/regress-own/release/CMakeCache.txt" ] || fail "no build in $copy/build/regress-own/release"
+    rm -rf "$copy" ;;
   slowdown)
     regression
     expect '^airfoil +small +seq +update +7 +[0-9.e-]+ +[0-9.e-]+ +[0-9.]+ +[0-9.]+-[0-9.]+ +SLOWER'

@@ -165,6 +165,17 @@ rows, _ = rows_of("within_bitwise", rule=rc.Rule(1e-12, 1e-15, bitwise=True),
                   history=HISTORY.replace("2.4000000000000000e-03", "2.4000000000000004e-03"),
                   pixels=bytes([PIXELS[0] ^ 1]) + PIXELS[1:])
 only_problems(rows, "history.csv: rms", "mach.ppm", "mach.png")
+# Bits that moved where no tolerance applies are a kind of their own,
+# "changed", with the largest difference; the pictures drawn from them
+# changed with them.
+expect(rows, "history.csv: rms", "changed", "1 of 3 values changed (bitwise, no tolerance)")
+check(rows.get("history.csv: rms", {}).get("max_abs") == 2.4000000000000004e-03 - 2.4e-03,
+      f"rms: max abs diff {rows.get('history.csv: rms', {}).get('max_abs')}, expected one ulp")
+expect(rows, "mach.ppm", "changed", "history.csv: rms changed too")
+rows, _ = rows_of("rms_bitwise", rule=rc.Rule(),
+                  result=changed(edit=lambda d: d.update(final_rms=1.8498e-04)))
+expect(rows, "result.json: final_rms", "changed")
+only_problems(rows, "result.json: final_rms")
 
 # A picture changed where all else is bitwise equal.
 rows, _ = rows_of("picture", pixels=PIXELS[:-3] + b"\x00\x00\x00")
@@ -223,7 +234,7 @@ rows, _ = rows_of("h5_ulp", h5="ulp.h5")
 expect(rows, "q.h5: /p_q", "within", "1 of 20 elements differ, within the tolerance")
 only_problems(rows)
 rows, _ = rows_of("h5_bitwise", h5="ulp.h5", rule=rc.Rule(0, 0))
-expect(rows, "q.h5: /p_q", "differ", "1 of 20 elements differ")
+expect(rows, "q.h5: /p_q", "changed", "1 of 20 elements changed (bitwise, no tolerance)")
 rows, _ = rows_of("h5_int", h5="int_diff.h5")
 check(any(w.startswith("q.h5: ") and r["state"] == "differ" for w, r in rows.items()),
       "int_diff.h5: no dataset beyond the tolerance")
