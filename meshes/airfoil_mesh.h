@@ -23,6 +23,12 @@ enum { AIRFOIL_MESH_WALL = 1, AIRFOIL_MESH_FARFIELD = 2 };
  * message in err (and *m empty). */
 int airfoil_mesh_generate(int ni, int nj, airfoil_mesh *m, char *err, size_t errlen);
 
+/* The smallest parameters the C-mesh is built with: I < 3 leaves at most one node strictly
+ * inside the aerofoil surface (cells with coincident or collinear corners); J = 1 is one ring
+ * of cells. The solver's deck takes these as the lower ends of mesh_i and mesh_j. */
+#define AIRFOIL_MESH_MIN_I 3
+#define AIRFOIL_MESH_MIN_J 1
+
 /* The counts of the C-mesh with parameters ni, nj: nodes, cells, edges, boundary edges (the
  * order of the file's header). Returns 0, or -1 with the reason in err (too small, or too
  * large for an int). */

@@ -142,6 +142,9 @@ printf '%s\n2 2 2\n1 1 2\n2 2 nan\n' "$mm" >x_nan.mtx
 printf '%s\n2 2 2\n1 1 2\n2 2 1e999\n' "$mm" >x_overflow.mtx
 printf '%s\n2 2 2\n1 1 2\n2 2\n' "$mm" >x_twofields.mtx
 printf '%s\n2 2 2\n1 1 2\n2 2 0\n' "$mm" >x_zerodiag.mtx
+printf '%s\n2 2 2\n1 1 2\n2 2 1e-310\n' "$mm" >x_subnormal_diag.mtx
+printf '%s\n2 2 2\n1 1 0x10\n2 2 2\n' "$mm" >x_hex.mtx
+printf '%s\n2 2 3\n1 1 2\n2 2 5e-308\n2 2 -4e-308\n' "$mm" >x_subnormal_sum.mtx
 printf '%s\n2 2 1\n1 1 2\n' "$mm" >x_nodiag.mtx
 printf '%%%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n1 2 1\n2 2 2\n' >x_upper.mtx
 printf '%s\n2 2 4\n1 1 1\n1 2 3\n2 1 3\n2 2 1\n' "$mm" >x_diverge.mtx
@@ -165,6 +168,7 @@ printf 'res_calc warp 64 0\n' >t_strategy.tune
 printf 'res_calc atomic 48 0\n' >t_block48.tune
 printf 'res_calc atomic 64 0 1.0 maybe\n' >t_tag.tune
 printf 'res_calc atomic 64\n' >t_short.tune
+printf '\357\273\277res_calc atomic 64 0 1.5\n' >t_bom.tune
 garbage 200 4 >t_random.tune
 { head -c 5000 /dev/zero | tr '\0' 'x'; echo; } >t_longline.tune
 
