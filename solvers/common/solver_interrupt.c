@@ -81,17 +81,33 @@ int solver_interrupted(void) {
   return agreed;
 }
 
-void solver_interrupt_verdict(solver_verdicts *v, const char *fmt, ...) {
-  if (!agreed) return;
+static void add_verdict(solver_verdicts *v, const char *fmt, va_list ap) {
   char progress[160];
-  va_list ap;
-  va_start(ap, fmt);
   vsnprintf(progress, sizeof progress, fmt, ap);
-  va_end(ap);
   /* value: the signal received; the run passes only without one */
   solver_verdict_add(v, "not_interrupted", (double)agreed, SOLVER_EQUAL, 0.0,
                      "stopped by %s after %s; the results are those of that point",
                      agreed == SIGINT ? "SIGINT" : "SIGTERM", progress);
+}
+
+void solver_interrupt_verdict(solver_verdicts *v, const char *fmt, ...) {
+  /* A signal may have come after the loop's last look, while the final
+   * outputs were written: it counts as well. */
+  if (graceful) solver_interrupted();
+  if (!agreed) return;
+  va_list ap;
+  va_start(ap, fmt);
+  add_verdict(v, fmt, ap);
+  va_end(ap);
+}
+
+int solver_interrupt_late(solver_verdicts *v, const char *fmt, ...) {
+  if (agreed || !graceful || !solver_interrupted()) return 0;
+  va_list ap;
+  va_start(ap, fmt);
+  add_verdict(v, fmt, ap);
+  va_end(ap);
+  return 1;
 }
 
 int solver_exit_status(const solver_verdicts *v) {

@@ -44,9 +44,15 @@ int solver_main_outputs(solver_output *out, const char *solver, const deck *d,
   return solver_limits_check(d, out, need, err, errlen);
 }
 
-int solver_main_finish(solver_output *out, const solver_verdicts *v,
-                       void (*fill)(FILE *f, void *ctx), void *ctx, const char *what, char *err,
-                       size_t errlen) {
+int solver_main_finish(solver_output *out, solver_verdicts *v, void (*fill)(FILE *f, void *ctx),
+                       void *ctx, const char *what, char *err, size_t errlen) {
+  /* A signal that came after the time loop's last look (while the final
+   * fields and pictures were written) still stops the run: it never passes.
+   * Collective, as that look was: every process finishes here. */
+  if (solver_interrupt_late(v, "its last step, while it wrote its final outputs")) {
+    printf("validation FAILED (stopped by a signal while the final outputs were written)\n");
+    fflush(stdout);
+  }
   if (solver_result_write(out->staging, fill, ctx, err, errlen) != 0) return -1;
   const int status = solver_exit_status(v);
   if (solver_output_finish(out, status == 0, err, errlen) != 0) return -1;

@@ -46,9 +46,8 @@ int solver_main_outputs(solver_output *out, const char *solver, const deck *d,
  * and where they are printed, listing `what` (solver_output_report). Returns
  * the exit status (solver_exit_status), or -1 with the message in err when
  * result.json or the move fails. */
-int solver_main_finish(solver_output *out, const solver_verdicts *v,
-                       void (*fill)(FILE *f, void *ctx), void *ctx, const char *what, char *err,
-                       size_t errlen);
+int solver_main_finish(solver_output *out, solver_verdicts *v, void (*fill)(FILE *f, void *ctx),
+                       void *ctx, const char *what, char *err, size_t errlen);
 
 /* Stops the run on a failed file operation: "SOLVER: cannot WHAT PATH:
  * strerror(errno)" on stderr (the path as op_text_shown shows it), exit 2. */
