@@ -103,6 +103,12 @@ int airfoil_mesh_read_ascii_slice(const char *path, int nparts, int part, airfoi
  * fault in err. */
 int airfoil_mesh_check(const airfoil_mesh *m, const char *source, char *err, size_t errlen);
 
+/* The first of airfoil_mesh_check's checks, on the counts alone (of the whole mesh: on many
+ * processes, the global ones): at least 3 nodes, 1 cell and 3 boundary edges. Returns 0, or -1
+ * with "SOURCE: N nodes, ...: not a mesh" in err. */
+int airfoil_mesh_check_counts(int nnode, int ncell, int nedge, int nbedge, const char *source,
+                              char *err, size_t errlen);
+
 /* One process's part of a mesh distributed over many (docs/mpi.md), for the same checks: m
  * holds the process's cells (those it owns first, then copies of others'), the edges and
  * boundary edges it runs (owned and execute halo: every one that touches an owned cell), the

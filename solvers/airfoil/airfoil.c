@@ -216,16 +216,29 @@ static void declare_from_hdf5(const char *file, airfoil_mesh_op2 *o) {
   o->p_bound =
       required(op_decl_dat_hdf5(o->bedges, 1, "int", file, "p_bound"), file, "p_bound");
   o->p_x = required(op_decl_dat_hdf5(o->nodes, 2, "double", file, "p_x"), file, "p_x");
-  /* Many processes: each holds a slice, whose map entries the MPI layer
-   * checks as it reads them; the rest once the mesh is distributed
-   * (check_distributed_mesh). */
-  if (op_num_procs() > 1) return;
-  /* The same checks as the ASCII reader's, on the data as declared. */
-  airfoil_mesh view = {o->nodes->size, o->cells->size, o->edges->size, o->bedges->size,
-                       op_fetch_data_ptr(o->p_x),    o->pcell->map,  o->pedge->map,
-                       o->pecell->map,               o->pbedge->map, o->pbecell->map,
-                       op_fetch_data_ptr(o->p_bound)};
   char err[1024];
+  /* Many processes: each holds a slice, whose map entries the MPI layer
+   * checks as it reads them; the counts (global: the same on every process)
+   * now, the rest once the mesh is distributed (check_distributed_mesh). */
+  if (op_num_procs() > 1) {
+    if (airfoil_mesh_check_counts(op_get_size(o->nodes), op_get_size(o->cells),
+                                  op_get_size(o->edges), op_get_size(o->bedges), file, err,
+                                  sizeof err) != 0)
+      bad_input("%s", err);
+    return;
+  }
+  /* The same checks as the ASCII reader's, on the data as declared. */
+  airfoil_mesh view = {o->nodes->size,
+                       o->cells->size,
+                       o->edges->size,
+                       o->bedges->size,
+                       op_fetch_data_ptr(o->p_x),
+                       o->pcell->map,
+                       o->pedge->map,
+                       o->pecell->map,
+                       o->pbedge->map,
+                       o->pbecell->map,
+                       op_fetch_data_ptr(o->p_bound)};
   if (airfoil_mesh_check(&view, file, err, sizeof err) != 0) bad_input("%s", err);
 }
 

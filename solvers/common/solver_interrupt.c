@@ -15,6 +15,7 @@ static volatile sig_atomic_t received;
 /* The signal every process of the run has agreed on (one process: received). */
 static int agreed;
 static volatile sig_atomic_t graceful; /* solver_interrupt_install has run */
+static volatile sig_atomic_t many;     /* the run has more than one process */
 static void (*volatile at_kill)(void);
 static char message[256];
 static size_t message_len;
@@ -34,9 +35,14 @@ static void on_signal(int sig) {
     return;
   }
   received = sig;
-  /* write(2) is async-signal-safe; the text was made in advance. */
-  ssize_t w = write(STDERR_FILENO, message, message_len);
-  (void)w;
+  /* write(2) is async-signal-safe; the text was made in advance. On many
+   * processes nothing here: the root says it once the processes agree
+   * (solver_interrupted), and a process torn down because another ended the
+   * job (the launcher's SIGTERM) says nothing at all. */
+  if (!many) {
+    ssize_t w = write(STDERR_FILENO, message, message_len);
+    (void)w;
+  }
 }
 
 static void set_handler(int sig, void (*fn)(int)) {
@@ -67,6 +73,7 @@ void solver_interrupt_install(const char *solver) {
            "(send it again to stop at once)\n",
            solver);
   message_len = strlen(message);
+  many = op_num_procs() > 1;
   graceful = 1;
   set_handler(SIGINT, on_signal);
   set_handler(SIGTERM, on_signal);
@@ -77,7 +84,13 @@ void solver_interrupt_install(const char *solver) {
  * process makes at the same point of its loop, so that all stop after the
  * same step. Collective on many processes. */
 int solver_interrupted(void) {
-  if (!agreed) agreed = op_max_int((int)received);
+  if (!agreed) {
+    agreed = op_max_int((int)received);
+    if (agreed && many && op_is_root()) {
+      fputs(message + 1, stderr); /* without its leading newline */
+      fflush(stderr);
+    }
+  }
   return agreed;
 }
 

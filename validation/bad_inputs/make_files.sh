@@ -80,6 +80,9 @@ done
 "$TAMPER" h_map_range.h5 int pecell 10 999999
 cp mesh.h5 h_not_h5.h5 && printf 'not an HDF5 file\n' >h_not_h5.h5
 head -c 2000 mesh.h5 >h_truncated.h5
+# No boundary edges: the set empty, its maps and dat of no rows.
+cp mesh.h5 h_nobedges.h5 && "$TAMPER" h_nobedges.h5 int bedges 0 0 &&
+  for d in pbedge pbecell p_bound; do "$TAMPER" h_nobedges.h5 empty "$d"; done
 
 # ---- checkpoints: a good one, then changed attributes -------------------------
 "$AIRFOIL" mesh=mesh.dat iterations=20 checkpoint_every=10 print_every=100 output_dir=ck >/dev/null
@@ -144,6 +147,7 @@ printf '%s\n2 2 2\n1 1 2\n2 2\n' "$mm" >x_twofields.mtx
 printf '%s\n2 2 2\n1 1 2\n2 2 0\n' "$mm" >x_zerodiag.mtx
 printf '%s\n2 2 2\n1 1 2\n2 2 1e-310\n' "$mm" >x_subnormal_diag.mtx
 printf '%s\n2 2 2\n1 1 0x10\n2 2 2\n' "$mm" >x_hex.mtx
+printf '%s\n1 1 1\n1 1 2\n' "$mm" >x_one.mtx
 printf '%s\n2 2 3\n1 1 2\n2 2 5e-308\n2 2 -4e-308\n' "$mm" >x_subnormal_sum.mtx
 printf '%s\n2 2 1\n1 1 2\n' "$mm" >x_nodiag.mtx
 printf '%%%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n1 2 1\n2 2 2\n' >x_upper.mtx
