@@ -94,6 +94,7 @@ static void bad_input(const char *fmt, const char *detail) {
 /* Generates the ASCII mesh when it is missing and allowed. */
 static void ensure_ascii_mesh(const deck *d, const char *path) {
   char err[1024];
+  solver_output_sweep_beside(path); /* a killed generation's temporary */
   if (!file_exists(path)) {
     if (!deck_bool(d, "generate_mesh"))
       bad_input("mesh file %s does not exist (set generate_mesh = yes to make it)", path);
