@@ -72,10 +72,9 @@ static void *alloc_array(size_t count, size_t size, const char *what, char *err,
 
 int airfoil_mesh_counts(int ni, int nj, int counts[4], char *err, size_t errlen)
 {
-    /* I < 3 leaves at most one node strictly inside the aerofoil surface: cells with
-     * coincident or collinear corners. */
-    if (ni < 3 || nj < 1) {
-        set_err(err, errlen, "airfoil mesh: need I >= 3 and J >= 1 (got I=%d, J=%d)", ni, nj);
+    if (ni < AIRFOIL_MESH_MIN_I || nj < AIRFOIL_MESH_MIN_J) {
+        set_err(err, errlen, "airfoil mesh: need I >= %d and J >= %d (got I=%d, J=%d)",
+                AIRFOIL_MESH_MIN_I, AIRFOIL_MESH_MIN_J, ni, nj);
         return -1;
     }
     const long long li = ni, lj = nj; /* the recipe's I and J (complex.h owns the name I) */

@@ -23,6 +23,12 @@ enum { AIRFOIL_MESH_WALL = 1, AIRFOIL_MESH_FARFIELD = 2 };
  * message in err (and *m empty). */
 int airfoil_mesh_generate(int ni, int nj, airfoil_mesh *m, char *err, size_t errlen);
 
+/* The smallest parameters the C-mesh is built with: I < 3 leaves at most one node strictly
+ * inside the aerofoil surface (cells with coincident or collinear corners); J = 1 is one ring
+ * of cells. The solver's deck takes these as the lower ends of mesh_i and mesh_j. */
+#define AIRFOIL_MESH_MIN_I 3
+#define AIRFOIL_MESH_MIN_J 1
+
 /* The counts of the C-mesh with parameters ni, nj: nodes, cells, edges, boundary edges (the
  * order of the file's header). Returns 0, or -1 with the reason in err (too small, or too
  * large for an int). */
@@ -96,6 +102,12 @@ int airfoil_mesh_read_ascii_slice(const char *path, int nparts, int part, airfoi
  * for a boundary edge). source names the file in the message. Returns 0, or -1 with the first
  * fault in err. */
 int airfoil_mesh_check(const airfoil_mesh *m, const char *source, char *err, size_t errlen);
+
+/* The first of airfoil_mesh_check's checks, on the counts alone (of the whole mesh: on many
+ * processes, the global ones): at least 3 nodes, 1 cell and 3 boundary edges. Returns 0, or -1
+ * with "SOURCE: N nodes, ...: not a mesh" in err. */
+int airfoil_mesh_check_counts(int nnode, int ncell, int nedge, int nbedge, const char *source,
+                              char *err, size_t errlen);
 
 /* One process's part of a mesh distributed over many (docs/mpi.md), for the same checks: m
  * holds the process's cells (those it owns first, then copies of others'), the edges and

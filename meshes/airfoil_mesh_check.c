@@ -104,13 +104,23 @@ static void fault(checker *k, int check, long element, const char *fmt, ...)
  * one to report, and the loop can stop there. */
 static int done(const checker *k) { return k->key >= 0 && !k->p; }
 
+int airfoil_mesh_check_counts(int nnode, int ncell, int nedge, int nbedge, const char *source,
+                              char *err, size_t errlen)
+{
+    if (nnode >= 3 && ncell >= 1 && nedge >= 0 && nbedge >= 3)
+        return 0;
+    op_text_format(err, errlen, "%s: %d nodes, %d cells, %d edges, %d boundary edges: not a mesh",
+                   source, nnode, ncell, nedge, nbedge);
+    return -1;
+}
+
 static void check_indices(checker *k)
 {
     const airfoil_mesh *m = k->m;
     const char *src = k->src;
-    if (!k->p && (m->nnode < 3 || m->ncell < 1 || m->nedge < 0 || m->nbedge < 3)) {
-        fault(k, CHECK_COUNTS, 0, "%s: %d nodes, %d cells, %d edges, %d boundary edges: not a mesh",
-              src, m->nnode, m->ncell, m->nedge, m->nbedge);
+    if (!k->p && airfoil_mesh_check_counts(m->nnode, m->ncell, m->nedge, m->nbedge, src, k->err,
+                                           k->errlen) != 0) {
+        k->key = (long long)CHECK_COUNTS << 32;
         return;
     }
     for (long k2 = 0; k2 < 2L * m->nnode && !done(k); k2++) {

@@ -16,9 +16,12 @@
 #endif
 #include <malloc.h> /* mallopt */
 #include <mpi.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "op2.h"
 #include "op2_dist.h"
@@ -87,6 +90,34 @@ static int is_root(void) { return mesh->rank == 0; }
  * a failed verdict before the end) takes the whole job down with that status:
  * the others are usually waiting in a collective call for it. A process that
  * returns from main without op_exit finalizes MPI here. */
+static volatile sig_atomic_t ending_status;
+
+/* SIGTERM while a process other than the root waits to report a failure:
+ * the launcher ends the job because another process aborted it, having
+ * said why. Leave without a word. */
+static void torn_down(int sig) {
+  (void)sig;
+  _exit(ending_status);
+}
+
+/* A process other than the root that ends with a failure found it either
+ * alone (a file only it cannot read, a fault in its part) or, far more
+ * often, as every process did (a deck key, a matrix file, a refusal of the
+ * run's size, all checked by every process alike). Its standard error is
+ * held back (init: fully buffered) so that the message is printed once: it
+ * waits a while for the root, which reports the same failure and ends the
+ * job (this process then leaves silently, torn_down), and prints its own
+ * message and ends the job itself only when the root did not. A message a
+ * process must print whatever the root does is flushed by its caller. */
+static void wait_for_root(int status) {
+  ending_status = status;
+  signal(SIGTERM, torn_down);
+  for (int k = 0; k < 300; k++) { /* 3 s */
+    struct timespec ts = {0, 10 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+  }
+}
+
 static void at_exit(int status, void *arg) {
   (void)arg;
   int init = 0, fin = 0;
@@ -94,6 +125,7 @@ static void at_exit(int status, void *arg) {
   MPI_Finalized(&fin);
   if (!init || fin) return;
   fflush(stdout);
+  if (status != 0 && mesh && mesh->rank != 0) wait_for_root(status);
   fflush(stderr);
   if (status != 0 || root_failed) MPI_Abort(MPI_COMM_WORLD, status ? status : OP_EXIT_ERROR);
   MPI_Finalize();
@@ -123,6 +155,20 @@ static void after_unpack(op_mpi_dat d, int first, int n) {
 
 static const op_mpi_exchange_hooks device_hooks = {before_pack, after_unpack};
 
+/* The AddressSanitizer runtime defines __asan_init; an application built
+ * with -fsanitize=address brings it into the process even when this library
+ * was built without. A weak reference is NULL where it is absent. */
+#ifndef __SANITIZE_ADDRESS__
+extern void __asan_init(void) __attribute__((weak));
+#endif
+static int asan_in_process(void) {
+#ifdef __SANITIZE_ADDRESS__
+  return 1;
+#else
+  return __asan_init != NULL;
+#endif
+}
+
 static void init(void) {
   int init = 0, provided = 0;
   OP_MPI_CHECK(MPI_Initialized(&init));
@@ -135,11 +181,11 @@ static void init(void) {
    * process that cost airfoil 20%, as seq without huge pages), and freed
    * memory kept. A fixed threshold gives every big array fresh pages and
    * returns it to the system when freed. Under AddressSanitizer its own
-   * allocator serves malloc, and its mallopt does nothing and returns 0. */
-#ifndef __SANITIZE_ADDRESS__
-  if (mallopt(M_MMAP_THRESHOLD, 1 << 20) != 1)
+   * allocator serves malloc, and its mallopt does nothing and returns 0:
+   * skipped there, whether this library or only the application was built
+   * with it (asan_in_process). */
+  if (!asan_in_process() && mallopt(M_MMAP_THRESHOLD, 1 << 20) != 1)
     op_mpi_fatal("mallopt(M_MMAP_THRESHOLD) failed: cannot fix where big arrays are allocated");
-#endif
   mesh = op_mpi_mesh_create(MPI_COMM_WORLD);
   ops.rank = mesh->rank;
   ops.nprocs = mesh->nprocs;
@@ -151,9 +197,14 @@ static void init(void) {
   op_mpi_exchange_set_hooks(&device_hooks);
   if (on_exit(at_exit, NULL) != 0) op_mpi_fatal("cannot register the exit handler");
   op_mpi_exit_ends_job();
-  /* One printout: the root's. Other processes' errors still reach stderr. */
+  /* One printout: the root's. Other processes' errors still reach stderr,
+   * held back until the process ends or flushes it (at_exit: a failure every
+   * process finds is printed once, by the root). */
   if (mesh->rank != 0 && !freopen("/dev/null", "w", stdout))
     op_mpi_fatal("cannot send the standard output of rank %d to /dev/null", mesh->rank);
+  static char held_stderr[1 << 16];
+  if (mesh->rank != 0 && setvbuf(stderr, held_stderr, _IOFBF, sizeof held_stderr) != 0)
+    op_mpi_fatal("cannot buffer the standard error of rank %d", mesh->rank);
 }
 
 static int option(const char *arg) {

@@ -27,11 +27,13 @@ static OP_NORETURN void abort_job(int code, const char *file, int line, const ch
             text, func, file, line);
   else
     fprintf(stderr, "OP2 error: %s\n  (detected in %s at %s:%d)\n", text, func, file, line);
-  fflush(stderr);
   /* Through exit(3) where its handler ends the job (op_mpi_exit_ends_job):
    * the exit handlers the program registered run first (a solver removes its
-   * unfinished outputs), then the handler calls MPI_Abort with the code. */
+   * unfinished outputs), then the handler calls MPI_Abort with the code; a
+   * process other than the root leaves its message to the handler, which
+   * prints it unless the root reports the same failure first. */
   if (exit_ends_job) exit(code);
+  fflush(stderr);
   if (init && !fin) MPI_Abort(MPI_COMM_WORLD, code);
   exit(code);
 }

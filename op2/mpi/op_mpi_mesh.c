@@ -152,10 +152,11 @@ static void check_map_rows(op_mpi_set from, op_mpi_set to, int dim, const int *r
   if (n > 0 && !rows) op_mpi_fatal("map '%s': no entries given", name ? name : "?");
   for (size_t i = 0; i < n; i++)
     if (rows[i] < 0 || rows[i] >= to->global_size)
-      op_mpi_fatal("map '%s' (%s -> %s): row %zu (global), entry %zu is %d, outside [0, %d) "
-                   "(the size of set '%s')",
-                   name ? name : "?", from->name, to->name, (size_t)from->slice_start + i / (size_t)dim,
-                   i % (size_t)dim, rows[i], to->global_size, to->name);
+      op_mpi_bad_input(
+          "map '%s' (%s -> %s): row %zu (global), entry %zu is %d, outside [0, %d) "
+          "(the size of set '%s')",
+          name ? name : "?", from->name, to->name, (size_t)from->slice_start + i / (size_t)dim,
+          i % (size_t)dim, rows[i], to->global_size, to->name);
 }
 
 void op_mpi_map_replace_slice(op_mpi_mesh m, op_mpi_map p, int *rows) {

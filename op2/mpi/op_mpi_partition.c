@@ -281,10 +281,11 @@ void op_mpi_partition_mesh(op_mpi_mesh m, const char *lib, const char *routine,
     op_mpi_fatal("op_partition(\"%s\", \"%s\"): set '%s' is not of this mesh", pt->lib, pt->routine,
                  prime->name);
   if (nparts < 1 || prime->global_size < nparts)
-    op_mpi_fatal("op_partition(\"%s\", \"%s\"): set '%s' has %d elements, fewer than the %d parts "
-                 "asked for (%s): every part needs at least one",
-                 pt->lib, pt->routine, prime->name, prime->global_size, nparts,
-                 nparts == m->nprocs ? "one per process: run on fewer processes" : "use fewer parts");
+    op_mpi_bad_input(
+        "op_partition(\"%s\", \"%s\"): set '%s' has %d elements, fewer than the %d parts "
+        "asked for (%s): every part needs at least one",
+        pt->lib, pt->routine, prime->name, prime->global_size, nparts,
+        nparts == m->nprocs ? "one per process: run on fewer processes" : "use fewer parts");
   const int by_fn = (pt->needs & OP_MPI_NEEDS_GRAPH) && pm->adjacent && pm->geo_set;
   for (int i = 0; i < m->nsets; i++) {
     free(m->sets[i]->part);

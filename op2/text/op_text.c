@@ -308,6 +308,9 @@ int op_text_next(op_text_reader *r, char **line, size_t *len, char *err, size_t 
       b[n] = '\0';
       r->start += consumed;
       r->line++;
+      /* A UTF-8 byte-order mark, as some editors write, is not text of the
+       * first line: every reader skips it. */
+      if (r->line == 1 && n >= 3 && memcmp(b, "\xEF\xBB\xBF", 3) == 0) b += 3, n -= 3;
       *line = b;
       *len = n;
       return 1;

@@ -81,9 +81,9 @@ int op_text_open(op_text_reader *r, const char *path, const char *what, size_t m
 int op_text_attach(op_text_reader *r, FILE *f, const char *name, const char *what,
                    size_t max_line, unsigned long long max_bytes, char *err, size_t errlen);
 /* Next line: 1 (the line in *line, NUL-terminated, *len bytes, valid until the
- * next call), 0 at the end of the file, -1 with "FILE:LINE: ..." in err: a
- * line longer than max_line, a NUL byte (binary data), more than max_bytes
- * in all, or a read error. */
+ * next call; a UTF-8 byte-order mark at the start of line 1 is skipped), 0 at the end of the file,
+ * -1 with "FILE:LINE: ..." in err: a line longer than max_line, a NUL byte (binary data), more than
+ * max_bytes in all, or a read error. */
 int op_text_next(op_text_reader *r, char **line, size_t *len, char *err, size_t errlen);
 /* Raises the cap on the whole file (a reader that learns the file's size
  * from its header). */

@@ -41,8 +41,10 @@ static const deck_key keys[] = {
      "ASCII mesh file (OP2 new_grid.dat format) or HDF5 mesh (.h5) in OP2's layout"},
     {"generate_mesh", DECK_BOOL, "yes", 0, 0, NULL,
      "generate the NACA0012 C-mesh (mesh_i x mesh_j) when the mesh file is missing"},
-    {"mesh_i", DECK_INT, "400", 2, 100000, NULL, "C-mesh parameter I when generating (standard 400)"},
-    {"mesh_j", DECK_INT, "600", 2, 100000, NULL, "C-mesh parameter J when generating (standard 600)"},
+    {"mesh_i", DECK_INT, "400", AIRFOIL_MESH_MIN_I, 100000, NULL,
+     "C-mesh parameter I when generating (standard 400)"},
+    {"mesh_j", DECK_INT, "600", AIRFOIL_MESH_MIN_J, 100000, NULL,
+     "C-mesh parameter J when generating (standard 600)"},
     {"iterations", DECK_INT, "1000", 1, 1e9, NULL, "pseudo-time iterations"},
     {"print_every", DECK_INT, "100", 1, 1e9, NULL, "print the rms residual every N iterations"},
     {"output_dir", DECK_STRING, "outputs/airfoil", 0, 0, NULL,
@@ -92,6 +94,7 @@ static void bad_input(const char *fmt, const char *detail) {
 /* Generates the ASCII mesh when it is missing and allowed. */
 static void ensure_ascii_mesh(const deck *d, const char *path) {
   char err[1024];
+  solver_output_sweep_beside(path); /* a killed generation's temporary */
   if (!file_exists(path)) {
     if (!deck_bool(d, "generate_mesh"))
       bad_input("mesh file %s does not exist (set generate_mesh = yes to make it)", path);
@@ -214,16 +217,29 @@ static void declare_from_hdf5(const char *file, airfoil_mesh_op2 *o) {
   o->p_bound =
       required(op_decl_dat_hdf5(o->bedges, 1, "int", file, "p_bound"), file, "p_bound");
   o->p_x = required(op_decl_dat_hdf5(o->nodes, 2, "double", file, "p_x"), file, "p_x");
-  /* Many processes: each holds a slice, whose map entries the MPI layer
-   * checks as it reads them; the rest once the mesh is distributed
-   * (check_distributed_mesh). */
-  if (op_num_procs() > 1) return;
-  /* The same checks as the ASCII reader's, on the data as declared. */
-  airfoil_mesh view = {o->nodes->size, o->cells->size, o->edges->size, o->bedges->size,
-                       op_fetch_data_ptr(o->p_x),    o->pcell->map,  o->pedge->map,
-                       o->pecell->map,               o->pbedge->map, o->pbecell->map,
-                       op_fetch_data_ptr(o->p_bound)};
   char err[1024];
+  /* Many processes: each holds a slice, whose map entries the MPI layer
+   * checks as it reads them; the counts (global: the same on every process)
+   * now, the rest once the mesh is distributed (check_distributed_mesh). */
+  if (op_num_procs() > 1) {
+    if (airfoil_mesh_check_counts(op_get_size(o->nodes), op_get_size(o->cells),
+                                  op_get_size(o->edges), op_get_size(o->bedges), file, err,
+                                  sizeof err) != 0)
+      bad_input("%s", err);
+    return;
+  }
+  /* The same checks as the ASCII reader's, on the data as declared. */
+  airfoil_mesh view = {o->nodes->size,
+                       o->cells->size,
+                       o->edges->size,
+                       o->bedges->size,
+                       op_fetch_data_ptr(o->p_x),
+                       o->pcell->map,
+                       o->pedge->map,
+                       o->pecell->map,
+                       o->pbedge->map,
+                       o->pbecell->map,
+                       op_fetch_data_ptr(o->p_bound)};
   if (airfoil_mesh_check(&view, file, err, sizeof err) != 0) bad_input("%s", err);
 }
 

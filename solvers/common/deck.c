@@ -7,6 +7,7 @@
 
 #include "deck.h"
 #include "build_info.h"
+#include "op_number.h"
 #include "op_text.h"
 #include "result_json.h"
 
@@ -320,23 +321,21 @@ static int parse_value(const deck_key *k, const char *text, deck_value *out, cha
       msg(why, whylen, "empty value (expected a real number)");
       break;
     }
-    char *end;
-    errno = 0;
-    double v = strtod(t, &end);
-    if (end == t || *end != '\0') {
+    /* The suite's one number syntax (op_number.h): decimal, finite, zero or
+     * a normal double. */
+    double v = 0.0;
+    const op_number_status st = op_number_parse(t, n, &v);
+    if (st == OP_NUMBER_SYNTAX) {
       msg(why, whylen, "bad real number '%s'", t);
       break;
     }
-    if (errno == ERANGE && isinf(v)) {
-      msg(why, whylen, "real number '%s' overflows a double", t);
-      break;
-    }
-    if (errno == ERANGE && fabs(v) < DBL_MIN) {
-      msg(why, whylen, "real number '%s' underflows a double", t);
-      break;
-    }
-    if (isnan(v) || isinf(v)) {
+    if (st == OP_NUMBER_NOT_FINITE) {
       msg(why, whylen, "'%s' is not a finite number", t);
+      break;
+    }
+    if (st != OP_NUMBER_OK) {
+      msg(why, whylen, "real number '%s' %s", t,
+          st == OP_NUMBER_OVERFLOW ? "overflows a double" : "underflows a double");
       break;
     }
     if (has_range(k) && (v < k->min || v > k->max)) {
@@ -664,9 +663,7 @@ int deck_read_file(deck *d, const char *path, char *err, size_t errlen)
     char where[OP_TEXT_SHOWN + 32];
     snprintf(where, sizeof where, "%s:%ld", r.shown, r.line);
     char *key = NULL, *value = NULL;
-    const char *text = line;
-    if (r.line == 1 && strncmp(text, "\xEF\xBB\xBF", 3) == 0)
-      text += 3; /* a UTF-8 byte-order mark, as some editors write */
+    const char *text = line; /* op_text_next skips a byte-order mark */
     int kind = split_line(d, text, where, &key, &value, err, errlen);
     if (kind < 0) {
       rc = -1;

@@ -30,9 +30,18 @@ void solver_interrupt_install(const char *solver);
 /* The signal received (SIGINT or SIGTERM), or 0. */
 int solver_interrupted(void);
 
-/* When interrupted: adds the failed verdict "not_interrupted", saying how far
+/* When interrupted (a signal seen by the time loop, or one that arrived since,
+ * while the final outputs were written: this asks again, collectively on
+ * many processes): adds the failed verdict "not_interrupted", saying how far
  * the run got (printf-style, e.g. "step %d of %d"). Otherwise nothing. */
 void solver_interrupt_verdict(solver_verdicts *v, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* After the time loop: when a signal arrived since its last
+ * solver_interrupted() (on any process: collective), agrees on it and adds
+ * "not_interrupted" as solver_interrupt_verdict does; returns 1 then, else 0
+ * (also when the loop had already seen one: its verdict is there). */
+int solver_interrupt_late(solver_verdicts *v, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /* The solver's exit status: 128 + the signal when interrupted, else 0 when

@@ -34,9 +34,16 @@ deck *solver_main_start(const char *solver, const deck_key *keys, int nkeys, int
   }
   char err[4096];
   const int rc = deck_parse_args(d, *argc, argv, err, sizeof err);
+  /* Every process reads the same arguments and deck: on many processes the
+   * refusal is printed once, by the first that made it (each would). */
+  if (solver_refuse_once(rc == DECK_ERROR, solver, err) && rc != DECK_ERROR) {
+    deck_free(d);
+    op_exit();
+    *status = 2;
+    return NULL;
+  }
   if (rc != DECK_OK) {
     if (rc == DECK_HELP) printf("\nOP2 options:\n%s", op_usage_text());
-    if (rc == DECK_ERROR) fprintf(stderr, "%s: %s\n", solver, err);
     /* Everything freed: the sanitizer build checks leaks at exit, and a
      * report would replace what was printed. */
     deck_free(d);
@@ -46,6 +53,21 @@ deck *solver_main_start(const char *solver, const deck_key *keys, int nkeys, int
   }
   deck_print(d, stdout); /* the effective parameters, a deck of their own */
   return d;
+}
+
+int solver_refuse_once(int found, const char *solver, const char *message) {
+  if (op_num_procs() <= 1) { /* one process, or MPI not started (--help) */
+    if (found) fprintf(stderr, "%s: %s\n", solver, message);
+    return found;
+  }
+  const int printer = -op_max_int(found ? -op_rank() : -op_num_procs());
+  if (printer == op_num_procs()) return 0;
+  if (op_rank() == printer) {
+    fprintf(stderr, "%s: %s\n", solver, message);
+    fflush(stderr); /* this process's to print, whatever the others do */
+  }
+  (void)op_max_int(0); /* the message is out before any process ends the job */
+  return 1;
 }
 
 int solver_main_outputs(solver_output *out, const char *solver, const deck *d, const solver_io *io,
@@ -58,9 +80,15 @@ int solver_main_outputs(solver_output *out, const char *solver, const deck *d, c
   return solver_limits_check(d, out, need, err, errlen);
 }
 
-int solver_main_finish(solver_output *out, const solver_verdicts *v,
-                       void (*fill)(FILE *f, void *ctx), void *ctx, const char *what, char *err,
-                       size_t errlen) {
+int solver_main_finish(solver_output *out, solver_verdicts *v, void (*fill)(FILE *f, void *ctx),
+                       void *ctx, const char *what, char *err, size_t errlen) {
+  /* A signal that came after the time loop's last look (while the final
+   * fields and pictures were written) still stops the run: it never passes.
+   * Collective, as that look was: every process finishes here. */
+  if (solver_interrupt_late(v, "its last step, while it wrote its final outputs")) {
+    printf("validation FAILED (stopped by a signal while the final outputs were written)\n");
+    fflush(stdout);
+  }
   if (solver_result_write(out->staging, fill, ctx, err, errlen) != 0) return -1;
   const int status = solver_exit_status(v);
   if (solver_output_finish(out, status == 0, err, errlen) != 0) return -1;

@@ -57,9 +57,16 @@ int solver_main_outputs(solver_output *out, const char *solver, const deck *d, c
  * and where they are printed, listing `what` (solver_output_report). Returns
  * the exit status (solver_exit_status), or -1 with the message in err when
  * result.json or the move fails. */
-int solver_main_finish(solver_output *out, const solver_verdicts *v,
-                       void (*fill)(FILE *f, void *ctx), void *ctx, const char *what, char *err,
-                       size_t errlen);
+int solver_main_finish(solver_output *out, solver_verdicts *v, void (*fill)(FILE *f, void *ctx),
+                       void *ctx, const char *what, char *err, size_t errlen);
+
+/* Collective: each process says whether it refuses the run (found) and why
+ * (message). On one process, the refusal is printed ("SOLVER: MESSAGE" on
+ * stderr); on many, only the first process that found one prints its own,
+ * the others stay silent, so that a refusal every process makes (a deck
+ * key, a file all of them read) is printed once. Returns 1 on every process
+ * when any refused, else 0; the caller then ends the run (exit 2). */
+int solver_refuse_once(int found, const char *solver, const char *message);
 
 /* Stops the run on a failed file operation: "SOLVER: cannot WHAT PATH:
  * strerror(errno)" on stderr (the path as op_text_shown shows it), exit 2. */

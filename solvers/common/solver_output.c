@@ -315,7 +315,11 @@ int solver_output_direct_files(const char **paths, int max) {
 
 const char *solver_output_temporary(const char *path, char *buf, size_t len) {
   if (!op_tmp_name(path, buf, len) || register_temporary(buf) != 0) return NULL;
-  /* Those of killed runs of this host beside it. */
+  solver_output_sweep_beside(path);
+  return buf;
+}
+
+void solver_output_sweep_beside(const char *path) {
   char dir[SOLVER_OUTPUT_PATH + 64];
   const char *slash = strrchr(path, '/');
   if (snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".") <
@@ -324,7 +328,6 @@ const char *solver_output_temporary(const char *path, char *buf, size_t len) {
     snprintf(prefix, sizeof prefix, "%s.", slash ? slash + 1 : path);
     op_tmp_sweep(dir, prefix, removed_temporary, NULL);
   }
-  return buf;
 }
 
 /* ---- space ------------------------------------------------------------------------- */

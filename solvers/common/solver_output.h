@@ -88,6 +88,13 @@ int solver_output_direct_files(const char **paths, int max);
  * (16). Call after solver_output_open. */
 const char *solver_output_temporary(const char *path, char *buf, size_t len);
 
+/* Removes the temporaries of path (path.<host>-<pid>.tmp) that runs of this
+ * host that are gone left beside it, saying so: every run that names the file
+ * calls it, whether it writes the file or reads it, so that a run killed
+ * while it wrote one (SIGKILL, which no handler sees) leaves it only until
+ * the next run that uses the file. */
+void solver_output_sweep_beside(const char *path);
+
 /* Bytes free in output_dir's file system (for unprivileged users), or -1. */
 double solver_output_free_bytes(const solver_output *o);
 

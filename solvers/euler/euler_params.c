@@ -117,9 +117,14 @@ void euler_fail(const char *what, const char *detail) {
 
 void euler_read_numbers(const deck *d, const char *key, int n, const char *what, double *out) {
   const char *text = deck_string(d, key);
-  if (euler_parse_numbers(text, n, out) != 0) {
-    char fmt[256];
-    snprintf(fmt, sizeof fmt, "expected %s (%d comma-separated numbers), got \"%%s\"", what, n);
+  char why[160];
+  if (euler_parse_numbers(text, n, out, why, sizeof why) != 0) {
+    char fmt[512];
+    /* why may quote the value: no '%' of it may reach the format. */
+    for (char *p = why; *p; p++)
+      if (*p == '%') *p = '?';
+    snprintf(fmt, sizeof fmt, "%s in \"%%s\" (expected %s: %d comma-separated numbers)", why, what,
+             n);
     euler_bad_input(d, key, fmt, text);
   }
 }
@@ -354,12 +359,18 @@ void euler_check_steps(const deck *d, double speed, double steps, double dt) {
   if (steps <= EULER_MAX_STEPS) return;
   const double dx = (deck_real(d, "x_max") - deck_real(d, "x_min")) / deck_int(d, "nx");
   const double dy = (deck_real(d, "y_max") - deck_real(d, "y_min")) / deck_int(d, "ny");
+  /* t_end / dt beyond the largest double has no count to print. */
+  char count[64];
+  if (isfinite(steps))
+    snprintf(count, sizeof count, "about %.3g", steps);
+  else
+    snprintf(count, sizeof count, "more than %.3g", DBL_MAX);
   fprintf(stderr,
-          "euler: refusing to run: reaching t_end = %g takes about %.3g time steps (dt about "
+          "euler: refusing to run: reaching t_end = %g takes %s time steps (dt about "
           "%.3g: cfl %g x the cell size %g / the initial data's largest signal speed %g), more "
           "than %.0e; raise cfl, shorten t_end or use fewer cells, or set max_steps to stop "
           "earlier\n",
-          deck_real(d, "t_end"), steps, dt, deck_real(d, "cfl"), fmin(dx, dy), speed,
+          deck_real(d, "t_end"), count, dt, deck_real(d, "cfl"), fmin(dx, dy), speed,
           EULER_MAX_STEPS);
   exit(2);
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "op_number.h"
 #include "riemann_exact.h"
 
 static const double PI = 3.14159265358979323846;
@@ -28,23 +29,33 @@ void euler_cons_to_prim(const double q[4], double gamma, double w[4]) {
   w[3] = (gamma - 1.0) * (q[3] - 0.5 * (q[1] * q[1] + q[2] * q[2]) / q[0]);
 }
 
-int euler_parse_numbers(const char *text, int n, double *out) {
+int euler_parse_numbers(const char *text, int n, double *out, char *why, size_t whylen) {
   const char *s = text;
   for (int k = 0; k < n; k++) {
-    char *end;
-    while (*s == ' ' || *s == '\t') s++;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || errno == ERANGE || !isfinite(v)) return -1;
-    out[k] = v;
-    s = end;
-    while (*s == ' ' || *s == '\t') s++;
-    if (k + 1 < n) {
-      if (*s != ',') return -1;
-      s++;
+    const char *end = strchr(s, ',');
+    if (!end) end = s + strlen(s);
+    if (k + 1 < n && *end != ',') {
+      snprintf(why, whylen, "found %d number%s", k + 1, k ? "s" : "");
+      return -1;
     }
+    if (k + 1 == n && *end == ',') {
+      int more = n;
+      for (const char *p = s; *p; p++) more += *p == ',';
+      snprintf(why, whylen, "found %d numbers", more);
+      return -1;
+    }
+    const char *b = s, *e = end;
+    while (b < e && (*b == ' ' || *b == '\t')) b++;
+    while (e > b && (e[-1] == ' ' || e[-1] == '\t')) e--;
+    op_number_status st = op_number_parse(b, (size_t)(e - b), &out[k]);
+    if (st != OP_NUMBER_OK) {
+      snprintf(why, whylen, "number %d '%.*s' %s", k + 1, (int)(e - b < 40 ? e - b : 40), b,
+               op_number_reason(st));
+      return -1;
+    }
+    s = *end ? end + 1 : end;
   }
-  return *s == '\0' ? 0 : -1;
+  return 0;
 }
 
 /* Fraction of [a, b] below c. */

@@ -45,9 +45,12 @@ typedef struct {
 void euler_prim_to_cons(const double w[4], double gamma, double q[4]);
 void euler_cons_to_prim(const double q[4], double gamma, double w[4]);
 
-/* Reads n comma-separated numbers ("1.5, 0, 0, 1.5"). Returns 0, or -1 when
- * the text is not exactly n finite numbers. */
-int euler_parse_numbers(const char *text, int n, double *out);
+/* Reads n comma-separated numbers ("1.5, 0, 0, 1.5"), each in the suite's
+ * number syntax (op_number.h: decimal, finite, zero or a normal double).
+ * Returns 0, or -1 with the reason in why: how many numbers were found, or
+ * which one is not a number and why ("number 4 '1e-310' underflows a
+ * double ..."). */
+int euler_parse_numbers(const char *text, int n, double *out, char *why, size_t whylen);
 
 /* The initial cell average of the conserved variables of the cell
  * [xa, xb] x [ya, yb]: exact for the quadrant and 1D Riemann problems whose

@@ -72,7 +72,8 @@ void euler_read_image_spec(const deck *d, euler_image_spec *s) {
     if (f < 0) euler_bad_input(d, "image_range", "unknown field in \"%s\"", text);
     *c2 = ',';
     double lohi[2];
-    if (euler_parse_numbers(c1 + 1, 2, lohi) != 0 || !(lohi[1] > lohi[0]))
+    char why[160];
+    if (euler_parse_numbers(c1 + 1, 2, lohi, why, sizeof why) != 0 || !(lohi[1] > lohi[0]))
       euler_bad_input(d, "image_range", "expected FIELD:MIN:MAX with MIN < MAX, got \"%s\"", text);
     s->fixed[f] = 1;
     s->lo[f] = lohi[0];

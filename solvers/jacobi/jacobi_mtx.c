@@ -16,6 +16,7 @@
 
 #include "jacobi_system.h"
 #include "op2_slice.h"
+#include "op_number.h"
 #include "op_text.h"
 
 #define MAX_TOKENS 8
@@ -125,16 +126,18 @@ static int parse_long(const char *s, long *v) {
   return 0;
 }
 
-/* 0, or -1 with the reason (what) in err. */
+/* 0, or -1 with the reason in err. The suite's one number syntax
+ * (op_number.h): decimal only, and a value is zero or a normal double (at
+ * least 2.2e-308 in magnitude), so that a diagonal that is not zero has a
+ * finite reciprocal and no entry is a subnormal that loses its digits. */
 static int parse_value(const line_reader *r, const char *s, double *v, char *err, size_t errlen) {
-  char *end;
-  errno = 0;
-  double x = strtod(s, &end);
-  if (end == s || *end) return jacobi_fail(err, errlen, "%s:%ld: bad number '%.40s'", r->path, r->line, s);
-  if (!isfinite(x)) return jacobi_fail(err, errlen, "%s:%ld: '%.40s' is not a finite number", r->path, r->line, s);
-  if (errno == ERANGE && fabs(x) > 1.0)
-    return jacobi_fail(err, errlen, "%s:%ld: '%.40s' overflows a double", r->path, r->line, s);
-  *v = x;
+  op_number_status st = op_number_parse(s, strlen(s), v);
+  if (st == OP_NUMBER_SYNTAX)
+    return jacobi_fail(err, errlen, "%s:%ld: bad number '%.40s' (a decimal number)", r->path,
+                       r->line, s);
+  if (st != OP_NUMBER_OK)
+    return jacobi_fail(err, errlen, "%s:%ld: '%.40s' %s", r->path, r->line, s,
+                       op_number_reason(st));
   return 0;
 }
 

@@ -3,6 +3,7 @@
  * edge form A'·u + r' = 0 (jacobi_system.h, docs/jacobi.md).
  */
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -385,6 +386,16 @@ int jacobi_build_mtx(const char *path, const char *rhs, uint64_t seed, int npart
       jacobi_fail(err, errlen, "%s:%ld: row %d: the diagonal entry A(%d,%d) is zero%s: Jacobi divides by it",
            path, diag_line[i], row + 1, row + 1, row + 1,
            ndup ? " (after summing duplicates)" : "");
+      goto done;
+    }
+    /* Each value read is zero or a normal double (op_number.h); a sum of
+     * duplicates may still fall below: 1 / A(i,i) would overflow. */
+    if (fabs(s->diag[i]) < DBL_MIN) {
+      jacobi_fail(err, errlen,
+                  "%s:%ld: row %d: the diagonal entry A(%d,%d) is %g%s, below 2.2e-308 in "
+                  "magnitude: Jacobi divides by it, and its reciprocal overflows a double",
+                  path, diag_line[i], row + 1, row + 1, row + 1, s->diag[i],
+                  ndup ? " (after summing duplicates)" : "");
       goto done;
     }
   }

@@ -80,6 +80,9 @@ done
 "$TAMPER" h_map_range.h5 int pecell 10 999999
 cp mesh.h5 h_not_h5.h5 && printf 'not an HDF5 file\n' >h_not_h5.h5
 head -c 2000 mesh.h5 >h_truncated.h5
+# No boundary edges: the set empty, its maps and dat of no rows.
+cp mesh.h5 h_nobedges.h5 && "$TAMPER" h_nobedges.h5 int bedges 0 0 &&
+  for d in pbedge pbecell p_bound; do "$TAMPER" h_nobedges.h5 empty "$d"; done
 
 # ---- checkpoints: a good one, then changed attributes -------------------------
 "$AIRFOIL" mesh=mesh.dat iterations=20 checkpoint_every=10 print_every=100 output_dir=ck >/dev/null
@@ -142,6 +145,10 @@ printf '%s\n2 2 2\n1 1 2\n2 2 nan\n' "$mm" >x_nan.mtx
 printf '%s\n2 2 2\n1 1 2\n2 2 1e999\n' "$mm" >x_overflow.mtx
 printf '%s\n2 2 2\n1 1 2\n2 2\n' "$mm" >x_twofields.mtx
 printf '%s\n2 2 2\n1 1 2\n2 2 0\n' "$mm" >x_zerodiag.mtx
+printf '%s\n2 2 2\n1 1 2\n2 2 1e-310\n' "$mm" >x_subnormal_diag.mtx
+printf '%s\n2 2 2\n1 1 0x10\n2 2 2\n' "$mm" >x_hex.mtx
+printf '%s\n1 1 1\n1 1 2\n' "$mm" >x_one.mtx
+printf '%s\n2 2 3\n1 1 2\n2 2 5e-308\n2 2 -4e-308\n' "$mm" >x_subnormal_sum.mtx
 printf '%s\n2 2 1\n1 1 2\n' "$mm" >x_nodiag.mtx
 printf '%%%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n1 2 1\n2 2 2\n' >x_upper.mtx
 printf '%s\n2 2 4\n1 1 1\n1 2 3\n2 1 3\n2 2 1\n' "$mm" >x_diverge.mtx
@@ -165,6 +172,7 @@ printf 'res_calc warp 64 0\n' >t_strategy.tune
 printf 'res_calc atomic 48 0\n' >t_block48.tune
 printf 'res_calc atomic 64 0 1.0 maybe\n' >t_tag.tune
 printf 'res_calc atomic 64\n' >t_short.tune
+printf '\357\273\277res_calc atomic 64 0 1.5\n' >t_bom.tune
 garbage 200 4 >t_random.tune
 { head -c 5000 /dev/zero | tr '\0' 'x'; echo; } >t_longline.tune
 

@@ -25,6 +25,7 @@
 
 #include "op2_error.h"
 #include "op_cuda.h"
+#include "op_number.h"
 #include "op_text.h"
 #include "op_tmpname.h"
 
@@ -603,10 +604,7 @@ static int parse_tune_line(char *line, char **name, op_cuda_config *c, double *m
   *ms = 0.0;
   *trial = 0;
   if (n >= 5) {
-    char *end;
-    errno = 0;
-    *ms = strtod(tok[4], &end);
-    if (end == tok[4] || *end || errno == ERANGE || !isfinite(*ms) || *ms < 0.0) {
+    if (op_number_parse(tok[4], strlen(tok[4]), ms) != OP_NUMBER_OK || *ms < 0.0) {
       snprintf(why, whylen, "the time must be a finite number of milliseconds, not negative");
       return -1;
     }

@@ -11,6 +11,7 @@
  *   nan-coords   RCB given a coordinate that is not a number
  *   unknown      a partitioner that does not exist
  *   map-range    a map in a file with an entry beyond its target set (DIR: where to write it)
+ *   decl-map-range  the same map declared from memory (op_mpi_decl_map)
  *   mpi-call     an MPI call that fails (a send to a rank that does not exist)
  */
 #include <math.h>
@@ -90,6 +91,15 @@ int main(int argc, char **argv) {
     op_mpi_set cells = op_mpi_decl_set_hdf5(m, path, "cells");
     op_mpi_set nodes = op_mpi_decl_set_hdf5(m, path, "nodes");
     op_mpi_decl_map_hdf5(m, cells, nodes, 1, path, "pcell");
+  } else if (!strcmp(what, "decl-map-range")) {
+    op_mpi_mesh m = op_mpi_mesh_create(MPI_COMM_WORLD);
+    const int pcell[4] = {0, 1, 7, 3}; /* the rows of 4 cells, global */
+    int c0, nc, n0, nn;
+    op_mpi_slice(4, P, rank, &c0, &nc);
+    op_mpi_slice(5, P, rank, &n0, &nn);
+    op_mpi_set cells = op_mpi_decl_set(m, nc, "cells");
+    op_mpi_set nodes = op_mpi_decl_set(m, nn, "nodes");
+    op_mpi_decl_map(m, cells, nodes, 1, pcell + c0, "pcell");
   } else if (!strcmp(what, "mpi-call")) {
     op_mpi_mesh m = op_mpi_mesh_create(MPI_COMM_WORLD); /* its communicator returns errors */
     int v = 1;

@@ -10,6 +10,8 @@
  *   tamper_h5 FILE int DATASET INDEX VALUE          e.g. p_bound 5 7 (flat index)
  *   tamper_h5 FILE double DATASET INDEX VALUE       e.g. p_q 402 nan (flat index)
  *   tamper_h5 FILE swap DATASET INDEX1 INDEX2       swaps two elements of an int dataset
+ *   tamper_h5 FILE empty DATASET                    the dataset with no rows (its columns, type
+ *                                                   and attributes kept), as for an empty set
  *
  * Exit 0, or 1 with a message on any failure.
  */
@@ -91,8 +93,51 @@ static int edit(hid_t f, const char *name, int is_double, long i, long j, double
   return 0;
 }
 
+/* Copies attribute name of src onto the object dst (H5Aiterate2's callback). */
+static herr_t copy_attr(hid_t src, const char *name, const H5A_info_t *info, void *dst) {
+  (void)info;
+  hid_t a = H5Aopen(src, name, H5P_DEFAULT);
+  hid_t t = H5Aget_type(a), s = H5Aget_space(a);
+  size_t n = (size_t)H5Sget_simple_extent_npoints(s) * H5Tget_size(t);
+  char *buf = malloc(n ? n : 1);
+  hid_t b = H5Acreate2(*(hid_t *)dst, name, t, s, H5P_DEFAULT, H5P_DEFAULT);
+  herr_t rc =
+      buf && a >= 0 && b >= 0 && H5Aread(a, t, buf) >= 0 && H5Awrite(b, t, buf) >= 0 ? 0 : -1;
+  free(buf);
+  H5Aclose(b);
+  H5Sclose(s);
+  H5Tclose(t);
+  H5Aclose(a);
+  return rc;
+}
+
+/* Replaces dataset name by one of 0 rows, with its columns, type and attributes. */
+static int empty(hid_t f, const char *name) {
+  hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+  if (d < 0) return die("cannot open the dataset");
+  hid_t s = H5Dget_space(d), t = H5Dget_type(d);
+  hsize_t dims[2] = {0, 1};
+  int rank = H5Sget_simple_extent_ndims(s);
+  if (rank < 1 || rank > 2 || H5Sget_simple_extent_dims(s, dims, NULL) < 0)
+    return die("not a dataset of rows");
+  dims[0] = 0;
+  hid_t s0 = H5Screate_simple(rank, dims, NULL);
+  hid_t e = H5Dcreate2(f, "tamper_h5_empty", t, s0, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  if (e < 0 || H5Aiterate2(d, H5_INDEX_NAME, H5_ITER_INC, NULL, copy_attr, &e) < 0)
+    return die("cannot make the empty dataset");
+  H5Dclose(e);
+  H5Sclose(s0);
+  H5Tclose(t);
+  H5Sclose(s);
+  H5Dclose(d);
+  if (H5Ldelete(f, name, H5P_DEFAULT) < 0 ||
+      H5Lmove(f, "tamper_h5_empty", f, name, H5P_DEFAULT, H5P_DEFAULT) < 0)
+    return die("cannot put the empty dataset in place");
+  return 0;
+}
+
 int main(int argc, char **argv) {
-  if (argc < 5) return die("usage: see the source");
+  if (argc < 4) return die("usage: see the source");
   hid_t f = H5Fopen(argv[1], H5F_ACC_RDWR, H5P_DEFAULT);
   if (f < 0) return die("cannot open the file");
   int rc;
@@ -106,6 +151,8 @@ int main(int argc, char **argv) {
     rc = edit(f, argv[3], 0, atol(argv[4]), 0, atoi(argv[5]), 0);
   else if (!strcmp(argv[2], "swap") && argc == 6)
     rc = edit(f, argv[3], 0, atol(argv[4]), atol(argv[5]), 0, 1);
+  else if (!strcmp(argv[2], "empty") && argc == 4)
+    rc = empty(f, argv[3]);
   else
     rc = die("usage: see the source");
   if (H5Fclose(f) < 0) return die("cannot close the file");
