@@ -184,8 +184,14 @@ __attribute__((constructor)) static void op_omp_wait_at_start(void) {
     const int already = now && !strcasecmp(now, policy) && !env_set("GOMP_SPINCOUNT");
     if (!already && setenv(OP_OMP_WAIT_GUARD, text, 1) == 0 &&
         setenv("OMP_WAIT_POLICY", policy, 1) == 0 && unsetenv("GOMP_SPINCOUNT") == 0) {
+      /* The executable's path rather than /proc/self/exe itself: a tool that
+       * runs the program under it (valgrind) answers readlink with the
+       * program's path, where an exec of /proc/self/exe would start the tool. */
+      char exe[4096];
+      const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+      if (n > 0) exe[n] = '\0';
       fflush(NULL);
-      execv("/proc/self/exe", argv);
+      execv(n > 0 ? exe : "/proc/self/exe", argv);
       /* Still here: run on as started, and say so under --op-diags=2. */
       unsetenv(OP_OMP_WAIT_GUARD);
       snprintf(text, sizeof text,
