@@ -42,6 +42,7 @@ NOT_RUN_ALONE = {
     "scripts/lib/help.sh": "sourced by the scripts (it is their --help)",
     "scripts/lib/runs.sh": "sourced by regress.sh and bench.sh",
     "scripts/lib/op2_common.sh": "sourced by gpu-bundle.sh and op2-common-bench.sh",
+    "scripts/lib/mpi-wait.sh": "sourced by runs.sh and the launchers that call mpirun",
     "validation/result_compare.py": "a module regress_report.py and bench_report.py import",
     "validation/result_files.py": "a module the report scripts import",
     "validation/host_load.py": "a module the report scripts import",

@@ -12,6 +12,7 @@
 # runs on 2 processes where the MPI executables are built. Exit 0 when every
 # program is installed and every run passes, 1 otherwise.
 . "$(dirname "$0")/../scripts/lib/help.sh"
+. "$(dirname "$0")/../scripts/lib/mpi-wait.sh"
 set -u
 [ $# -eq 2 ] || { echo "usage: installed_decks.sh BUILD_DIR WORK_DIR" >&2; exit 2; }
 build=$(cd "$1" && pwd) || exit 2
@@ -89,7 +90,9 @@ done
 [ "$ndecks" -gt 0 ] || fail "no deck was installed in share/op2suite/inputs"
 
 if [ -x "$prefix/bin/jacobi_mpi" ] && command -v mpirun >/dev/null 2>&1; then
-  if OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -np 2 \
+  # Ranks that yield their core while they wait on a busy machine (mpi-wait.sh).
+  if env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 $(mpi_yield_env 2) \
+       mpirun --oversubscribe -np 2 \
        "$prefix/bin/jacobi_mpi" "$prefix/share/op2suite/inputs/jacobi_mtx.in" \
        "output_dir=$work/out/jacobi_mtx_mpi" >"$work/jacobi_mtx_mpi.log" 2>&1; then
     echo "ok    jacobi_mtx.in on 2 processes"

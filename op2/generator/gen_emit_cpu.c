@@ -624,6 +624,7 @@ static void emit_loop(FILE *f, const gen_loop *lp, gen_backend backend) {
     /* A static schedule (the same blocks to the same thread in every loop),
      * in op_thread_spread() pieces a thread: op2.h, op_set_thread_spread. */
     fprintf(f, "    const int chunk = op_omp_chunk(count);\n");
+    fprintf(f, "    op_omp_parallel_regions += count > 1;\n");
     fprintf(f, "#pragma omp parallel for schedule(static, chunk) if (count > 1)\n");
   }
   fprintf(f, "    for (int j = 0; j < count; j++) {\n");

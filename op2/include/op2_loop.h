@@ -142,6 +142,10 @@ void op_timer_add_mpi(int timer, double halo, double reduce);
  * schedule over `count` blocks that deals op_thread_spread() pieces to each
  * thread. */
 int op_omp_chunk(int count);
+/* OpenMP backend only: the parallel regions its generated loops have entered
+ * (one per colour of more than one block; each ends at a barrier where the
+ * threads wait for each other), printed at op_exit under --op-diags=2. */
+extern long op_omp_parallel_regions;
 
 /* For generated CPU code: its own copy of constant `name` (the application's
  * has internal linkage), which every op_decl_const of that name fills from

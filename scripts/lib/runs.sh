@@ -4,6 +4,8 @@
 # Python the reports run on.
 # Sourced, not run.
 
+. "$(dirname "${BASH_SOURCE[0]}")/mpi-wait.sh"
+
 # die MESSAGE: the script's name and MESSAGE on stderr; exit status 2.
 die() { echo "${0##*/}: $*" >&2; exit 2; }
 
@@ -99,12 +101,18 @@ mpi_openmp_threads() { echo $((RUN_THREADS / $(mpi_openmp_ranks))); }
 
 # backend_command BACKEND EXE: sets the array RUN_CMD to the command line
 # that runs EXE on BACKEND (the solver's arguments follow it). Open MPI
-# refuses root unless told; --oversubscribe allows more ranks than cores.
+# refuses root unless told; --oversubscribe allows more ranks than cores;
+# ranks that outnumber the free cores yield while they wait (mpi-wait.sh).
 backend_command() {
-  local backend=$1 exe=$2 mpi=(mpirun)
+  local backend=$1 exe=$2 mpi=(env)
   if [ "$(id -u)" -eq 0 ]; then
-    mpi=(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun)
+    mpi+=(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
   fi
+  case $backend in
+    mpi) mpi+=($(mpi_yield_env "$RUN_RANKS")) ;;
+    mpi_openmp) mpi+=($(mpi_yield_env "$RUN_THREADS")) ;; # ranks x threads
+  esac
+  mpi+=(mpirun)
   case $backend in
     openmp) RUN_CMD=("$exe" "--op-threads=$RUN_THREADS") ;;
     # On the GPU or not at all: a run that fell back to the host would be timed as the GPU's.

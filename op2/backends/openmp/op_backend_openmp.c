@@ -1,7 +1,8 @@
 /*
  * op_backend_openmp.c - the OpenMP backend: host memory, the blocks of one
  * colour shared among threads (Giles, OP2 Developers Guide, 2011, section 7). Thread count from
- * OMP_NUM_THREADS or --op-threads=N.
+ * OMP_NUM_THREADS or --op-threads=N; how idle threads wait, --op-wait
+ * (op_omp_wait.h).
  */
 #include <omp.h>
 
@@ -10,8 +11,11 @@
 #include "op2_parallel.h"
 #include "op2_state.h"
 #include "op_omp_threads.h"
+#include "op_omp_wait.h"
 
 static int requested_threads;
+/* Checked here with the other options; applied before main (op_omp_wait.c). */
+static op_omp_wait_option wait_option;
 
 const char *op_backend_name(void) { return "openmp"; }
 int op_num_threads(void) { return omp_get_max_threads(); }
@@ -19,8 +23,17 @@ int op_num_threads(void) { return omp_get_max_threads(); }
 void op_backend_init(void) {
   op_set_parallel_for(op_omp_parallel_for);
   op_omp_threads_apply(requested_threads);
+  if (op_g.diags >= 2) op_printf("OpenMP threads wait: %s\n", op_omp_wait_text());
 }
-void op_backend_exit(void) {}
+
+long op_omp_parallel_regions;
+
+void op_backend_exit(void) {
+  if (op_g.diags >= 2)
+    op_printf("OpenMP: %ld parallel regions (each ending at a barrier) in the loops run\n",
+              op_omp_parallel_regions);
+  op_omp_parallel_regions = 0;
+}
 int op_backend_default_part_size(void) { return OP_CPU_PART_SIZE; }
 
 int op_omp_chunk(int count) {
@@ -29,8 +42,11 @@ int op_omp_chunk(int count) {
   return chunk > 0 ? (int)chunk : 1;
 }
 
-int op_backend_option(const char *arg) { return op_omp_threads_option(arg, &requested_threads); }
-const char *op_backend_usage(void) { return OP_OMP_THREADS_USAGE; }
+int op_backend_option(const char *arg) {
+  return op_omp_threads_option(arg, &requested_threads) ||
+         op_omp_wait_option_parse(arg, &wait_option);
+}
+const char *op_backend_usage(void) { return OP_OMP_THREADS_USAGE OP_OMP_WAIT_USAGE; }
 void op_backend_dat_to_host(op_dat dat) {}
 void op_backend_dat_declared(op_dat dat) {}
 void op_backend_dat_freed(op_dat dat) {}
