@@ -117,8 +117,11 @@ function(op2_application name)
   add_custom_command(
     OUTPUT ${outputs}
     COMMAND OP2::op2-gen --app ${name} --out ${gen_dir} --kernel-dir ${APP_KERNEL_DIR}
-            ${include_args} --backends ${backend_list} --language ${language} ${abs_sources}
+            ${include_args} --depfile ${gen_dir}/${name}_loops.d --backends ${backend_list} --language ${language} ${abs_sources}
     DEPENDS OP2::op2-gen ${abs_sources} ${kernel_headers}
+    # Every header op2-gen read, wherever it is (kernels in headers the
+    # sources include): op2-gen writes them down.
+    DEPFILE ${gen_dir}/${name}_loops.d
     COMMENT "op2-gen: loop code for ${name} (${backend_list})"
     VERBATIM)
   add_custom_target(${name}_generated DEPENDS ${outputs})

@@ -35,6 +35,8 @@ static void usage(FILE *f) {
           "                     #include \"...\" (written as DIR/NAME_kernel_<kernel>.h)\n"
           "  --include-dir DIR  where #include \"...\" looks after the including file's own\n"
           "                     directory (the compiler's -I; may be repeated)\n"
+          "  --depfile FILE     also write the files read (sources, the headers they include)\n"
+          "                     as a make/ninja dependency file for DIR/NAME_loops.h\n"
           "  --backends LIST    comma-separated subset of seq,openmp,cuda,offload\n"
           "                     (default seq,openmp,cuda)\n"
           "  --language L       c or c++: the language of the CPU loop code, which includes\n"
@@ -116,6 +118,48 @@ static void emit_device_headers(const char *dir, const char *app, const gen_prog
     write_if_changed(path, buf, len);
     free(buf);
   }
+}
+
+/* Writes a file name as make and ninja read it in a depfile. */
+static void put_dep_name(FILE *f, const char *name) {
+  for (; *name; name++) {
+    if (*name == ' ' || *name == '#' || *name == '\\') fputc('\\', f);
+    if (*name == '$') fputc('$', f);
+    fputc(*name, f);
+  }
+}
+
+/* DEPFILE (--depfile): the files the loop code was made from, as a build
+ * tool's dependency file for DIR/NAME_loops.h: the sources, every header
+ * they include (the CUDA code holds copies of the kernels' headers, which
+ * must be made again when one changes, wherever it is) and the kernel
+ * headers found in the kernel directory. */
+static void write_depfile(const char *depfile, const char *out, const char *app,
+                          const gen_program *prog, const gen_files *included) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_buffer(&buf, &len);
+  char target[8192];
+  snprintf(target, sizeof target, "%s/%s_loops.h", out, app);
+  put_dep_name(f, target);
+  fputc(':', f);
+  for (int i = 0; i < included->n; i++) {
+    fputs(" \\\n  ", f);
+    put_dep_name(f, included->paths[i]);
+  }
+  for (int l = 0; l < prog->nloops; l++) { /* those not among the included, once */
+    const char *h = prog->loops[l].header_path;
+    int seen = 0;
+    for (int i = 0; i < included->n && !seen; i++) seen = !strcmp(included->paths[i], h);
+    for (int k = 0; k < l && !seen; k++) seen = !strcmp(prog->loops[k].header_path, h);
+    if (seen) continue;
+    fputs(" \\\n  ", f);
+    put_dep_name(f, h);
+  }
+  fputc('\n', f);
+  fclose(f);
+  write_if_changed(depfile, buf, len);
+  free(buf);
 }
 
 /* The extensions CMake and GCC take for C++. */
@@ -220,7 +264,7 @@ static void find_kernel(gen_loop *lp, const char *kdir, const char *out, const c
 
 int main(int argc, char **argv) {
   const char *app = NULL, *out = NULL, *kdir = NULL, *backends = "seq,openmp,cuda",
-             *language = NULL;
+             *language = NULL, *depfile = NULL;
   const char *sources[256], *idirs[256];
   int nsrc = 0, nidirs = 0;
   for (int i = 1; i < argc; i++) {
@@ -237,6 +281,8 @@ int main(int argc, char **argv) {
       out = argv[++i];
     } else if (!strcmp(a, "--kernel-dir") && i + 1 < argc) {
       kdir = argv[++i];
+    } else if (!strcmp(a, "--depfile") && i + 1 < argc) {
+      depfile = argv[++i];
     } else if (!strcmp(a, "--include-dir") && i + 1 < argc) {
       if (nidirs < 256) idirs[nidirs++] = argv[++i];
     } else if (!strcmp(a, "--backends") && i + 1 < argc) {
@@ -313,6 +359,7 @@ int main(int argc, char **argv) {
         v <= 1000000)
       k->dim = (int)v;
   }
+  if (depfile) write_depfile(depfile, out, app, &prog, &included);
   gen_files_free(&included);
   for (int c = 0; c < prog.nconsts; c++)
     for (int s = 0; s < nsrc && !prog.consts[c].internal; s++)
