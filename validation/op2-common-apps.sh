@@ -177,6 +177,13 @@ min_indirect|min/min_indirect.cpp|none|min||identical|0|0||$ALL|
 declare -A not_run=(
   [jac1_longint_mpi]="not run: its 2^15 x 2^15 grid (1.07e9 nodes, 5.4e9 edges, fixed in the source) needs about 170 GB, and sets beyond the int numbering"
 )
+# A defect of OP2-Common's own source that makes a run differ, whichever
+# library builds it: the row says so and names the line, and the difference
+# does not fail the driver (its other runs still must agree).
+# (OP2-Common b9e7a58, 2026-05-23.)
+declare -A known_defect=(
+  [convert_mesh_sp_mpi]="known defect of OP2-Common's source: apps/c/airfoil/airfoil_hdf5/sp/convert_mesh_mpi.cpp:202 reads the coordinates with %lf into a float array"
+)
 field() { grep "^$1|" <<<"$catalogue" | cut -d'|' -f"$2"; }
 all_apps=$(grep -v '^$' <<<"$catalogue" | cut -d'|' -f1)
 if [ $list = 1 ]; then
@@ -394,7 +401,11 @@ verdict() {
     cmp_ok=identical
     for f in $(h5_outputs "$a"); do
       if ! "$suite/validation/op2-compare" --quiet "$dir/$f" "$against/$f" >>"$dir/compare.txt" 2>&1; then
-        cmp_ok="DIFFER ($f)"; status=1
+        if [ -n "${known_defect[$a]:-}" ]; then
+          cmp_ok="DIFFER ($f): ${known_defect[$a]}"
+        else
+          cmp_ok="DIFFER ($f)"; status=1
+        fi
         sed 's/^/    /' "$dir/compare.txt" | tail -5
       fi
     done

@@ -49,7 +49,9 @@ KINDS = {
     "jac_mpi": ([r"u max/rms"], [("out_grid.dat", "out_grid_mpi.dat")], None),
     # jac2's jac_mpi.cpp divides the rms by the process's own node count: u max only.
     "jac2_mpi": ([r"u max/rms"], [("out_grid.dat", "out_grid_mpi.dat")], 1),
-    "reduction": ([r"number of"], [], None),
+    # "number of edges:: N should be: M" and its cells twin; not
+    # reduction_mpi's "Global number of nodes, cells, ..." (the mesh's sizes).
+    "reduction": ([r"^\s*number of (edges|cells)"], [], None),
     "aero": ([r"^\d+ \d+ \S+[eE][-+]\d+\s*$"], [], None),
     "min": ([r"^min: "], [], None),
     "rms": ([r"^\s*\d+\s+\d\.\d{5}e[-+]\d+\b"], [], 2),

@@ -140,7 +140,7 @@ function(_op2_scan_sources out_mpi out_io out_hdf5)
   set(${out_hdf5} ${hdf5} PARENT_SCOPE)
 endfunction()
 
-# op2_application(NAME SOURCES src... [KERNEL_DIR dir] [LIBS lib...])
+# op2_application(NAME SOURCES src... [KERNEL_DIR dir] [INCLUDE_DIRS dir...] [LIBS lib...])
 # Generates the loop code of NAME and builds NAME_seq and NAME_openmp (and
 # NAME_cuda when the CUDA backend is on, NAME_offload when the offload backend
 # is) from the same, unchanged sources.
@@ -155,9 +155,11 @@ endfunction()
 # source, the CPU loop code (which includes the kernel headers) is C++ too.
 # KERNEL_DIR holds the kernel headers <kernel>.h and OP2's optional
 # user_types.h (default: the current source directory); a kernel without a
-# header there is taken from its definition in the sources (op2-gen).
+# header there is taken from its definition in the sources, or in the headers
+# they include (op2-gen). INCLUDE_DIRS: where those #include "..." look after
+# the including file's directory, for op2-gen and the compiler alike.
 function(op2_application name)
-  cmake_parse_arguments(APP "" "KERNEL_DIR" "SOURCES;LIBS;KERNELS" ${ARGN})
+  cmake_parse_arguments(APP "" "KERNEL_DIR" "SOURCES;LIBS;KERNELS;INCLUDE_DIRS" ${ARGN})
   if(NOT APP_KERNEL_DIR)
     set(APP_KERNEL_DIR ${CMAKE_CURRENT_SOURCE_DIR})
   endif()
@@ -177,6 +179,13 @@ function(op2_application name)
     set(cpu_ext c)
   endif()
   file(GLOB kernel_headers ${APP_KERNEL_DIR}/*.h)
+  set(include_args "")
+  foreach(d ${APP_INCLUDE_DIRS})
+    get_filename_component(a ${d} ABSOLUTE)
+    list(APPEND include_args --include-dir ${a})
+    file(GLOB more ${a}/*.h)
+    list(APPEND kernel_headers ${more})
+  endforeach()
   _op2_scan_sources(mpi_program uses_io uses_hdf5 ${abs_sources})
   if(mpi_program AND NOT TARGET OP2::op2_mpi_api)
     message(FATAL_ERROR "op2_application(${name}): the sources use MPI themselves (they include "
@@ -208,14 +217,17 @@ function(op2_application name)
   add_custom_command(
     OUTPUT ${outputs}
     COMMAND OP2::op2-gen --app ${name} --out ${gen_dir} --kernel-dir ${APP_KERNEL_DIR}
-            --backends ${backend_list} --language ${language} ${abs_sources}
+            ${include_args} --depfile ${gen_dir}/${name}_loops.d --backends ${backend_list} --language ${language} ${abs_sources}
     DEPENDS OP2::op2-gen ${abs_sources} ${kernel_headers}
+    # Every header op2-gen read, wherever it is (kernels in headers the
+    # sources include): op2-gen writes them down.
+    DEPFILE ${gen_dir}/${name}_loops.d
     COMMENT "op2-gen: loop code for ${name} (${backend_list})"
     VERBATIM)
   add_custom_target(${name}_generated DEPENDS ${outputs})
   # For op2_cuda_emulation(NAME).
   set_property(GLOBAL PROPERTY OP2_APP_${name}_SOURCES ${abs_sources})
-  set_property(GLOBAL PROPERTY OP2_APP_${name}_KERNEL_DIR ${APP_KERNEL_DIR})
+  set_property(GLOBAL PROPERTY OP2_APP_${name}_KERNEL_DIR ${APP_KERNEL_DIR} ${APP_INCLUDE_DIRS})
   set_property(GLOBAL PROPERTY OP2_APP_${name}_LIBS ${APP_LIBS})
   set_property(GLOBAL PROPERTY OP2_APP_${name}_GEN_DIR ${gen_dir})
   set_property(GLOBAL PROPERTY OP2_APP_${name}_MPI_PROGRAM ${mpi_program})
@@ -255,7 +267,7 @@ function(op2_application name)
       add_dependencies(${exe} ${name}_generated)
     endforeach()
     foreach(target ${loops} ${exes})
-      target_include_directories(${target} PRIVATE ${APP_KERNEL_DIR} ${gen_dir})
+      target_include_directories(${target} PRIVATE ${APP_KERNEL_DIR} ${APP_INCLUDE_DIRS} ${gen_dir})
       target_compile_definitions(${target} PRIVATE OP2_GENERATED_LOOPS="${name}_loops.h"
                                  OP2_BACKEND_${backend})
       if(backend STREQUAL "openmp")

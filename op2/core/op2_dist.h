@@ -40,6 +40,9 @@ typedef struct op_dist_ops {
   void (*dat_freed)(op_dat d);
   /* The HDF5 declarations of op2/io, each process reading its slice. */
   op_set (*decl_set_hdf5)(const char *file, const char *name);
+  /* A set of global_size elements, each process declaring its slice (OP2's
+   * op_decl_set_hdf5_infer_size, which reads the size from a dataset's shape). */
+  op_set (*decl_set_sliced)(int global_size, const char *name);
   op_map (*decl_map_hdf5)(op_set from, op_set to, int dim, const char *file, const char *name);
   op_dat (*decl_dat_hdf5)(op_set set, int dim, const char *type, const char *file,
                           const char *name);

@@ -18,10 +18,6 @@ op_map op_map_at(int i);
 int op_num_dats(void);
 op_dat op_dat_at(int i);
 
-op_set op_find_set(const char *name);
-op_map op_find_map(const char *name);
-op_dat op_find_dat(const char *name);
-
 /* Global constants registered with op_decl_const, by C name. */
 typedef struct {
   char *name;

@@ -17,6 +17,7 @@ typedef struct {
   int affine_runs;          /* plans look for affine and interleaved runs (--op-affine-runs) */
   int no_realloc;           /* OP2's OP_NO_REALLOC: op_decl_dat keeps the application's array */
   int auto_soa;             /* OP2's op_init_soa / OP_AUTO_SOA: every dat declared ":soa" */
+  int maps_base_index;      /* OP2's OP_MAPS_BASE_INDEX: 1 when maps are given 1-based */
   op_set *sets;
   int nsets, cap_sets;
   op_map *maps;

@@ -38,20 +38,15 @@ const op_const_info *op_const_at(int i) {
   return (i >= 0 && i < op_g.nconsts) ? &op_g.consts[i] : NULL;
 }
 
-op_set op_find_set(const char *name) {
-  for (int i = 0; i < op_g.nsets; i++)
-    if (strcmp(op_g.sets[i]->name, name) == 0) return op_g.sets[i];
-  return NULL;
-}
-op_map op_find_map(const char *name) {
-  for (int i = 0; i < op_g.nmaps; i++)
-    if (strcmp(op_g.maps[i]->name, name) == 0) return op_g.maps[i];
-  return NULL;
-}
-op_dat op_find_dat(const char *name) {
-  for (int i = 0; i < op_g.ndats; i++)
-    if (op_g.dats[i] && strcmp(op_g.dats[i]->name, name) == 0) return op_g.dats[i];
-  return NULL;
+/* An object of `size` bytes followed by a copy of `name`, in one allocation:
+ * freeing the object frees its name, whatever the application has since
+ * pointed the object's name at (OP2's fields are const char *, and OP2
+ * applications rename a dat before writing it to HDF5). */
+static void *calloc_named(size_t size, const char *name, const char **copy) {
+  const size_t n = strlen(name) + 1;
+  char *p = op_calloc(1, size + n);
+  *copy = memcpy(p + size, name, n);
+  return p;
 }
 
 /* OP2's spellings of the three element types the backends compute with
@@ -132,12 +127,12 @@ op_set op_decl_set_local(int size, const char *name) {
   require_init("op_decl_set");
   OP_CHECK(name && *name, "op_decl_set: a set needs a name");
   OP_CHECK(size >= 0, "op_decl_set(\"%s\"): negative size %d", name, size);
-  OP_CHECK(!op_find_set(name), "op_decl_set: a set named \"%s\" already exists", name);
-  op_set s = op_calloc(1, sizeof(*s));
+  const char *copy;
+  op_set s = calloc_named(sizeof(*s), name, &copy);
   s->index = op_g.nsets;
   s->size = size;
   s->core_size = size;
-  s->name = op_strdup(name);
+  s->name = copy;
   GROW(op_g.sets, op_g.nsets, op_g.cap_sets);
   op_g.sets[op_g.nsets++] = s;
   return s;
@@ -191,7 +186,6 @@ static void check_map_decl(op_set from, op_set to, int dim, int have_entries, co
   OP_CHECK(from && to, "op_decl_map(\"%s\"): from-set or to-set is NULL", name);
   OP_CHECK(dim > 0, "op_decl_map(\"%s\"): dim must be positive, got %d", name, dim);
   OP_CHECK(have_entries || from->size == 0, "op_decl_map(\"%s\"): map data is NULL", name);
-  OP_CHECK(!op_find_map(name), "op_decl_map: a map named \"%s\" already exists", name);
 }
 
 /* Map entries out of range are caught once, when declared, whatever the
@@ -206,7 +200,8 @@ static void report_bad_entry(const map_check *c, const char *name, op_set to, in
 
 /* Records map m, whose storage holds its entries (in the user's numbering). */
 static op_map register_map(op_set from, op_set to, int dim, int *storage, const char *name) {
-  op_map m = op_calloc(1, sizeof(*m));
+  const char *copy;
+  op_map m = calloc_named(sizeof(*m), name, &copy);
   m->index = op_g.nmaps;
   m->from = from;
   m->to = to;
@@ -214,7 +209,7 @@ static op_map register_map(op_set from, op_set to, int dim, int *storage, const 
   m->map = storage;
   op_map_user_rows_arrived(m); /* after op_renumber: into the library's numbering */
   m->user_owned = 0;
-  m->name = op_strdup(name);
+  m->name = copy;
   GROW(op_g.maps, op_g.nmaps, op_g.cap_maps);
   op_g.maps[op_g.nmaps++] = m;
   return m;
@@ -239,12 +234,27 @@ op_map op_decl_map_local(op_set from, op_set to, int dim, int *imap, const char 
   return register_map(from, to, dim, storage, name);
 }
 
-/* On many processes: the rows of this process's slice of from, in global numbers. */
-op_map op_decl_map(op_set from, op_set to, int dim, int *imap, const char *name) {
+static op_map decl_map(op_set from, op_set to, int dim, int *imap, const char *name) {
   op_map m = op_decl_map_local(from, to, dim, imap, name, !op_dist);
   if (op_dist) op_dist->map_declared(m);
   return m;
 }
+
+/* On many processes: the rows of this process's slice of from, in global numbers. */
+op_map op_decl_map(op_set from, op_set to, int dim, int *imap, const char *name) {
+  if (!op_g.maps_base_index || !imap || !from || dim < 1)
+    return decl_map(from, to, dim, imap, name);
+  /* OP2's OP_MAPS_BASE_INDEX=1: the entries are numbered from 1. Declared
+   * from a shifted copy: the application's array is left as it is. */
+  const size_t n = (size_t)from->size * (size_t)dim;
+  int *shifted = op_malloc(sizeof(int) * (n ? n : 1));
+  for (size_t i = 0; i < n; i++) shifted[i] = imap[i] - op_g.maps_base_index;
+  op_map m = decl_map(from, to, dim, shifted, name);
+  free(shifted);
+  return m;
+}
+
+int op_maps_base_index(void) { return op_g.maps_base_index; }
 
 /* The entries converted to the library's int numbering, each checked to fit
  * first (a value beyond it is no valid entry of any set here). */
@@ -287,6 +297,8 @@ static void fill_map_pieces(long lo, long hi, void *ctx) {
     const long count = first + j->piece_rows <= j->rows ? j->piece_rows : j->rows - first;
     const long e0 = first * j->dim, e1 = (first + count) * j->dim;
     j->fill((int)first, (int)count, j->storage + e0, j->ctx);
+    if (op_g.maps_base_index > 0)
+      for (long e = e0; e < e1; e++) j->storage[e] -= op_g.maps_base_index;
     if (j->chk) check_entry_range(j->chk, e0, e1);
   }
 }
@@ -319,8 +331,8 @@ op_dat op_decl_dat_local(op_set set, int dim, const char *type, const void *data
            "op_decl_dat(\"%s\"): unknown type \"%s\" (use double, float or int, or OP2's other "
            "spellings of them, with or without \":soa\")",
            name, type ? type : "(null)");
-  OP_CHECK(!op_find_dat(name), "op_decl_dat: a dat named \"%s\" already exists", name);
-  op_dat d = op_calloc(1, sizeof(*d));
+  const char *copy;
+  op_dat d = calloc_named(sizeof(*d), name, &copy);
   d->index = free_dat_slot();
   d->set = set;
   d->dim = dim;
@@ -328,7 +340,7 @@ op_dat op_decl_dat_local(op_set set, int dim, const char *type, const void *data
   d->soa = op_type_is_soa(type) || op_g.auto_soa;
   d->elem_bytes = op_type_bytes(d->type);
   d->size = dim * d->elem_bytes;
-  d->name = op_strdup(name);
+  d->name = copy;
   d->type_name = op_strdup(canonical_type_name(d->type));
   /* Rows for the halos too, once a set has them (a dat declared after
    * op_partition), zeroed. Filled over the backend's threads: each first
@@ -374,12 +386,23 @@ op_dat op_decl_dat(op_set set, int dim, const char *type, void *data, const char
 op_dat op_decl_dat_temp_core(op_set set, int dim, const char *type, size_t elem_bytes,
                              const char *name) {
   int t = op_type_from_name(type);
-  OP_CHECK(elem_bytes == 0 || t < 0 || elem_bytes == (size_t)op_type_bytes((op_type)t),
-           "op_decl_dat_temp(\"%s\"): the pointer's element has %zu bytes but \"%s\" has %d",
+  /* OP2 sizes a temporary dat by the element size given and accepts one
+   * larger than the type's (an "int" dat declared with sizeof(double)); the
+   * generated loops address it by its type, so the type's size is held. A
+   * smaller one cannot hold the values. */
+  OP_CHECK(elem_bytes == 0 || t < 0 || elem_bytes >= (size_t)op_type_bytes((op_type)t),
+           "op_decl_dat_temp(\"%s\"): the element size given is %zu bytes but \"%s\" has %d",
            name ? name : "?", elem_bytes, type, op_type_bytes((op_type)t));
   op_dat d = decl_dat(set, dim, type, NULL, name);
   op_g.dat_temp[d->index] = 1;
   return d;
+}
+
+op_dat op_decl_dat_temp_char(op_set set, int dim, const char *type, int elem_bytes,
+                             const char *name) {
+  OP_CHECK(elem_bytes > 0, "op_decl_dat_temp_char(\"%s\"): element size %d is not positive",
+           name ? name : "?", elem_bytes);
+  return op_decl_dat_temp_core(set, dim, type, (size_t)elem_bytes, name);
 }
 
 int op_free_dat_temp(op_dat dat) {
@@ -594,13 +617,9 @@ static void registry_free(void) {
   for (int i = 0; i < op_g.nmaps; i++) {
     op_map m = op_g.maps[i];
     if (!m->user_owned) free(m->map);
-    free(m->name);
     free(m);
   }
-  for (int i = 0; i < op_g.nsets; i++) {
-    free(op_g.sets[i]->name);
-    free(op_g.sets[i]);
-  }
+  for (int i = 0; i < op_g.nsets; i++) free(op_g.sets[i]);
   for (int i = 0; i < op_g.nconsts; i++) {
     free(op_g.consts[i].name);
     free(op_g.consts[i].type_name);

@@ -35,7 +35,9 @@ static const char *usage =
     "  OP_NO_REALLOC       OP2's option: op_decl_dat keeps the application's array instead\n"
     "                      of a copy (one process; no op_renumber)\n"
     "  OP_AUTO_SOA         OP2's option (also env OP_AUTO_SOA): every dat as if declared\n"
-    "                      \":soa\" (held component by component where a backend can)\n";
+    "                      \":soa\" (held component by component where a backend can)\n"
+    "  OP_MAPS_BASE_INDEX=B  OP2's option: map entries are given numbered from B (0 or 1;\n"
+    "                      default 0), as Fortran-born meshes number them\n";
 
 const char *op_usage_text(void) {
   static char text[4096];
@@ -72,6 +74,8 @@ static int take_option(const char *a) {
     op_g.no_realloc = 1;
   } else if (!strcmp(a, "OP_AUTO_SOA")) {
     op_g.auto_soa = 1;
+  } else if (!strncmp(a, "OP_MAPS_BASE_INDEX=", 19)) {
+    op_g.maps_base_index = parse_int_option("option OP_MAPS_BASE_INDEX", a + 19, 0, 1);
   } else if (!strncmp(a, "--op-", 5)) {
     if (!op_backend_option(a) && !(op_dist && op_dist->option(a)))
       op_fatal("unknown OP2 option \"%s\" for the %s backend; OP2 options are:\n%s", a,

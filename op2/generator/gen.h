@@ -24,6 +24,7 @@ typedef struct {
   int ntoks;
   char *src;  /* the whole source text, NUL-terminated */
   long len;
+  char *real; /* its real path, where op2-gen needs it (gen_main.c), or NULL */
 } token_list;
 
 /* Tokenizes a C source file, skipping comments and preprocessor lines.
@@ -65,7 +66,9 @@ typedef struct {
 typedef struct {
   char name[GEN_NAME];
   char type[16];
-  int dim;                  /* literal dim, or -1 */
+  int dim;                  /* literal dim (or the value of the macro that
+                               names it, gen_include.c), or -1 */
+  char dim_macro[GEN_NAME]; /* the dim written as one identifier: its name */
   int scalar;               /* declared as op_decl_const(1, "t", &name) */
   int internal;             /* the sources define it with internal linkage
                                (gen_source_const.c): the CPU code keeps a copy */
@@ -80,6 +83,9 @@ typedef struct {
   int nconsts, cap_consts;
   int user_types;           /* the kernel directory has OP2's user_types.h */
   const char *kernel_dir;   /* where <kernel>.h and user_types.h live */
+  const char **include_dirs; /* where #include "..." looks after the including
+                                file's own directory (--include-dir) */
+  int ninclude_dirs;
 } gen_program;
 
 /* Adds the loops and constants of one tokenized file; refuses (exit 1 with
@@ -106,6 +112,31 @@ void gen_emit_source_kernel(FILE *f, const token_list *tl, const char *kernel,
  * linkage (static; const in C++), so that loop code compiled apart cannot
  * reach it (gen_source_const.c). */
 int gen_source_const_internal(const token_list *tl, const char *name, int cxx);
+
+/* ---- the application's headers (gen_include.c) ---- */
+typedef struct {
+  char **paths; /* real paths, in the order the compiler first reads them */
+  int n, cap;
+} gen_files;
+
+/* Adds path and every file it reaches through #include "..." (beside the
+ * including file, then in prog's include directories; depth-bounded, each
+ * file once) to fs. */
+void gen_include_walk(const char *path, const gen_program *prog, gen_files *fs);
+void gen_files_free(gen_files *fs);
+/* The value of object-like macro `name` as the first #define of it in files
+ * gives it, when that is an integer expression of literals and such macros:
+ * 1 and *value, else 0. depth: 0 (bounds the recursion). */
+int gen_macro_value(const gen_files *files, const char *name, long *value, int depth);
+/* Writes, once each, the #include <...> lines of the loops' kernel headers
+ * and of the headers they include: the device backends include them before
+ * they redefine `inline` or open `declare target`, so that the system's
+ * headers never see either. */
+void gen_emit_system_includes(FILE *f, const gen_program *prog);
+/* Writes text, a copy of header `from` that goes elsewhere, with each
+ * #include "name" that resolves from `from` written as its real path. */
+void gen_write_resolved_includes(FILE *f, const char *text, size_t len, const char *from,
+                                 const gen_program *prog);
 
 /* ---- output ---- */
 typedef enum { GEN_SEQ, GEN_OPENMP, GEN_CUDA, GEN_OFFLOAD } gen_backend;
@@ -167,11 +198,12 @@ void gen_emit_halo_wait(FILE *f, const char *indent, const char *col_var);
  * the branch for constant k opens with the check that the bytes given fit
  * the generated code's copy (an error in err, return 1, when they do not);
  * the caller writes the copy and closes the branch. */
-void gen_emit_const_branch_open(FILE *f, const gen_const *k);
+void gen_emit_const_branch_open(FILE *f, const gen_const *k, const char *prefix);
 /* A device backend's own copy of constant k: `static <space>T name`, an
  * array of its literal dim, or of max_dim values when the dim is not a
  * literal. */
-void gen_emit_const_copy(FILE *f, const gen_const *k, const char *space, const char *max_dim);
+void gen_emit_const_copy(FILE *f, const gen_const *k, const char *space, const char *prefix,
+                         const char *max_dim);
 /* The update function's tail: a name op2-gen did not see declared is an error. */
 void gen_emit_const_unknown(FILE *f, const char *backend_name, const char *app);
 /* The text of op_arg_idx argument a's value: the user's (global) number of
@@ -182,7 +214,7 @@ const char *gen_idx_text(int a, int indirect, const char *at);
 /* Writes the kernel header at path with __device__ before every function
  * declared or defined at file scope that has no execution space of its own,
  * under a #line directive naming the header (gen_device.c). */
-void gen_emit_device_header(FILE *f, const char *path);
+void gen_emit_device_header(FILE *f, const char *path, const gen_program *prog);
 
 /* Exit with "file:line: error: ..." */
 void gen_error_at(const char *file, int line, const char *fmt, ...)

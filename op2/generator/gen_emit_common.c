@@ -121,24 +121,27 @@ void gen_emit_halo_wait(FILE *f, const char *indent, const char *col_var) {
   fprintf(f, "%sif (%s == plan->ncolors_core) op_loop_wait(&L);\n", indent, col_var);
 }
 
-void gen_emit_const_branch_open(FILE *f, const gen_const *k) {
+void gen_emit_const_branch_open(FILE *f, const gen_const *k, const char *prefix) {
   const int exact = k->scalar || k->dim > 0;
   fprintf(f, "  if (!strcmp(name, \"%s\")) {\n", k->name);
-  fprintf(f, "    if (bytes %s sizeof(%s)) {\n", exact ? "!=" : ">", k->name);
-  fprintf(f,
-          "      snprintf(err, errlen, \"%%zu bytes where the generated code holds %s%%zu\", bytes,\n"
-          "               sizeof(%s));\n",
-          exact ? "" : "at most ", k->name);
+  fprintf(f, "    if (bytes %s sizeof(%s%s)) {\n", exact ? "!=" : ">", prefix, k->name);
+  fprintf(
+      f,
+      "      snprintf(err, errlen, \"%%zu bytes where the generated code holds %s%%zu\", bytes,\n"
+      "               sizeof(%s%s));\n",
+      exact ? "" : "at most ", prefix, k->name);
   fprintf(f, "      return 1;\n    }\n");
 }
 
-void gen_emit_const_copy(FILE *f, const gen_const *k, const char *space, const char *max_dim) {
+void gen_emit_const_copy(FILE *f, const gen_const *k, const char *space, const char *prefix,
+                         const char *max_dim) {
   if (k->scalar)
-    fprintf(f, "static %s%s %s;\n", space, k->type, k->name);
+    fprintf(f, "static %s%s %s%s;\n", space, k->type, prefix, k->name);
   else if (k->dim > 0)
-    fprintf(f, "static %s%s %s[%d];\n", space, k->type, k->name, k->dim);
+    fprintf(f, "static %s%s %s%s[%d];\n", space, k->type, prefix, k->name, k->dim);
   else
-    fprintf(f, "static %s%s %s[%s]; /* dim not a literal */\n", space, k->type, k->name, max_dim);
+    fprintf(f, "static %s%s %s%s[%s]; /* dim not a literal */\n", space, k->type, prefix, k->name,
+            max_dim);
 }
 
 void gen_emit_libc_includes(FILE *f) {

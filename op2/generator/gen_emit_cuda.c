@@ -648,9 +648,11 @@ static void emit_stub(FILE *f, const loop_info *L) {
 /* ---- constants ------------------------------------------------------------------------------ */
 
 static void emit_consts(FILE *f, const gen_program *prog, const char *app) {
-  fprintf(f, "\n/* Constants read by the kernels (op_decl_const), in constant memory. */\n");
+  fprintf(f,
+          "\n/* Constants read by the kernels (op_decl_const), in constant memory, named\n"
+          " * op2_dc_<name>: the kernels' copies say so (gen_device.c). */\n");
   for (int c = 0; c < prog->nconsts; c++)
-    gen_emit_const_copy(f, &prog->consts[c], "__constant__ ", "OP_CUDA_MAX_CONST_DIM");
+    gen_emit_const_copy(f, &prog->consts[c], "__constant__ ", "op2_dc_", "OP_CUDA_MAX_CONST_DIM");
   fprintf(f,
           "\n/* Called by the backend from op_decl_const: copies a constant to the device. */\n"
           "static int op_cuda_const_update_%s(const char *name, const void *data, size_t bytes,\n"
@@ -658,8 +660,8 @@ static void emit_consts(FILE *f, const gen_program *prog, const char *app) {
           app);
   for (int c = 0; c < prog->nconsts; c++) {
     const gen_const *k = &prog->consts[c];
-    gen_emit_const_branch_open(f, k);
-    fprintf(f, "    const cudaError_t e = cudaMemcpyToSymbol(%s, data, bytes);\n", k->name);
+    gen_emit_const_branch_open(f, k, "op2_dc_");
+    fprintf(f, "    const cudaError_t e = cudaMemcpyToSymbol(op2_dc_%s, data, bytes);\n", k->name);
     fprintf(f, "    if (e != cudaSuccess) snprintf(err, errlen, \"cudaMemcpyToSymbol: %%s\", "
                "cudaGetErrorString(e));\n");
     fprintf(f, "    return e != cudaSuccess;\n  }\n");
@@ -680,6 +682,9 @@ void gen_emit_cuda(FILE *f, const gen_program *prog, const char *app) {
   gen_emit_libc_includes(f);
   fprintf(f,
           "#include \"op_lib_core.h\"\n#include \"op2_loop.h\"\n#include \"op_cuda_kernel.h\"\n");
+  fprintf(f,
+          "\n/* The system headers the kernel headers include, before `inline` is redefined. */\n");
+  gen_emit_system_includes(f, prog);
   emit_consts(f, prog, app);
   if (prog->user_types)
     fprintf(f,

@@ -437,7 +437,7 @@ static void emit_consts(FILE *f, const gen_program *prog) {
              " * the host and on the device, updated by op_offload_const_update below. */\n");
   fprintf(f, "#pragma omp declare target\n");
   for (int c = 0; c < prog->nconsts; c++)
-    gen_emit_const_copy(f, &prog->consts[c], "", "OP_OFFLOAD_MAX_CONST_DIM");
+    gen_emit_const_copy(f, &prog->consts[c], "", "", "OP_OFFLOAD_MAX_CONST_DIM");
   fprintf(f, "#pragma omp end declare target\n");
 }
 
@@ -451,7 +451,7 @@ static void emit_registration(FILE *f, const gen_program *prog, const char *app)
   for (int c = 0; c < prog->nconsts; c++) {
     const gen_const *k = &prog->consts[c];
     const int exact = k->scalar || k->dim > 0;
-    gen_emit_const_branch_open(f, k);
+    gen_emit_const_branch_open(f, k, "");
     fprintf(f, "    memcpy(%s%s, data, bytes);\n", k->scalar ? "&" : "", k->name);
     if (exact)
       fprintf(f, "#pragma omp target update to(%s) device(dev)\n", k->name);
@@ -484,6 +484,8 @@ void gen_emit_offload(FILE *f, const gen_program *prog, const char *app) {
   fprintf(f,
           "#include <omp.h>\n#include \"op_lib_core.h\"\n#include \"op2_loop.h\"\n"
           "#include \"op_offload.h\"\n");
+  fprintf(f, "\n/* The system headers the kernel headers include, outside `declare target`. */\n");
+  gen_emit_system_includes(f, prog);
   emit_consts(f, prog);
   fprintf(f,
           "\n/* The user kernels, compiled unchanged for the host and the device. */\n"

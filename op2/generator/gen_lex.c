@@ -68,6 +68,7 @@ void gen_lex_file(const char *path, token_list *tl) {
   tl->toks = NULL;
   tl->ntoks = 0;
   tl->src = src;
+  tl->real = NULL;
   tl->len = len;
   const char *p = src, *end = src + len;
   while (p < end) {

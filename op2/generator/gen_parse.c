@@ -293,6 +293,8 @@ static void parse_decl_const(const token_list *tl, int at, gen_program *prog) {
   char type_enum[24];
   read_type(tl, r[1], "op_decl_const", c.type, type_enum);
   c.dim = literal_dim(tl, r[0]);
+  if (c.dim < 0 && single(r[0]) && tl->toks[r[0].begin].kind == TOK_IDENT)
+    snprintf(c.dim_macro, sizeof c.dim_macro, "%s", tl->toks[r[0].begin].text);
   const token *v = &tl->toks[r[2].begin];
   if (r[2].end - r[2].begin == 2 && is_punct(v, '&') && tl->toks[r[2].begin + 1].kind == TOK_IDENT) {
     c.scalar = 1;

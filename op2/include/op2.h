@@ -38,7 +38,9 @@ typedef enum { OP_TYPE_DOUBLE = 0, OP_TYPE_FLOAT, OP_TYPE_INT } op_type;
 typedef struct op_set_core {
   int index;        /* position in the library's set table */
   int size;         /* number of elements (on many processes: those this one owns) */
-  char *name;
+  const char *name; /* as in OP2, the application may point it elsewhere (a dat
+                       written to HDF5 under another name, say); the library's
+                       copy is freed with the object whatever it points to */
   /* On many processes (an MPI build, after op_partition; docs/mpi.md) a
    * process also holds copies of elements others own. Local numbers:
    * [0, core_size) owned elements that touch no copy, [core_size, size) the
@@ -58,7 +60,7 @@ typedef struct op_map_core {
   op_set to;        /* the set its entries point into */
   int dim;          /* entries per element of `from` */
   int *map;         /* from->size * dim entries, row major (the library's copy) */
-  char *name;
+  const char *name; /* as a set's */
   int user_owned;   /* 1 when `map` is not the core's to free: on many processes
                        the MPI layer's rows (op_decl_map itself copies, as OP2 does) */
 } *op_map;
@@ -75,7 +77,7 @@ typedef struct op_dat_core {
   op_type type;
   char *data;       /* host copy, set->size * size bytes, AoS (the library's own) */
   char *data_d;     /* device copy, or NULL */
-  char *name;
+  const char *name; /* as a set's */
   char *type_name;  /* "double", "float" or "int" */
   int user_owned;   /* 1 when `data` is not the core's to free: the application's
                        own array (OP2's OP_NO_REALLOC) or, on many processes, the
@@ -241,11 +243,20 @@ op_dat op_decl_dat_temp_core(op_set set, int dim, const char *type, size_t elem_
 #define OP2_DAT_TEMP_TYPED(set, dim, type, ptr, name) \
   op_decl_dat_temp_core((set), (dim), (type), sizeof(*(ptr)), (name))
 
-/* OP2's op_free_dat_temp: frees a dat made by op_decl_dat_temp (its data and
- * device copy; a dat of the same name may be declared again). The handle
- * stays dead: a later use of it is a fatal error naming the dat. Returns 1,
- * or -1 (with a message) when dat is not such a dat. On many processes every
- * process frees it. */
+/* OP2's op_decl_dat_temp_char: the element size given as a number (at least
+ * the type's: OP2 accepts an "int" dat declared with sizeof(double), and the
+ * dat then holds ints). */
+op_dat op_decl_dat_temp_char(op_set set, int dim, const char *type, int elem_bytes,
+                             const char *name);
+/* OP2's OP_MAPS_BASE_INDEX option: 1 when op_decl_map's (and the HDF5
+ * maps') entries are numbered from 1, else 0. */
+int op_maps_base_index(void);
+
+/* OP2's op_free_dat_temp: frees a dat made by op_decl_dat_temp (its data,
+ * device copy and name; a dat of the same name may be declared again). The
+ * handle stays dead: a later use of it is a fatal error naming the dat.
+ * Returns 1, or -1 (with a message) when dat is not such a dat. On many
+ * processes every process frees it. */
 int op_free_dat_temp(op_dat dat);
 
 /* op_decl_const(dim, "double", &gam) registers a global constant that user

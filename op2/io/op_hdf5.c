@@ -906,6 +906,28 @@ int op_hdf5_write_const(const char *file, const char *name, int dim, const char 
 }
 
 /* Every process takes part in each gathering; the root writes. */
+/* The names of the objects a dump writes, each kind by its index. */
+static const char *set_name_at(int i) { return op_set_at(i) ? op_set_at(i)->name : NULL; }
+static const char *map_name_at(int i) { return op_map_at(i) ? op_map_at(i)->name : NULL; }
+static const char *dat_name_at(int i) { return op_dat_at(i) ? op_dat_at(i)->name : NULL; }
+
+/* OP2 lets two sets (maps, dats) share a name, but a file holds one dataset
+ * of a name: the first is written, and the warning names both. */
+static int named_before(const char *file, const char *kind, int i, const char *(*name_at)(int)) {
+  const char *name = name_at(i);
+  for (int j = 0; name && j < i; j++) {
+    const char *other = name_at(j);
+    if (!other || strcmp(other, name)) continue;
+    if (op_io_writer())
+      op_warn(
+          "op_dump_to_hdf5(\"%s\"): %ss %d and %d (in the order declared) are both named "
+          "\"%s\": the file holds the first, %s %d is not written",
+          file, kind, j, i, name, kind, i);
+    return 1;
+  }
+  return 0;
+}
+
 int op_hdf5_dump(const char *file, char *err, size_t errlen) {
   op_io_ctx c = op_h5_ctx(err, errlen, file);
   const int writer = op_io_writer();
@@ -919,19 +941,18 @@ int op_hdf5_dump(const char *file, char *err, size_t errlen) {
   const int created = writer && rc == OP_IO_OK;
   for (int i = 0, n = op_num_sets(); writer && rc == OP_IO_OK && i < n; ++i) {
     op_set s = op_set_at(i);
-    if (s)
-      rc = op_h5_write_set(&c, f, s, 0);
+    if (s && !named_before(file, "set", i, set_name_at)) rc = op_h5_write_set(&c, f, s, 0);
   }
   for (int i = 0, n = op_num_maps(); i < n; ++i) {
     op_map m = op_map_at(i);
     const int *entries = m ? op_fetch_map_global(m) : NULL;
-    if (m && writer && rc == OP_IO_OK)
+    if (m && writer && rc == OP_IO_OK && !named_before(file, "map", i, map_name_at))
       rc = op_h5_write_map(&c, f, m, entries, 0);
   }
   for (int i = 0, n = op_num_dats(); i < n; ++i) {
     op_dat d = op_dat_at(i);
     const void *data = d ? op_fetch_data_global(d) : NULL;
-    if (d && writer && rc == OP_IO_OK)
+    if (d && writer && rc == OP_IO_OK && !named_before(file, "dat", i, dat_name_at))
       rc = op_h5_write_dat(&c, f, d, data, 0);
   }
   if (created)
@@ -983,6 +1004,22 @@ op_set op_decl_set_hdf5(const char *file, const char *name) {
   return s;
 }
 
+op_set op_decl_set_hdf5_infer_size(const char *file, const char *name, const char *dataset) {
+  if (op_hdf5_decl_missing(__func__, file, dataset)) return NULL;
+  char err[OP_IO_ERRLEN];
+  op_hdf5_info info;
+  if (op_hdf5_query_dataset(file, dataset, &info, err, sizeof err) != OP_IO_OK) die(__func__, err);
+  /* The rows of the dataset: the query refuses more than INT_MAX. */
+  if (op_dist) return op_dist->decl_set_sliced((int)info.rows, name);
+  op_set s = op_decl_set((int)info.rows, name);
+  if (!s) {
+    h5_call k = call_on(op_h5_ctx(err, sizeof err, file), dataset);
+    OP_IO_ERR(&k.co, OP_IO_EARG, "op_decl_set failed");
+    die(__func__, err);
+  }
+  return s;
+}
+
 op_map op_decl_map_hdf5(op_set from, op_set to, int dim, const char *file, const char *name) {
   if (op_hdf5_decl_missing(__func__, file, name)) return NULL;
   if (op_dist) return op_dist->decl_map_hdf5(from, to, dim, file, name);
@@ -998,7 +1035,10 @@ op_map op_decl_map_hdf5(op_set from, op_set to, int dim, const char *file, const
     OP_IO_ERR(&c, OP_IO_ENOMEM, "out of memory for %zu map entries", n);
     die(__func__, err);
   }
-  if (op_hdf5_read_map(file, name, from->size, dim, to->size, buf, err, sizeof err) != OP_IO_OK)
+  /* With OP2's OP_MAPS_BASE_INDEX=1 the file numbers from 1: op_decl_map
+   * shifts the entries and checks them again. */
+  if (op_hdf5_read_map(file, name, from->size, dim, to->size + op_maps_base_index(), buf, err,
+                       sizeof err) != OP_IO_OK)
     die(__func__, err);
   op_map m = op_decl_map(from, to, dim, buf, name);
   if (!m) {

@@ -44,6 +44,11 @@ extern "C" {
  * in OP2: the call says so (on the root) and returns NULL, and the
  * application decides (OP2's airfoil_hdf5 asks for one that is not there). */
 op_set op_decl_set_hdf5(const char *file, const char *name);
+/* OP2's op_decl_set_hdf5_infer_size: a set named `name` with as many elements
+ * as dataset `dataset` of the file has rows (its first dimension), for files
+ * that hold no dataset of the set's size (a mesh's node coordinates give the
+ * nodes). On many processes each declares its slice. */
+op_set op_decl_set_hdf5_infer_size(const char *file, const char *name, const char *dataset);
 /* Entries are checked to lie in [0, to->size). */
 op_map op_decl_map_hdf5(op_set from, op_set to, int dim, const char *file, const char *name);
 /* The data is read into library-owned memory (op_decl_dat_temp). */

@@ -323,13 +323,24 @@ static void dat_freed(op_dat d) {
   d->data = NULL;
 }
 
-static op_set decl_set_hdf5(const char *file, const char *name) {
-  check_declaring("set", name);
-  op_mpi_set p = op_mpi_decl_set_hdf5(mesh, file, name);
+/* The core's set for the layer's p, which holds this process's slice. */
+static op_set adopt_set(op_mpi_set p, const char *name) {
   op_set s = op_decl_set_local(p->slice_size, name);
   GROW_TABLE(op_mpi_set, msets, cap_sets, s->index);
   msets[s->index] = p;
   return s;
+}
+
+static op_set decl_set_hdf5(const char *file, const char *name) {
+  check_declaring("set", name);
+  return adopt_set(op_mpi_decl_set_hdf5(mesh, file, name), name);
+}
+
+static op_set decl_set_sliced(int global_size, const char *name) {
+  check_declaring("set", name);
+  int start, count;
+  op_mpi_slice(global_size, mesh->nprocs, mesh->rank, &start, &count);
+  return adopt_set(op_mpi_decl_set(mesh, count, name), name);
 }
 
 static op_map decl_map_hdf5(op_set from, op_set to, int dim, const char *file, const char *name) {
@@ -764,6 +775,7 @@ __attribute__((constructor)) static void attach(void) {
   ops.dat_declared = dat_declared;
   ops.dat_freed = dat_freed;
   ops.decl_set_hdf5 = decl_set_hdf5;
+  ops.decl_set_sliced = decl_set_sliced;
   ops.decl_map_hdf5 = decl_map_hdf5;
   ops.decl_dat_hdf5 = decl_dat_hdf5;
   ops.partition = partition;

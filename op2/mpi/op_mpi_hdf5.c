@@ -209,6 +209,9 @@ op_mpi_map op_mpi_decl_map_hdf5(op_mpi_mesh m, op_mpi_set from, op_mpi_set to, i
   int *rows = op_mpi_alloc(int, (size_t)from->slice_size * dim);
   read_rows(file, f, name, OP_TYPE_INT, from->global_size, dim, from->slice_start, from->slice_size, rows);
   close_file(file, f);
+  /* OP2's OP_MAPS_BASE_INDEX=1: the file numbers elements from 1. */
+  const int base = op_maps_base_index();
+  for (size_t i = 0; base && i < (size_t)from->slice_size * dim; i++) rows[i] -= base;
   for (size_t i = 0; i < (size_t)from->slice_size * dim; i++)
     if (rows[i] < 0 || rows[i] >= to->global_size)
       op_mpi_bad_input("HDF5 file '%s', map '%s': entry [%zu][%zu] = %d is outside [0, %d) (the size of "
