@@ -23,7 +23,6 @@ static size_t ntombs, cap_tombs;
 
 static void tombs_free(void) {
   for (size_t i = 0; i < ntombs; i++) {
-    free(tombs[i]->name);
     free(tombs[i]);
   }
   free(tombs);
