@@ -71,8 +71,9 @@ const deck_key euler_keys[] = {
      "variables against the exact solution at t_end (problems with one); empty: not checked"},
     {"l1_bound_cells", DECK_INT, "0", 0, 2e9, NULL,
      "the cells along the problem's direction (nx for 2D problems) of the run l1_bound was "
-     "measured on: a riemann1d run on other cells scales the bounds by the scheme's order, "
-     "other problems are not judged on them; 0: the bounds are this run's own"},
+     "measured on: a riemann1d run on other cells within l1_bound_min_cells to "
+     "l1_bound_max_cells scales the bounds by the scheme's order, other runs are not judged "
+     "on them; 0: the bounds are this run's own"},
     {"l1_bound_min_cells", DECK_INT, "0", 0, 2e9, NULL,
      "riemann1d: the fewest cells along the direction on which the scaled L1 bounds were "
      "checked against measured runs; a run on fewer is not judged on them; 0: l1_bound_cells"},
