@@ -9,6 +9,11 @@ usage:
         one colour range: the same size, and the same pixels in the column of
         colour-bar labels at their right edge (the title, with the time,
         differs from frame to frame, the labels only with the range)
+    check_pictures.py axes FILE.png...
+        an annotated picture of a field with axes: below the field's frame
+        (the longest black line of the picture, and the rows and column it
+        bounds) tick marks hang from its bottom edge with numbers under them,
+        and tick marks stand left of its left edge with numbers beside them
     check_pictures.py key-outside FILE.png...
         a gnuplot plot whose key (legend) lies below the plot's frame, where
         it cannot cover a curve: coloured pixels (the key's line samples)
@@ -129,6 +134,78 @@ def check_same_range(directory, field):
     return bad
 
 
+def find_frame(w, h, pixels):
+    """The field's frame: (left, top, right, bottom) of the rectangle whose
+    top and bottom edges are the longest black runs of any row (the colour
+    bar is narrower than the field), or None."""
+    def black(x, y):
+        p = pixels[3 * (y * w + x):3 * (y * w + x) + 3]
+        return max(p) < 60
+    best, rows = (0, 0), []
+    for y in range(h):
+        x = 0
+        while x < w:
+            if black(x, y):
+                x0 = x
+                while x < w and black(x, y):
+                    x += 1
+                run = (x - x0, -x0)
+                if run > best:
+                    best, rows = run, [y]
+                elif run == best:
+                    rows.append(y)
+            x += 1
+    length, left = best[0], -best[1]
+    if length < 8 or len(rows) < 2:
+        return None
+    return left, min(rows), left + length - 1, max(rows)
+
+
+def check_axes(files):
+    bad = 0
+    for png in files:
+        try:
+            w, h, pixels = read_png(png)
+        except (OSError, ValueError, zlib.error, struct.error) as e:
+            print("FAIL: %s" % e)
+            bad += 1
+            continue
+
+        def dark(x, y):
+            if not (0 <= x < w and 0 <= y < h):
+                return False
+            p = pixels[3 * (y * w + x):3 * (y * w + x) + 3]
+            return max(p) < 100
+
+        def runs(flags):
+            """How many groups of consecutive True."""
+            return sum(1 for i, f in enumerate(flags) if f and (i == 0 or not flags[i - 1]))
+        frame = find_frame(w, h, pixels)
+        if frame is None:
+            print("FAIL: %s: no frame around a field found" % png)
+            bad += 1
+            continue
+        left, top, right, bottom = frame
+        # x axis: ticks 3 pixels down from the bottom edge, numbers within 30 rows below them.
+        x_ticks = runs([all(dark(x, bottom + d) for d in (1, 2, 3)) for x in range(left, right + 1)])
+        x_numbers = sum(dark(x, y) for y in range(bottom + 5, bottom + 35)
+                        for x in range(max(0, left - 40), min(w, right + 40)))
+        # y axis: ticks 3 pixels left of the left edge, numbers left of them.
+        y_ticks = runs([all(dark(left - d, y) for d in (1, 2, 3)) for y in range(top, bottom + 1)])
+        y_numbers = sum(dark(x, y) for y in range(max(0, top - 10), min(h, bottom + 10))
+                        for x in range(0, max(0, left - 5)))
+        what = "x ticks %d, x number pixels %d, y ticks %d, y number pixels %d" % (
+            x_ticks, x_numbers, y_ticks, y_numbers)
+        if x_ticks < 1 or y_ticks < 1 or x_numbers < 10 or y_numbers < 10:
+            print("FAIL: %s: no axes around the field (frame %d,%d to %d,%d: %s)"
+                  % (png, left, top, right, bottom, what))
+            bad += 1
+        else:
+            print("%s: axes around the field (frame %d,%d to %d,%d: %s)"
+                  % (png, left, top, right, bottom, what))
+    return bad
+
+
 def check_key_outside(files):
     bad = 0
     for png in files:
@@ -170,6 +247,8 @@ def main():
         sys.exit(0)
     if len(sys.argv) >= 3 and sys.argv[1] == "png":
         sys.exit(1 if check_png(sys.argv[2:]) else 0)
+    if len(sys.argv) >= 3 and sys.argv[1] == "axes":
+        sys.exit(1 if check_axes(sys.argv[2:]) else 0)
     if len(sys.argv) >= 3 and sys.argv[1] == "key-outside":
         sys.exit(1 if check_key_outside(sys.argv[2:]) else 0)
     if len(sys.argv) == 4 and sys.argv[1] == "same-range":

@@ -62,6 +62,15 @@ add_test(NAME pictures.files
                  ${OP2_OUTPUTS_DIR}/heat/u.png ${OP2_OUTPUTS_DIR}/heat/u_000005.png)
 set_tests_properties(pictures.files PROPERTIES LABELS validation
                      FIXTURES_REQUIRED "outputs_airfoil;outputs_euler_2d;outputs_heat")
+# Every field picture has axes in the domain's coordinates: ticks and
+# numbers below and left of the field's frame (heat's and euler's had none).
+add_test(NAME pictures.axes
+         COMMAND ${OP2_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/check_pictures.py axes
+                 ${OP2_OUTPUTS_DIR}/airfoil/mach.png
+                 ${OP2_OUTPUTS_DIR}/euler_2d/rho_0000.png ${OP2_OUTPUTS_DIR}/euler_2d/rho_0002.png
+                 ${OP2_OUTPUTS_DIR}/heat/u.png ${OP2_OUTPUTS_DIR}/heat/u_000005.png)
+set_tests_properties(pictures.axes PROPERTIES LABELS validation
+                     FIXTURES_REQUIRED "outputs_airfoil;outputs_euler_2d;outputs_heat")
 add_test(NAME pictures.euler_series_range
          COMMAND ${OP2_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/check_pictures.py same-range
                  ${OP2_OUTPUTS_DIR}/euler_2d rho)

@@ -81,3 +81,6 @@ foreach(case "euler|euler_2d/final.xmf|rho|211" "heat|heat/u.xmf|u|221" "jacobi|
   set_tests_properties(paraview.render.${what} PROPERTIES LABELS validation SKIP_RETURN_CODE 77
                        FIXTURES_REQUIRED outputs_${fixture} RESOURCE_LOCK xvfb TIMEOUT 300)
 endforeach()
+# The aerofoil framed, not lost as a dot in its far field 18 chords across:
+# render.py draws a window around the body by default (docs/io.md).
+set_tests_properties(paraview.render.airfoil PROPERTIES FAIL_REGULAR_EXPRESSION "the whole mesh")

@@ -183,13 +183,13 @@ static void tick_label(char *buf, size_t len, double v, double lo, double hi) {
 }
 
 /* Round coordinates between lo and hi for the axes: a step of 1, 2 or 5
- * times a power of ten giving about five of them; their count (at most
+ * times a power of ten giving about `want` of them; their count (at most
  * max), the values in v[] and the decimals they need. */
-static int axis_ticks(double lo, double hi, double *v, int max, int *decimals) {
+static int axis_ticks(double lo, double hi, int want, double *v, int max, int *decimals) {
   const double span = hi - lo;
   if (!(span > 0.0) || !isfinite(span))
     return 0;
-  const double raw = span / 5.0, mag = pow(10.0, floor(log10(raw))), f = raw / mag;
+  const double raw = span / want, mag = pow(10.0, floor(log10(raw))), f = raw / mag;
   const double step = (f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0) * mag;
   const int d = (int)-floor(log10(step) + 1e-9);
   *decimals = d > 0 ? d : 0;
@@ -201,13 +201,43 @@ static int axis_ticks(double lo, double hi, double *v, int max, int *decimals) {
   return n;
 }
 
+/* The widest of n tick numbers. */
+static int ticks_width(const double *v, int n, int dec, int ts) {
+  int w = 0;
+  for (int k = 0; k < n; ++k) {
+    char label[48];
+    snprintf(label, sizeof label, "%.*f", dec, v[k]);
+    const int lw = op_image_text_width(label, ts);
+    w = lw > w ? lw : w;
+  }
+  return w;
+}
+
+/* The ticks of one axis `pixels` long: about five, fewer where their
+ * numbers would touch (a thin strip, such as a 1D problem's few rows, gets
+ * one or two), so that every number stays readable. Vertical numbers need
+ * two text heights apart, horizontal ones their width and a gap. */
+static int axis_ticks_fit(double lo, double hi, int pixels, int vertical, int ts, double *v,
+                          int max, int *decimals) {
+  int n = 0;
+  for (int want = 5; want >= 1; --want) {
+    n = axis_ticks(lo, hi, want, v, max, decimals);
+    if (n < 2) return n;
+    const double gap = (v[1] - v[0]) / (hi - lo) * pixels;
+    const int need =
+        vertical ? 2 * op_image_text_height(ts) : ticks_width(v, n, *decimals, ts) + 4 * ts;
+    if (gap >= need) return n;
+  }
+  return n < 1 ? n : 1; /* one number, at the first round value */
+}
+
 /* The axes of an annotated picture around its plot box: ticks outside the
  * frame and their numbers, x below and y to the left. */
 static void draw_axes(op_image *im, const plot_box *box, const double ext[4], int ts) {
   double v[16];
   int dec, th = op_image_text_height(ts);
   char label[48];
-  int n = axis_ticks(ext[0], ext[1], v, 16, &dec);
+  int n = axis_ticks_fit(ext[0], ext[1], box->w, 0, ts, v, 16, &dec);
   for (int k = 0; k < n; ++k) {
     const int x = box->x + (int)lround((v[k] - ext[0]) / (ext[1] - ext[0]) * (box->w - 1));
     op_image_rect(im, x, box->y + box->h + 1, ts, 4 * ts, black);
@@ -215,7 +245,7 @@ static void draw_axes(op_image *im, const plot_box *box, const double ext[4], in
     op_image_text(im, x - op_image_text_width(label, ts) / 2, box->y + box->h + 6 * ts, label, ts,
                   black);
   }
-  n = axis_ticks(ext[2], ext[3], v, 16, &dec);
+  n = axis_ticks_fit(ext[2], ext[3], box->h, 1, ts, v, 16, &dec);
   for (int k = 0; k < n; ++k) {
     const int y = box->y + (int)lround((ext[3] - v[k]) / (ext[3] - ext[2]) * (box->h - 1));
     op_image_rect(im, box->x - 1 - 4 * ts, y, 4 * ts, ts, black);
@@ -225,20 +255,14 @@ static void draw_axes(op_image *im, const plot_box *box, const double ext[4], in
   }
 }
 
-/* The widest y number of the axes (0 without axes). */
-static int axes_label_width(const op_ppm_options *o, int ts) {
+/* The widest y number of the axes (0 without axes) of a plot plot_h high. */
+static int axes_label_width(const op_ppm_options *o, int plot_h, int ts) {
   if (!o->axes)
     return 0;
   double v[16];
-  int dec, w = 0;
-  const int n = axis_ticks(o->extent[2], o->extent[3], v, 16, &dec);
-  for (int k = 0; k < n; ++k) {
-    char label[48];
-    snprintf(label, sizeof label, "%.*f", dec, v[k]);
-    const int lw = op_image_text_width(label, ts);
-    w = lw > w ? lw : w;
-  }
-  return w;
+  int dec;
+  const int n = axis_ticks_fit(o->extent[2], o->extent[3], plot_h, 1, ts, v, 16, &dec);
+  return ticks_width(v, n, dec, ts);
 }
 
 /* Allocates the picture for a plot_w x plot_h field: bare (the field alone)
@@ -268,7 +292,7 @@ static int layout(const op_io_ctx *c, op_image *im, int plot_w, int plot_h,
   }
   const int bar_h = plot_h > 160 * ts ? plot_h : 160 * ts;
   /* The axes: their y numbers left of the field, the x numbers below it. */
-  const int ax_w = o->axes ? axes_label_width(o, ts) + 6 * ts : 0;
+  const int ax_w = o->axes ? axes_label_width(o, plot_h, ts) + 6 * ts : 0;
   const int ax_h = o->axes ? 6 * ts + th : 0;
   box->x = m + ax_w;
   box->y = m + th + m;

@@ -42,7 +42,8 @@ static const deck_key keys[] = {
     {"generate_mesh", DECK_BOOL, "yes", 0, 0, NULL,
      "generate the NACA0012 C-mesh (mesh_i x mesh_j) when the mesh file is missing"},
     {"mesh_i", DECK_INT, "400", AIRFOIL_MESH_MIN_I, 100000, NULL,
-     "C-mesh parameter I when generating (standard 400)"},
+     "C-mesh parameter I when generating (standard 400; at least 3: the aerofoil needs a node "
+     "inside its surface)"},
     {"mesh_j", DECK_INT, "600", AIRFOIL_MESH_MIN_J, 100000, NULL,
      "C-mesh parameter J when generating (standard 600)"},
     {"iterations", DECK_INT, "1000", 1, 1e9, NULL, "pseudo-time iterations"},
@@ -201,6 +202,43 @@ static void *required(void *declared, const char *file, const char *name) {
     bad_input("%s: dataset does not exist", what);
   }
   return declared;
+}
+
+/* The C-mesh parameters I, J whose generated mesh has exactly these counts
+ * (nodes, cells, edges, boundary edges), or 0 when no I, J does: the
+ * boundary edges, 4 I + 2 J, leave one J for each I. */
+static int cmesh_parameters(const int counts[4], int *ni, int *nj) {
+  for (int i = 3; 4LL * i < counts[3]; i++) {
+    const int j = (counts[3] - 4 * i) / 2;
+    int gen[4];
+    char err[256];
+    if (airfoil_mesh_counts(i, j, gen, err, sizeof err) == 0 && gen[0] == counts[0] &&
+        gen[1] == counts[1] && gen[2] == counts[2] && gen[3] == counts[3]) {
+      *ni = i;
+      *nj = j;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Says which mesh runs when it was read rather than generated: mesh_i,
+ * mesh_j and generate_mesh make a mesh only when the file is missing, so
+ * their values (the defaults' 400 x 600 included) say nothing about this
+ * run; the counts read, and the C-mesh they are, do. */
+static void report_mesh_read(const char *path, const airfoil_mesh_op2 *o) {
+  const int counts[4] = {op_get_size(o->nodes), op_get_size(o->cells), op_get_size(o->edges),
+                         op_get_size(o->bedges)};
+  char shown[OP_TEXT_SHOWN], what[96];
+  int ni, nj;
+  if (cmesh_parameters(counts, &ni, &nj))
+    snprintf(what, sizeof what, "the C-mesh of I = %d, J = %d: ", ni, nj);
+  else
+    snprintf(what, sizeof what, "not a C-mesh of the generator: ");
+  op_printf(
+      "airfoil: mesh_i, mesh_j, generate_mesh: not used: the mesh %s exists (read: %s%d "
+      "cells, %d nodes)\n",
+      op_text_shown(shown, sizeof shown, path), what, counts[1], counts[0]);
 }
 
 static void declare_from_hdf5(const char *file, airfoil_mesh_op2 *o) {
@@ -715,6 +753,7 @@ int main(int argc, char **argv) {
   airfoil_mesh mesh;
   memset(&mesh, 0, sizeof mesh);
   airfoil_mesh_op2 o;
+  const int mesh_existed = file_exists(mesh_path);
   if (ends_with(mesh_path, ".h5"))
     declare_from_hdf5(mesh_path, &o);
   else
@@ -744,6 +783,7 @@ int main(int argc, char **argv) {
     for (int m = 0; m < 4; m++) q[4 * n + m] = qinf[m];
   op_host_data_changed(o.p_q);
 
+  if (mesh_existed) report_mesh_read(mesh_path, &o);
   printf("airfoil: %d nodes, %d cells, %d edges, %d boundary edges; backend %s, %d thread(s), "
          "part size %d\n",
          op_get_size(o.nodes), ncell, op_get_size(o.edges), op_get_size(o.bedges),

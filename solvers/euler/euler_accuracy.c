@@ -91,6 +91,13 @@ void euler_accuracy_verdicts(const euler_problem *pb, const euler_accuracy *a,
       } else if (bound->cells == along) {
         snprintf(how, sizeof how, ", measured at %s = %d", axis, along);
         l1_verdicts(a, bound, 1.0, how, v);
+      } else if (pb->kind == EULER_PROBLEM_RIEMANN1D &&
+                 (along < bound->min_cells || along > bound->max_cells)) {
+        solver_verdict_not_judged(v, "l1_bounds",
+                                  "%s = %d lies %s the validated range of the scaled L1 bounds "
+                                  "(measured at %s = %d, checked against runs on %s = %d to %d)",
+                                  axis, along, along < bound->min_cells ? "below" : "above", axis,
+                                  bound->cells, axis, bound->min_cells, bound->max_cells);
       } else if (pb->kind == EULER_PROBLEM_RIEMANN1D) {
         const double scale = euler_l1_bound_scale(bound->cells, along);
         snprintf(how, sizeof how,

@@ -39,6 +39,9 @@ typedef struct {
   double value[4];
   int cells; /* cells along the 1D Riemann problem's direction (nx for a 2D
               * problem) of the run the values came from; 0: this run's own */
+  int min_cells, max_cells; /* the validated range: the scaled bounds were
+                             * checked against runs from min_cells to
+                             * max_cells (both cells when only measured) */
 } euler_l1_bound;
 
 /* The factor that turns a bound measured on `measured` cells into one for a
@@ -55,8 +58,11 @@ double euler_l1_bound_scale(int measured, int cells);
  * that reached its end time (the bound is the end time's), or l1_error
  * failing when there is no valid exact solution to compare with. A bound
  * measured on another number of cells is scaled (euler_l1_bound_scale) for
- * a 1D Riemann problem; for any other problem the L1 checks are recorded as
- * not judged, with the reason. For the 1D Riemann problem with a valid exact
+ * a 1D Riemann problem inside the bound's validated range [min_cells,
+ * max_cells]; outside it, and for any other problem, the L1 checks are
+ * recorded as not judged, with the reason (a bound carried beyond the
+ * resolutions it was checked on is a guess: below them the deck's grid may
+ * not even set the time step the same way). For the 1D Riemann problem with a valid exact
  * solution, no_new_extrema: every component's excess
  * (euler_accuracy_excess) at most range_tol. */
 void euler_accuracy_verdicts(const euler_problem *pb, const euler_accuracy *a,

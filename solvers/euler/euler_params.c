@@ -71,8 +71,15 @@ const deck_key euler_keys[] = {
      "variables against the exact solution at t_end (problems with one); empty: not checked"},
     {"l1_bound_cells", DECK_INT, "0", 0, 2e9, NULL,
      "the cells along the problem's direction (nx for 2D problems) of the run l1_bound was "
-     "measured on: a riemann1d run on other cells scales the bounds by the scheme's order, "
-     "other problems are not judged on them; 0: the bounds are this run's own"},
+     "measured on: a riemann1d run on other cells within l1_bound_min_cells to "
+     "l1_bound_max_cells scales the bounds by the scheme's order, other runs are not judged "
+     "on them; 0: the bounds are this run's own"},
+    {"l1_bound_min_cells", DECK_INT, "0", 0, 2e9, NULL,
+     "riemann1d: the fewest cells along the direction on which the scaled L1 bounds were "
+     "checked against measured runs; a run on fewer is not judged on them; 0: l1_bound_cells"},
+    {"l1_bound_max_cells", DECK_INT, "0", 0, 2e9, NULL,
+     "riemann1d: the most cells along the direction on which the scaled L1 bounds were "
+     "checked against measured runs; a run on more is not judged on them; 0: l1_bound_cells"},
     {"range_tolerance", DECK_REAL, "0.01", 0, 1, NULL,
      "riemann1d: how far the computed conserved variables may lie outside the exact "
      "solution's range of each, as a fraction of its width (verdict no_new_extrema)"},
@@ -293,8 +300,8 @@ void euler_read_problem(const deck *d, euler_problem *pb, double *speed) {
   }
 }
 
-/* The l1_bound and l1_bound_cells keys: 1 with the bounds, 0 when l1_bound
- * is empty. */
+/* The l1_bound, l1_bound_cells and l1_bound_{min,max}_cells keys: 1 with
+ * the bounds, 0 when l1_bound is empty. */
 int euler_read_l1_bound(const deck *d, euler_l1_bound *b) {
   if (deck_string(d, "l1_bound")[0] == '\0') return 0;
   euler_read_numbers(d, "l1_bound", 4, "RHO,MX,MY,E", b->value);
@@ -303,6 +310,23 @@ int euler_read_l1_bound(const deck *d, euler_l1_bound *b) {
       euler_bad_input(d, "l1_bound", "bounds must not be negative (\"%s\")",
                       deck_string(d, "l1_bound"));
   b->cells = deck_int(d, "l1_bound_cells");
+  /* The validated range: where runs were measured against the scaled
+   * bounds. Without one, only the measured resolution itself is judged. */
+  b->min_cells = deck_int(d, "l1_bound_min_cells");
+  b->max_cells = deck_int(d, "l1_bound_max_cells");
+  if (b->min_cells == 0) b->min_cells = b->cells;
+  if (b->max_cells == 0) b->max_cells = b->cells;
+  char num[64];
+  snprintf(num, sizeof num, "%d", b->cells);
+  if ((deck_int(d, "l1_bound_min_cells") || deck_int(d, "l1_bound_max_cells")) && b->cells == 0)
+    euler_bad_input(d, "l1_bound_cells",
+                    "must be given with l1_bound_min_cells or l1_bound_max_cells (got %s)", num);
+  if (b->min_cells > b->cells)
+    euler_bad_input(d, "l1_bound_min_cells",
+                    "must not exceed l1_bound_cells (%s): the bounds were measured there", num);
+  if (b->max_cells < b->cells)
+    euler_bad_input(d, "l1_bound_max_cells",
+                    "must not be below l1_bound_cells (%s): the bounds were measured there", num);
   return 1;
 }
 

@@ -36,8 +36,9 @@ void euler_read_numbers(const deck *d, const char *key, int n, const char *what,
  * initial data (for the estimate of the time steps). */
 void euler_read_problem(const deck *d, euler_problem *pb, double *speed);
 
-/* The l1_bound and l1_bound_cells keys: 1 with the bounds, 0 when l1_bound
- * is empty. */
+/* The l1_bound, l1_bound_cells and l1_bound_{min,max}_cells keys: 1 with
+ * the bounds, 0 when l1_bound is empty; a range that does not hold
+ * l1_bound_cells is bad input. */
 int euler_read_l1_bound(const deck *d, euler_l1_bound *b);
 
 /* Which totals (mass, momentum_x, momentum_y, energy) the boundary

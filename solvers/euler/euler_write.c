@@ -114,6 +114,12 @@ static void draw_image(euler_writer *o, int f, int frame, double time, int fixed
   opt.time = time;
   opt.colorbar = 1;
   opt.png = 1;
+  /* Axes in the domain's coordinates (the interior cells span it). */
+  opt.axes = 1;
+  opt.extent[0] = o->pb->x_min;
+  opt.extent[1] = o->pb->x_max;
+  opt.extent[2] = o->pb->y_min;
+  opt.extent[3] = o->pb->y_max;
   char path[4200], err[OP_IO_ERRLEN];
   snprintf(path, sizeof path, "%s/%s_%04d.ppm", o->outdir, field_names[f], frame);
   const double nx = o->m->grid.nx, ny = o->m->grid.ny;

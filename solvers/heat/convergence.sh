@@ -8,8 +8,13 @@
 # T = 0.05 and r = 0.2 (docs/heat.md), reads the RMS error of each run, and
 # checks that every error ratio between successive grids lies in [3.6, 4.4]:
 # second order in space (with r fixed, dt falls as dx^2 and the first-order
-# time error is second order in dx too). Exits 0 when every ratio passes, 1
-# when one does not or a run fails, 2 on bad usage. The table is also
+# time error is second order in dx too). The band holds where the error is
+# its leading term: it was measured on grids from n = 15 to n = 511 (ratios
+# 4.15 from 15 to 31 down to 4.008 from 255 to 511); a ratio with a grid
+# outside that range is printed but not judged (coarser grids are not yet
+# asymptotic: 8.9 from n = 1 to 3, 5.0 from 3 to 7, and nothing was measured
+# finer). Exits 0 when every judged ratio passes, 1 when one does not or a
+# run fails, 2 on bad usage. The table is also
 # OUTPUT_DIR/convergence.csv (n, dx, steps, rms_error), which
 # scripts/plots.sh draws as convergence.png.
 . "$(dirname "$0")/../../scripts/lib/help.sh"
@@ -25,7 +30,9 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do grids="$grids $1"; shift; done
 [ $# -gt 0 ] && shift
 mkdir -p "$dir" || exit 2
 
-status=0 prev="" prev_n=""
+# The validated range of the band (docs/heat.md, "Convergence").
+judged_min=15 judged_max=511
+status=0 judged=0 prev="" prev_n=""
 csv="$dir/convergence.csv"
 echo "n,dx,steps,rms_error" >"$csv.tmp" || exit 2
 printf '%8s %10s %14s %8s %8s\n' n steps "RMS error" ratio order
@@ -53,10 +60,17 @@ for n in $grids; do
     read -r ratio order ok <<EOF
 $line
 EOF
-    printf '%8s %10s %14s %8s %8s\n' "$n" "$steps" "$err" "$ratio" "$order"
-    if [ "$ok" != 1 ]; then
-      echo "convergence.sh: FAIL: error ratio $ratio from n = $prev_n to n = $n is outside [3.6, 4.4]" >&2
-      status=1
+    note=""
+    if [ "$prev_n" -lt $judged_min ] || [ "$n" -gt $judged_max ]; then
+      note="  not judged: outside the validated range, n = $judged_min to $judged_max"
+    fi
+    printf '%8s %10s %14s %8s %8s%s\n' "$n" "$steps" "$err" "$ratio" "$order" "$note"
+    if [ -z "$note" ]; then
+      judged=$((judged + 1))
+      if [ "$ok" != 1 ]; then
+        echo "convergence.sh: FAIL: error ratio $ratio from n = $prev_n to n = $n is outside [3.6, 4.4]" >&2
+        status=1
+      fi
     fi
   else
     printf '%8s %10s %14s\n' "$n" "$steps" "$err"
@@ -64,5 +78,9 @@ EOF
   prev=$err prev_n=$n
 done
 mv "$csv.tmp" "$csv" || exit 2
-[ $status -eq 0 ] && echo "convergence: second order (every ratio in [3.6, 4.4])"
+if [ $judged -eq 0 ]; then
+  echo "convergence: no ratio judged (none between grids within n = $judged_min to $judged_max)"
+elif [ $status -eq 0 ]; then
+  echo "convergence: second order (every judged ratio in [3.6, 4.4])"
+fi
 exit $status

@@ -454,6 +454,12 @@ static void write_ppm(heat_output *o, int step, int final, double time) {
   opt.time = time;
   opt.colorbar = 1;
   opt.png = 1;
+  /* Axes in the domain's coordinates: the picture's cells are those of the
+   * interior points (i + 1) dx, each dx wide, so they span dx/2 to
+   * L - dx/2 (u.xmf's cells, less the boundary ring). */
+  opt.axes = 1;
+  opt.extent[0] = opt.extent[2] = 0.5 * o->dx;
+  opt.extent[1] = opt.extent[3] = (n + 0.5) * o->dx;
   output_path(path, sizeof path, o, "u", final ? -1 : step, "ppm");
   if (op_ppm_write_field(path, o->image, n, n, &opt, NULL, err, sizeof err) != OP_IO_OK) fail(err);
   o->files++;

@@ -268,6 +268,27 @@ static void declare_files(const deck *d, int problem, solver_io *io) {
   }
 }
 
+/* Each problem takes its size from one place: nn (jac), ndim (dense), the
+ * matrix file (mtx). The effective parameters list every key, so a size
+ * that does not apply is said to be unused: always for the matrix file,
+ * whose size no key sets (nn = 6 and ndim = 4096 are printed as defaults),
+ * and for the other problems when the key was given. */
+static void report_unused_sizes(const deck *d, int problem, int unknowns) {
+  if (problem == PROBLEM_MTX) {
+    char shown[OP_TEXT_SHOWN];
+    op_printf(
+        "jacobi: nn, ndim: not used: the size is the matrix file's, %s (%d unknowns "
+        "read)\n",
+        op_text_shown(shown, sizeof shown, deck_string(d, "matrix")), unknowns);
+    return;
+  }
+  const char *other = problem == PROBLEM_JAC ? "ndim" : "nn";
+  if (strcmp(deck_origin(d, other), "default") != 0)
+    op_printf("jacobi: %s (%s): not used: problem %s has %d unknowns from %s\n", other,
+              deck_origin(d, other), deck_string(d, "problem"), unknowns,
+              problem == PROBLEM_JAC ? "nn" : "ndim");
+}
+
 int main(int argc, char **argv) {
   const double t_start = op_wtime();
   int status;
@@ -321,6 +342,7 @@ int main(int argc, char **argv) {
   jacobi_set_progress(NULL, NULL);
   if (rc != 0) fail(err);
   solver_progress_end(&setup);
+  report_unused_sizes(d, problem, s.n_total);
 
   op_set nodes = op_decl_set(s.n, "nodes");
   op_set edges = op_decl_set(s.nedge, "edges");
