@@ -26,6 +26,7 @@ export S=$root T=$work/files O=$work/out
 export AIRFOIL=$build/solvers/airfoil/airfoil_seq
 export AIRFOIL_OMP=$build/solvers/airfoil/airfoil_openmp
 export AIRFOIL_CUDAEMU=$build/solvers/airfoil/airfoil_cudaemu
+export AIRFOIL_OFFLOAD=$build/solvers/airfoil/airfoil_offload
 export JACOBI=$build/solvers/jacobi/jacobi_seq
 export HEAT=$build/solvers/heat/heat_seq
 export HEAT_OMP=$build/solvers/heat/heat_openmp
@@ -37,8 +38,8 @@ export MGCFD_MESH=$build/meshes/mgcfd_mesh
 export TAMPER=$build/solvers/airfoil/airfoil_tamper_h5
 export TUNE_CHECK=$build/tools/op2-tune-check
 # The MPI executables on 2 processes (built when MPI, PT-Scotch and parallel
-# HDF5 are installed) and the CPU emulation of CUDA (built with the CUDA
-# backend): a case that needs one is skipped, and said so, where it is not
+# HDF5 are installed), the CPU emulation of CUDA (built with the CUDA
+# backend) and the offload executables (built with an offload compiler): a case that needs one is skipped, and said so, where it is not
 # built; every other case runs, with the same expectation, in every build.
 export AIRFOIL_MPI=$build/solvers/airfoil/airfoil_mpi
 export JACOBI_MPI=$build/solvers/jacobi/jacobi_mpi
@@ -46,7 +47,7 @@ export HEAT_MPI=$build/solvers/heat/heat_mpi
 export EULER_MPI=$build/solvers/euler/euler_mpi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export MPIRUN2="mpirun --oversubscribe -np 2"
-optional="AIRFOIL_MPI JACOBI_MPI HEAT_MPI EULER_MPI AIRFOIL_CUDAEMU HEAT_CUDAEMU"
+optional="AIRFOIL_MPI JACOBI_MPI HEAT_MPI EULER_MPI AIRFOIL_CUDAEMU HEAT_CUDAEMU AIRFOIL_OFFLOAD"
 mkdir -p "$T" "$O"
 bash "$here/make_files.sh" >"$work/make_files.log" 2>&1 || {
   echo "making the bad files failed:"; cat "$work/make_files.log"; exit 1; }
