@@ -106,4 +106,7 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "lib"))
+    import suite_version  # the --version of every script
+    suite_version.answer(sys.argv)
     sys.exit(main(sys.argv[1:]))
