@@ -29,6 +29,13 @@
 #   bench-others      heat n=8000, dense jacobi and the euler benchmark, each
 #                     timed with a tune file from a shorter tuning run
 #   bench             both bench steps
+#   ab                every candidate option of the CUDA backend (ab_candidates
+#                     below) against the current default on the four benchmarks
+#                     (airfoil standard, heat's deck at n=4000: its 64M-cell plans
+#                     take 17 s a run, dense jacobi, euler), in two
+#                     rounds interleaved, with bench's tune files when this call
+#                     made them (else --op-tune=off); the table the defaults are
+#                     chosen from: logs/ab.md and logs/ab.csv (validation/ab_table.py)
 #   offload           the OpenMP offload backend: test_loops on the device,
 #                     Mattson et al.'s steps (scripts/offload-steps.sh) and airfoil's
 #                     standard run
@@ -68,7 +75,7 @@ time_limit=450
 allow_no_gpu=0
 steps=()
 sanitize_steps=(sanitize-loops sanitize-airfoil sanitize-heat sanitize-jacobi sanitize-euler)
-all_steps=(info tests "${sanitize_steps[@]}" bench-airfoil bench-others offload mpi)
+all_steps=(info tests "${sanitize_steps[@]}" bench-airfoil bench-others ab offload mpi)
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) need_value "$@"; out=$2; shift ;;
@@ -78,7 +85,7 @@ while [ $# -gt 0 ]; do
     sanitize) steps+=("${sanitize_steps[@]}") ;;
     bench) steps+=(bench-airfoil bench-others) ;;
     info|tests|sanitize-loops|sanitize-airfoil|sanitize-heat|sanitize-jacobi|sanitize-euler|\
-    bench-airfoil|bench-others|offload|mpi) steps+=("$1") ;;
+    bench-airfoil|bench-others|ab|offload|mpi) steps+=("$1") ;;
     -h|--help) usage; exit 0 ;;
     *) die "unknown argument '$1' (steps: ${all_steps[*]} sanitize bench)" ;;
   esac
@@ -336,6 +343,35 @@ if begin_step bench-others; then
     --op-tune-file="$b/euler.tune" --op-diags=1
   cp "$b"/*.tune "$logs"/ 2>/dev/null
   end_step bench-others
+fi
+
+# ---- ab ----
+# Candidates: NAME|OPTIONS, each timed against "default" (no option); a new
+# candidate option of the backend is one more line here (docs/cuda.md,
+# "Candidates for the GPU run").
+ab_candidates=("sync-needed|--op-cuda-sync=needed")
+# Heat at n = 4000 (16M cells): at n = 8000 its plans alone would take 17 s
+# of each of the four runs; its steps are the same loops.
+ab_benches=("airfoil|airfoil|inputs/airfoil.in write_solution=no image=none"
+  "heat|heat|inputs/heat_8000.in n=4000" "jacobi|jacobi|inputs/jacobi_dense.in write_solution=no"
+  "euler|euler|inputs/euler_benchmark.in")
+if begin_step ab; then
+  mkdir -p "$b/ab"
+  for r in 1 2; do
+    for bench in "${ab_benches[@]}"; do
+      IFS='|' read -r name solver deck <<<"$bench"
+      tune=(--op-tune=off)
+      [ -f "$b/$solver.tune" ] && tune=(--op-tune-file="$b/$solver.tune")
+      for cand in "default|" "${ab_candidates[@]}"; do
+        IFS='|' read -r cname copts <<<"$cand"
+        # shellcheck disable=SC2086 # the deck's and candidate's words are separate arguments
+        run "ab-$name-$cname-$r" 60 -- "$P/solvers/$solver/${solver}_cuda" $deck $copts "${tune[@]}" \
+          output_dir="$b/ab/$name.$cname.r$r"
+      done
+    done
+  done
+  run ab-table 30 -- "$py" validation/ab_table.py "$b/ab" "$logs/ab.md"
+  end_step ab
 fi
 
 # ---- offload ----

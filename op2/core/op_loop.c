@@ -186,6 +186,7 @@ void op_loop_begin_part(op_loop_ctx *L, const char *name, op_set set, int nargs,
   L->timer = op_timer_find(L->name);
   L->t0 = op_wtime();
   L->halo_waited = 0;
+  L->device_timed = 0;
   L->t_halo = 0.0;
   /* Many processes: partitioned by now, the halo exchanges this loop needs
    * in flight while the core blocks run. */
@@ -239,7 +240,8 @@ void op_loop_end(op_loop_ctx *L) {
     op_dist->loop_end(L);
     op_timer_add_mpi(L->timer, L->t_halo, op_wtime() - t);
   }
-  op_timer_add(L->timer, op_wtime() - L->t0, L->plan ? L->plan->bytes_moved : 0.0);
+  op_timer_add(L->timer, L->device_timed ? 0.0 : op_wtime() - L->t0,
+               L->plan ? L->plan->bytes_moved : 0.0);
 }
 
 /* ---- reductions ------------------------------------------------------------------ */

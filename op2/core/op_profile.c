@@ -10,6 +10,7 @@
 
 #include "op2.h"
 #include "op2_at_exit.h"
+#include "op2_loop.h"
 #include "op2_error.h"
 #include "op2_state.h"
 
@@ -94,9 +95,13 @@ static void profile_free(void) {
   nregions = cap_regions = depth = 0;
 }
 
-void op_timers(double *cpu, double *et) {
+void op_timers_core(double *cpu, double *et) {
   if (cpu) *cpu = (double)clock() / (double)CLOCKS_PER_SEC;
   if (et) *et = op_wtime();
 }
 
-void op_timers_core(double *cpu, double *et) { op_timers(cpu, et); }
+void op_timers(double *cpu, double *et) {
+  /* Reading the loops' pending times waits for the last of them. */
+  if (op_timing_collect) op_timing_collect();
+  op_timers_core(cpu, et);
+}

@@ -1,7 +1,8 @@
 /*
  * gen_emit_offload.c - loop code for the OpenMP target-offload backend
  * (op2/backends/offload, docs/offload.md). Every loop becomes one or more
- * `#pragma omp target teams distribute parallel for` regions over device
+ * `#pragma omp target teams distribute parallel for` regions (with `simd`
+ * where the elements are independent and nothing is reduced) over device
  * copies that the backend keeps resident (is_device_ptr), one per strategy:
  *
  *   no indirect writes  parallel  one region over all elements, reductions
@@ -202,8 +203,21 @@ static const char *reduction_op(const gen_arg *a) {
   return gen_is_inc(a) ? "+" : !strcmp(a->acc, "OP_MIN") ? "min" : "max";
 }
 
-/* `#pragma omp target teams distribute parallel for` with its clauses: the
- * device, the device copies (is_device_ptr), the globals read (mapped per
+/* Whether a region's elements may also be run as SIMD lanes: every element
+ * independent of the others in the region (parallel: no indirect writes;
+ * colour and mask: one colour's elements share no datum written), no `omp
+ * atomic` (atomic) and no reduction (its lanes would sum in another order,
+ * and the results are to stay the same bits). Blocks run a block's elements
+ * in order by design. */
+static int region_simd(const loop_info *L, strategy s) {
+  if (s != S_PARALLEL && s != S_COLOUR && s != S_MASK) return 0;
+  for (int i = 0; i < L->n; i++)
+    if (gen_is_part(&L->lp->args[i])) return 0;
+  return 1;
+}
+
+/* `#pragma omp target teams distribute parallel for [simd]` with its clauses:
+ * the device, the device copies (is_device_ptr), the globals read (mapped per
  * region: they are small), and the reductions of the non-blocks strategies. */
 static void emit_pragma(FILE *f, const loop_info *L, strategy s, int host) {
   const gen_loop *lp = L->lp;
@@ -231,7 +245,13 @@ static void emit_pragma(FILE *f, const loop_info *L, strategy s, int host) {
   if (s == S_MASK) ADD("%secol", used ? ", " : "");
   if (s == S_BLOCKS) ADD("%sblkmap, boff, bnel", used ? ", " : "");
 #undef ADD
-  fprintf(f, "#pragma omp target teams distribute parallel for device(dev)");
+  /* num_teams and thread_limit from the options; 0 is the runtime's own
+   * choice, as without the clauses (GCC's libgomp reads a count of at most 0
+   * as its default, on the host and in its nvptx plugin: docs/offload.md). */
+  fprintf(f,
+          "#pragma omp target teams distribute parallel for%s device(dev) num_teams(C.teams) "
+          "thread_limit(C.thread_limit)",
+          region_simd(L, s) ? " simd" : "");
   if (used) fprintf(f, " is_device_ptr(%s)", list);
   for (int i = 0; i < L->n; i++) {
     const gen_arg *a = &lp->args[i];

@@ -380,7 +380,10 @@ void (op_free)(void *p);
 
 double op_wtime(void);
 /* OP2's timer: *cpu gets the process CPU time, *et the wall-clock time, in
- * seconds (the difference of two calls is what counts). */
+ * seconds (the difference of two calls is what counts). op_timers first
+ * waits for the loops a device still runs (the CUDA backend with
+ * --op-cuda-sync=needed queues them), as OP2's CUDA backend does, so that
+ * a time read after loops includes them; op_timers_core does not wait. */
 void op_timers(double *cpu, double *et);
 void op_timers_core(double *cpu, double *et);
 /* OP2's profile regions: op_profile_start("name") ... op_profile_end(), nested;

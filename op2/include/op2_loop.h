@@ -76,6 +76,8 @@ typedef struct {
                              processes when the loop writes through a map */
   int halo_waited;        /* op_loop_wait done (many processes) */
   double t_halo;          /* seconds in the MPI layer's exchanges (started, waited for) */
+  int device_timed;       /* the backend adds the call's seconds later (op_timer_add_seconds):
+                             op_loop_end counts the call and its bytes, not the host's time */
 } op_loop_ctx;
 
 void op_loop_begin(op_loop_ctx *L, const char *name, op_set set, int nargs, const op_arg *args,
@@ -137,6 +139,13 @@ void op_timer_add(int timer, double seconds, double bytes);
  * exchanges (started and waited for) and the combination of its reductions
  * over the processes (the timing table's columns on many processes). */
 void op_timer_add_mpi(int timer, double halo, double reduce);
+/* Seconds of a call already counted (a backend that times its loops on the
+ * device, read after the call: op_loop_ctx.device_timed). */
+void op_timer_add_seconds(int timer, double seconds);
+/* Set by a backend whose loops' times arrive after the calls (CUDA events
+ * read in a batch): op_timing_output and op_timing_json call it first, so
+ * that every call made so far is in the table. NULL elsewhere. */
+extern void (*op_timing_collect)(void);
 
 /* OpenMP backend only (its generated loops call it): the chunk of a static
  * schedule over `count` blocks that deals op_thread_spread() pieces to each

@@ -36,6 +36,11 @@ int main(void) {
         "host target");
   CHECK(op_offload_parse_option(&o, "--op-offload-host=parallel") && o.host_target == 0,
         "host parallel");
+  CHECK(o.teams == 0 && o.thread_limit == 0, "teams and thread limit: the runtime's by default");
+  CHECK(op_offload_parse_option(&o, "--op-offload-teams=264") && o.teams == 264, "teams 264");
+  CHECK(op_offload_parse_option(&o, "--op-offload-thread-limit=128") && o.thread_limit == 128,
+        "thread limit 128");
+  CHECK(op_offload_parse_option(&o, "--op-offload-teams=0") && o.teams == 0, "teams 0");
   CHECK(!op_offload_parse_option(&o, "--op-force=staged"), "a CUDA option is not an offload one");
   for (int s = 0; s < OP_OFFLOAD_NSTRATEGIES; s++)
     CHECK(op_offload_strategy_from_name(op_offload_strategy_name(s)) == s, "name of strategy %d",

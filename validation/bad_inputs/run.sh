@@ -26,6 +26,7 @@ export S=$root T=$work/files O=$work/out
 export AIRFOIL=$build/solvers/airfoil/airfoil_seq
 export AIRFOIL_OMP=$build/solvers/airfoil/airfoil_openmp
 export AIRFOIL_CUDAEMU=$build/solvers/airfoil/airfoil_cudaemu
+export AIRFOIL_OFFLOAD=$build/solvers/airfoil/airfoil_offload
 export JACOBI=$build/solvers/jacobi/jacobi_seq
 export HEAT=$build/solvers/heat/heat_seq
 export HEAT_OMP=$build/solvers/heat/heat_openmp
@@ -39,8 +40,8 @@ export TUNE_CHECK=$build/tools/op2-tune-check
 # An application that misuses the OP2 API, one mistake a mode (op2/tests/misuse).
 export MISUSE=$build/op2/tests/test_misuse_seq
 # The MPI executables on 2 processes (built when MPI, PT-Scotch and parallel
-# HDF5 are installed) and the CPU emulation of CUDA (built with the CUDA
-# backend): a case that needs one is skipped, and said so, where it is not
+# HDF5 are installed), the CPU emulation of CUDA (built with the CUDA
+# backend) and the offload executables (built with an offload compiler): a case that needs one is skipped, and said so, where it is not
 # built; every other case runs, with the same expectation, in every build.
 export AIRFOIL_MPI=$build/solvers/airfoil/airfoil_mpi
 export JACOBI_MPI=$build/solvers/jacobi/jacobi_mpi
@@ -54,7 +55,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export MPIRUN2="env $(mpi_yield_env 2) mpirun --oversubscribe -np 2"
 # once.sh REGEX $MPIRUN2 ...: the refusal printed once by the job (docs/mpi.md).
 export ONCE=$here/once.sh
-optional="AIRFOIL_MPI JACOBI_MPI HEAT_MPI EULER_MPI MISUSE_MPI AIRFOIL_CUDAEMU HEAT_CUDAEMU"
+optional="AIRFOIL_MPI JACOBI_MPI HEAT_MPI EULER_MPI MISUSE_MPI AIRFOIL_CUDAEMU HEAT_CUDAEMU AIRFOIL_OFFLOAD"
 mkdir -p "$T" "$O"
 bash "$here/make_files.sh" >"$work/make_files.log" 2>&1 || {
   echo "making the bad files failed:"; cat "$work/make_files.log"; exit 1; }

@@ -25,6 +25,9 @@
 #              a masked run that hangs is stopped by --run-limit and is a
 #              row "timed out" (exit 1); the steps that would run the same
 #              code as step 3 are rows saying so
+#   ab         every candidate against the default on the four benchmarks, in
+#              two interleaved rounds, and the table (logs/ab.md, ab.csv): a
+#              candidate faster in every round, one slower in every round
 #   no_xz      a bundle to unpack and no xz: exit 2 naming xz
 #   no_gpu     no nvidia-smi: exit 77, the call not counted in the folder
 #
@@ -47,9 +50,11 @@ fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
 root=$work/root
 mkdir -p "$root/scripts/lib" "$root/validation" "$root/inputs" "$root/meshes/data"
 cp "$src/scripts/gpu-check.sh" "$src/scripts/offload-steps.sh" "$root/scripts/"
-cp "$src/scripts/lib/runs.sh" "$src/scripts/lib/relocate_trees.py" "$root/scripts/lib/"
+cp "$src/scripts/lib/runs.sh" "$src/scripts/lib/relocate_trees.py" "$src/scripts/lib/help.sh" \
+   "$src/scripts/lib/suite_version.py" "$root/scripts/lib/"
 cp "$src/validation/gpu_report.py" "$src/validation/result_files.py" \
-   "$src/validation/op2_common_compare.py" "$src/validation/airfoil_targets.py" "$root/validation/"
+   "$src/validation/op2_common_compare.py" "$src/validation/airfoil_targets.py" \
+   "$src/validation/ab_table.py" "$root/validation/"
 : >"$root/meshes/data/new_grid.dat"
 for t in portable strict; do
   mkdir -p "$root/build/$t"
@@ -62,17 +67,23 @@ stub() { # stub PATH BODY: an executable shell script
   printf '#!/usr/bin/env bash\n%s\n' "$2" >"$1"
   chmod +x "$1"
 }
-# Programs: a result.json in their output_dir, exit with $STUB_PROGRAM_RC (default 0).
+# Programs: a result.json in their output_dir (0.5 s, 0.4 s with
+# --op-cuda-sync=needed), exit with $STUB_PROGRAM_RC (default 0).
 for exe in op2/tests/test_loops_cuda solvers/heat/heat_cuda solvers/jacobi/jacobi_cuda \
            solvers/euler/euler_cuda solvers/airfoil/airfoil_openmp validation/op2-compare; do
   stub "$P/$exe" 'echo "stub $0 $* ${STUB_PROGRAM_SAYS:-}"
-for a; do case $a in output_dir=*) mkdir -p "${a#*=}" && echo "{\"wall_seconds_main_loop\": 0.5}" >"${a#*=}/result.json" ;; esac; done
+t=0.5; case " $* " in *" --op-cuda-sync=needed "*) t=0.4 ;; esac
+for a; do case $a in output_dir=*) mkdir -p "${a#*=}" && echo "{\"wall_seconds_main_loop\": $t}" >"${a#*=}/result.json" ;; esac; done
 exit "${STUB_PROGRAM_RC:-0}"'
 done
 # airfoil_cuda prints the rms history of OP2's airfoil and its time.
 rms='for k in 100 200 300 400 500 600 700 800 900 1000; do printf "%6d  %.5e\n" $k "5.0${k:0:1}e-04"; done'
+# Its result.json: 0.629 s, 0.7 s with --op-cuda-sync=needed (slower).
 stub "$P/solvers/airfoil/airfoil_cuda" "echo \"stub \$0 \$*\"; $rms"'
-echo "airfoil: 1000 iterations in 0.629 s (0.629 ms per iteration)"; exit "${STUB_PROGRAM_RC:-0}"'
+echo "airfoil: 1000 iterations in 0.629 s (0.629 ms per iteration)"
+t=0.629; case " $* " in *" --op-cuda-sync=needed "*) t=0.7 ;; esac
+for a; do case $a in output_dir=*) mkdir -p "${a#*=}" && echo "{\"wall_seconds_main_loop\": $t}" >"${a#*=}/result.json" ;; esac; done
+exit "${STUB_PROGRAM_RC:-0}"'
 # OP2-Common's airfoil: its own check fails (rms -nan) with OP_AUTO_SOA=1, and exits 0 either way.
 stub "$root/build/op2-common/airfoil_cuda" '[ -f new_grid.dat ] || { echo "cannot open new_grid.dat"; exit 1; }
 if [ "${OP_AUTO_SOA:-0}" = 1 ]; then
@@ -211,6 +222,23 @@ for re in '^\| jacobi \| 1 per-loop \| .* \| 1 \|  \|  \|  \| timed out after 2 
           '^\| heat \| cuda \(tuned\) \| .* \| 10 \| 0.5 \| 0.05 \|'; do
   grep -q -E -- "$re" "$out/steps.md" 2>/dev/null || fail "offload: steps.md lacks /$re/"
 done
+
+# ab: the candidates against the default, interleaved, and the table.
+out=$work/ab
+gc ab
+check ab 0 $? '\| ab-airfoil-default-1 \| passed' '\| ab-euler-sync-needed-2 \| passed' \
+  '\| ab-table \| passed'
+for re in '^\| heat \| sync-needed \| 0\.4000, 0\.4000 \| 0\.4000 \| 0\.800 \| faster \|$' \
+          '^\| airfoil \| sync-needed \| 0\.7000, 0\.7000 \| 0\.7000 \| 1\.113 \| slower \|$' \
+          '^\| jacobi \| default \| 0\.5000, 0\.5000 \| 0\.5000 \| 1\.000 \| the default \|$'; do
+  grep -q -E -- "$re" "$out/logs/ab.md" 2>/dev/null || fail "ab: logs/ab.md lacks /$re/"
+done
+grep -q '^euler,sync-needed,2,0.400000,0.8000,faster' "$out/logs/ab.csv" 2>/dev/null ||
+  fail "ab: logs/ab.csv lacks euler's row"
+# Interleaved: round 1 of every benchmark before round 2 of any.
+order=$(grep -o 'ab-[a-z]*-[a-z-]*-[12]' "$out/report.md" | sed 's/.*-//' | tr -d '\n')
+[ "$order" = "11111111222222222" ] || [ "$order" = "1111111122222222" ] ||
+  fail "ab: the runs are not in interleaved rounds: $order"
 
 # no_xz: the trees are missing, a bundle is there, xz is not.
 nox=$work/noxz-bin

@@ -56,7 +56,10 @@ const char *op_backend_usage(void) {
            "  --op-device=N       CUDA device number (default 0; on many processes, each\n"
            "                      process's rank on its machine modulo the devices)\n"
            "  --op-threads=N      host threads for the library's own work: plans,\n"
-           "                      declarations (default: OMP_NUM_THREADS or all cores)\n",
+           "                      declarations (default: OMP_NUM_THREADS or all cores)\n"
+           "  --op-cuda-sync=loop|needed  CUDA: the host waits for every loop (loop, default)\n"
+           "                      or only where it needs a value: a reduction, a host read,\n"
+           "                      the tuner (needed; loop times read in a batch)\n",
            op_cuda_tune_usage());
   return text;
 }
@@ -102,6 +105,8 @@ void op_backend_init(void) {
     op_fatal("option --op-device=%d: only %d CUDA device(s)", G.opt.device, n);
   op_device_rows = &op_cuda_device_rows;
   op_cuda_device_init(G.opt.device);
+  op_cuda_device_sync_needed(G.opt.sync_needed);
+  op_timing_collect = op_cuda_timing_collect;
   op_cuda_tune_init();
   if (op_diags_level() >= 1) op_cuda_device_describe(G.opt.device);
   if (G.updater)
@@ -137,6 +142,8 @@ void op_backend_dat_freed(op_dat dat) { op_cuda_dat_forget(dat); }
 
 void op_backend_exit(void) {
   if (!op_cuda_device_ready()) return;
+  op_cuda_timing_collect();
+  op_timing_collect = NULL;
   op_cuda_tune_exit(op_diags_level(), op_cuda_device_name());
   op_cuda_device_exit();
   for (int i = 0; i < G.npending; i++) {

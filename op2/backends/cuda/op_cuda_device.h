@@ -22,6 +22,7 @@ typedef struct {
   int device;       /* --op-device=N (default 0) */
   int device_given; /* 1 when --op-device was given */
   int host_threads; /* --op-threads: the host's share (plans, declarations) */
+  int sync_needed;  /* --op-cuda-sync=needed: the host waits only where a value is needed */
 } op_cuda_options;
 
 /* Applies one --op-... option; returns 1 when it was one of the backend's
@@ -31,6 +32,12 @@ int op_cuda_parse_option(op_cuda_options *o, const char *arg);
 /* Starts using CUDA device `device` (a valid number): its properties, the
  * loops' timing events. */
 void op_cuda_device_init(int device);
+/* --op-cuda-sync: 0 (loop) the host waits for every loop; 1 (needed) only
+ * for a reduction, a host read or the tuner, reading the other loops' event
+ * times in a batch. */
+void op_cuda_device_sync_needed(int needed);
+/* Reads the times of the calls not yet read (op_timing_collect). */
+void op_cuda_timing_collect(void);
 /* 1 between op_cuda_device_init and op_cuda_device_exit. */
 int op_cuda_device_ready(void);
 /* The device's name, for the tuner's file. */

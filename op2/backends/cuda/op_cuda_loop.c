@@ -9,6 +9,12 @@
  * current: a loop uploads a dat whose device copy is stale, and leaves every
  * dat it writes current on the device only; op_fetch_data_ptr (core) calls
  * op_backend_dat_to_host when the application needs the host copy.
+ *
+ * Each call is timed by a pair of CUDA events. With --op-cuda-sync=loop (the
+ * default) the host waits for every loop's stop event; with needed it waits
+ * only where a value is needed on the host (a reduction's partials, a loop
+ * the tuner is still timing) and reads the other calls' times in a batch
+ * (a timing report, the end, or when every pair of events is in use).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,11 +32,23 @@
 /* Halo rows on many processes (op_cuda_halo.cu). */
 void op_cuda_rows_free(void);
 
+/* Calls whose events are recorded and not yet read. */
+#define TIMED_CALLS 256
+
 static struct {
   int ready;
+  int sync_needed;     /* --op-cuda-sync=needed */
   struct cudaDeviceProp prop;
   size_t shared_optin; /* dynamic + static shared memory one block may have */
-  cudaEvent_t ev_start, ev_stop;
+  struct timed_call {
+    cudaEvent_t start, stop;
+    char *name;        /* the loop's name (tuner) */
+    op_cuda_config cfg;
+    int timer;         /* its row of the timing table, or -1 (host-timed) */
+    int tune;          /* the time goes to the tuner (the loop ran some elements) */
+  } calls[TIMED_CALLS];
+  int ncalls_made;     /* event pairs created */
+  int npending;        /* calls[0..npending) recorded, not read */
   void **map_d;        /* per map index */
   int nmap_d;
   void **gid_d;        /* per set index: its global numbers (many processes) */
@@ -64,9 +82,32 @@ void op_cuda_device_init(int device) {
   G.shared_optin = G.prop.sharedMemPerBlockOptin > G.prop.sharedMemPerBlock
                        ? G.prop.sharedMemPerBlockOptin
                        : G.prop.sharedMemPerBlock;
-  CK(cudaEventCreate(&G.ev_start), NULL);
-  CK(cudaEventCreate(&G.ev_stop), NULL);
   G.ready = 1;
+}
+
+void op_cuda_device_sync_needed(int needed) { G.sync_needed = needed; }
+
+/* Waits for the last pending call and hands every pending call's time to the
+ * tuner and (for device-timed calls) to the timing table, in call order. */
+static void timed_calls_read(void) {
+  if (!G.npending) return;
+  struct timed_call *last = &G.calls[G.npending - 1];
+  /* Errors of the kernels themselves surface here, naming the last loop. */
+  CK(cudaEventSynchronize(last->stop), last->name);
+  for (int i = 0; i < G.npending; i++) {
+    struct timed_call *c = &G.calls[i];
+    float ms = 0.0f;
+    CK(cudaEventElapsedTime(&ms, c->start, c->stop), c->name);
+    if (c->tune) op_cuda_tune_record(c->name, c->cfg, (double)ms);
+    if (c->timer >= 0) op_timer_add_seconds(c->timer, 1e-3 * (double)ms);
+    free(c->name);
+    c->name = NULL;
+  }
+  G.npending = 0;
+}
+
+void op_cuda_timing_collect(void) {
+  if (G.ready) timed_calls_read();
 }
 
 int op_cuda_device_ready(void) { return G.ready; }
@@ -82,6 +123,7 @@ void op_cuda_device_describe(int device) {
 
 void op_cuda_device_exit(void) {
   if (!G.ready) return;
+  timed_calls_read();
   /* The dats' data is the library's own (declarations copy), freed right
    * after this: nothing to bring back to the host. */
   for (int i = 0; i < op_num_dats(); i++) {
@@ -106,8 +148,10 @@ void op_cuda_device_exit(void) {
   if (G.part_d) CK(cudaFree(G.part_d), NULL);
   free(G.gbl_h);
   free(G.part_h);
-  CK(cudaEventDestroy(G.ev_start), NULL);
-  CK(cudaEventDestroy(G.ev_stop), NULL);
+  for (int i = 0; i < G.ncalls_made; i++) {
+    CK(cudaEventDestroy(G.calls[i].start), NULL);
+    CK(cudaEventDestroy(G.calls[i].stop), NULL);
+  }
   memset(&G, 0, sizeof G);
 }
 
@@ -503,7 +547,21 @@ void op_cuda_loop_start(op_cuda_loop *C) {
       off += ((size_t)C->L.args[i].size * (size_t)nparts + 15) & ~(size_t)15;
     }
   }
-  CK(cudaEventRecord(G.ev_start, 0), C->name);
+  if (G.npending == TIMED_CALLS) timed_calls_read();
+  if (G.npending == G.ncalls_made) {
+    CK(cudaEventCreate(&G.calls[G.ncalls_made].start), C->name);
+    CK(cudaEventCreate(&G.calls[G.ncalls_made].stop), C->name);
+    G.ncalls_made++;
+  }
+  struct timed_call *c = &G.calls[G.npending++];
+  c->name = op_strdup(C->name);
+  c->cfg = C->cfg;
+  c->tune = C->L.set->size > 0;
+  /* Many processes: the halo exchanges are host work after every loop, so
+   * the host waits anyway and its clock times the call, as with loop. */
+  C->L.device_timed = G.sync_needed && !op_dist;
+  c->timer = C->L.device_timed ? C->L.timer : -1;
+  CK(cudaEventRecord(c->start, 0), C->name);
   C->timing = 1;
 }
 
@@ -514,25 +572,23 @@ void op_cuda_loop_launched(op_cuda_loop *C, const char *file, int line) {
 }
 
 void op_cuda_loop_finish(op_cuda_loop *C) {
-  CK(cudaEventRecord(G.ev_stop, 0), C->name);
-  /* Errors of the kernels themselves surface here, still naming the loop. */
-  CK(cudaEventSynchronize(G.ev_stop), C->name);
+  if (C->timing) CK(cudaEventRecord(G.calls[G.npending - 1].stop, 0), C->name);
   size_t bytes = 0;
   for (int i = 0; i < C->L.nargs; i++)
     if (is_reduction(&C->L.args[i]))
       bytes += ((size_t)C->L.args[i].size * (size_t)C->nparts + 15) & ~(size_t)15;
+  /* The host waits for this loop when it is told to wait for every loop,
+   * when it needs the loop's reduction partials (the copy waits; errors of
+   * the kernels surface there or at the stop event, naming the loop), or
+   * when the tuner needs the time to choose the next call's configuration. */
   if (bytes) CK(cudaMemcpy(G.part_h, G.part_d, bytes, cudaMemcpyDeviceToHost), C->name);
+  if (!C->L.device_timed || bytes || !op_cuda_tune_settled(C->name, NULL)) timed_calls_read();
 }
 
 void op_cuda_loop_end(op_cuda_loop *C) {
   for (int i = 0; i < C->L.nargs; i++) {
     const op_arg *a = &C->L.args[i];
     if (a->kind == OP_ARG_DAT && a->acc != OP_READ) a->dat->where = OP_DAT_DEVICE_CURRENT;
-  }
-  if (C->timing && C->L.set->size > 0) {
-    float ms = 0.0f;
-    CK(cudaEventElapsedTime(&ms, G.ev_start, G.ev_stop), C->name);
-    op_cuda_tune_record(C->name, C->cfg, (double)ms);
   }
   op_loop_end(&C->L);
 }

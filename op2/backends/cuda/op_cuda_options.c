@@ -20,6 +20,15 @@ int op_cuda_parse_option(op_cuda_options *o, const char *arg) {
     o->device_given = 1;
     return 1;
   }
+  if (!strncmp(arg, "--op-cuda-sync=", 15)) {
+    if (!strcmp(arg + 15, "loop"))
+      o->sync_needed = 0;
+    else if (!strcmp(arg + 15, "needed"))
+      o->sync_needed = 1;
+    else
+      op_fatal("option %s: expected loop or needed", arg);
+    return 1;
+  }
   if (op_omp_threads_option(arg, &o->host_threads)) return 1;
   return op_cuda_tune_option(arg);
 }

@@ -56,7 +56,10 @@ const char *op_backend_usage(void) {
          "  --op-offload-host=parallel|target\n"
          "                      without a device: ordinary parallel loops (default), or\n"
          "                      the target regions by OpenMP's host fallback (slow: for\n"
-         "                      testing that code path)\n" OP_OMP_THREADS_USAGE
+         "                      testing that code path)\n"
+         "  --op-offload-teams=N, --op-offload-thread-limit=N\n"
+         "                      num_teams and thread_limit of the target regions (default\n"
+         "                      0: the OpenMP runtime's choice)\n" OP_OMP_THREADS_USAGE
          "                      (without a device; the host fallback takes OMP_NUM_THREADS)\n";
 }
 

@@ -67,6 +67,8 @@ typedef struct {
   int soa;             /* 1: multi-component dats may be SoA on the device (--op-offload-layout=soa) */
   int host;            /* 1: the regions run as ordinary parallel loops on the host */
   int device;          /* the OpenMP device number of every region of this call */
+  int teams;           /* num_teams of the target regions, 0: the runtime's choice */
+  int thread_limit;    /* thread_limit of the target regions, 0: the runtime's choice */
   const op_plan *plan; /* L.plan */
   /* Per argument: the device copy of the dat, its strides (component d of
    * element n at dat[n * es + d * cs]: AoS es = dim, cs = 1; SoA es = 1,
@@ -107,6 +109,8 @@ typedef struct {
   int threads;         /* --op-threads=N on the host, 0: OpenMP's */
   int host_target;     /* --op-offload-host=target: on the host, the target regions
                           themselves (OpenMP's host fallback) instead of parallel loops */
+  int teams;           /* --op-offload-teams=N, 0: the runtime's choice */
+  int thread_limit;    /* --op-offload-thread-limit=N, 0: the runtime's choice */
 } op_offload_options;
 
 const char *op_offload_strategy_name(int strategy);

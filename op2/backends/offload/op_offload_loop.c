@@ -305,6 +305,8 @@ void op_offload_loop_begin(op_offload_loop *C, const op_offload_loop_desc *desc,
   C->plan = C->L.plan;
   C->device = D.device;
   C->soa = D.opt->soa;
+  C->teams = D.opt->teams;
+  C->thread_limit = D.opt->thread_limit;
   C->host = op_offload_on_host() && !D.opt->host_target;
   /* Dats that some argument passes with a dim that is not a literal first
    * (made AoS), so that no pointer taken below is freed by a later argument. */

@@ -30,6 +30,16 @@ static const char *value_of(const char *arg, const char *option) {
   return strncmp(arg, option, n) == 0 ? arg + n : NULL;
 }
 
+/* The value of a count option: an integer in [0, most], 0 for the runtime's choice. */
+static int count_value(const char *arg, const char *v, long most) {
+  char *end;
+  long n = strtol(v, &end, 10);
+  if (end == v || *end || n < 0 || n > most)
+    op_fatal("option %s: expected an integer in [0, %ld] (0: the OpenMP runtime's choice)", arg,
+             most);
+  return (int)n;
+}
+
 int op_offload_parse_option(op_offload_options *o, const char *arg) {
   const char *v;
   if ((v = value_of(arg, "--op-device="))) {
@@ -70,6 +80,10 @@ int op_offload_parse_option(op_offload_options *o, const char *arg) {
     if (s < 0 || s == OP_OFFLOAD_PARALLEL)
       op_fatal("option %s: expected atomic, colour, mask or blocks", arg);
     o->strategy = s;
+  } else if ((v = value_of(arg, "--op-offload-teams="))) {
+    o->teams = count_value(arg, v, 1 << 20);
+  } else if ((v = value_of(arg, "--op-offload-thread-limit="))) {
+    o->thread_limit = count_value(arg, v, 1024);
   } else if (op_omp_threads_option(arg, &o->threads)) {
     return 1;
   } else {

@@ -176,9 +176,33 @@ void run_block() {
 
 }  // namespace
 
+/* Records and waits: an event is complete once a wait came after its record.
+ * A wait counts when the device had work queued since the last one (a launch
+ * or an event): what would stall the host on a GPU. */
+static long records, waited_through, host_waits, launches;
+static int queued;
+
+static void host_wait(void) {
+  if (queued) host_waits++;
+  queued = 0;
+  waited_through = records;
+}
+
+namespace {
+struct report_at_exit {
+  ~report_at_exit() {
+    const char *r = std::getenv("OP_CUDA_EMU_REPORT");
+    if (r && !std::strcmp(r, "1"))
+      std::fprintf(stderr, "cuda emulation: %ld launches, %ld host waits\n", launches, host_waits);
+  }
+} report;
+}  // namespace
+
 void op_emu_launch(const void *fn, const char *name, dim3 grid, dim3 block, size_t shared,
                    std::function<void()> kernel) {
   kernel_name = name;
+  launches++;
+  queued = 1;
   if (grid.x < 1 || grid.y != 1 || grid.z != 1 || block.x < 1 ||
       block.x > (unsigned)kernel_max_threads() || block.y != 1 || block.z != 1) {
     last_error = cudaErrorInvalidConfiguration;
@@ -245,7 +269,9 @@ uint64_t op_emu_shfl_down(uint64_t bits, unsigned delta) {
 
 struct op_emu_event {
   double t;
+  long recorded; /* the number of the record, 0 never recorded */
 };
+
 
 extern "C" {
 
@@ -321,6 +347,7 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind 
       !inside_allocation(src, bytes))
     return cudaErrorInvalidValue;
   std::memcpy(dst, src, bytes);
+  if (kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDefault) host_wait();
   return cudaSuccess;
 }
 
@@ -330,7 +357,10 @@ cudaError_t cudaMemset(void *dst, int value, size_t bytes) {
   return cudaSuccess;
 }
 
-cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+cudaError_t cudaDeviceSynchronize(void) {
+  host_wait();
+  return cudaSuccess;
+}
 
 cudaError_t cudaGetLastError(void) {
   cudaError_t e = last_error;
@@ -347,6 +377,7 @@ const char *cudaGetErrorString(cudaError_t err) {
     case cudaErrorInvalidDevice: return "invalid device ordinal";
     case cudaErrorNoDevice: return "no CUDA-capable device is detected";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorNotReady: return "device not ready";
     case cudaErrorInitializationError: return "initialization error";
     case cudaErrorInsufficientDriver:
       return "CUDA driver version is insufficient for CUDA runtime version";
@@ -355,7 +386,7 @@ const char *cudaGetErrorString(cudaError_t err) {
 }
 
 cudaError_t cudaEventCreate(cudaEvent_t *ev) {
-  *ev = new op_emu_event{0.0};
+  *ev = new op_emu_event{0.0, 0};
   return cudaSuccess;
 }
 cudaError_t cudaEventDestroy(cudaEvent_t ev) {
@@ -365,13 +396,18 @@ cudaError_t cudaEventDestroy(cudaEvent_t ev) {
 cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t stream) {
   (void)stream;
   ev->t = now();
+  ev->recorded = ++records;
+  queued = 1;
   return cudaSuccess;
 }
 cudaError_t cudaEventSynchronize(cudaEvent_t ev) {
-  (void)ev;
+  if (!ev->recorded) return cudaErrorInvalidValue;
+  if (ev->recorded > waited_through) host_wait();
   return cudaSuccess;
 }
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t stop) {
+  if (!start->recorded || !stop->recorded) return cudaErrorInvalidValue;
+  if (start->recorded > waited_through || stop->recorded > waited_through) return cudaErrorNotReady;
   *ms = (float)((stop->t - start->t) * 1e3);
   return cudaSuccess;
 }

@@ -21,6 +21,12 @@
  * limits (no device, a start-up error, no driver, fewer threads per block,
  * kernels' static shared memory, less shared memory per block): the
  * OP_CUDA_EMU_* variables of docs/cuda.md, "Testing without a GPU".
+ * The host waits as it would on a GPU: an event recorded is complete only
+ * after a call that waits for the device (cudaEventSynchronize of it or of a
+ * later event, cudaDeviceSynchronize, a copy to the host); its time read
+ * before that is cudaErrorNotReady, as on a GPU whose kernels still run.
+ * With OP_CUDA_EMU_REPORT=1 the program ends by printing its launches and
+ * host waits (the count a GPU would wait that many times).
  */
 #ifndef OP_CUDA_EMU_H
 #define OP_CUDA_EMU_H
@@ -40,6 +46,7 @@ typedef enum {
   cudaErrorInsufficientDriver = 35,
   cudaErrorInvalidDevice = 101,
   cudaErrorNoDevice = 100,
+  cudaErrorNotReady = 600,
   cudaErrorLaunchFailure = 719
 } cudaError_t;
 
