@@ -33,14 +33,6 @@ static struct {
   int npending;
 } G = {.opt = {.device = 0}};
 
-/* ---- errors ------------------------------------------------------------------------ */
-
-void op_cuda_fail(int err, const char *call, const char *loop, const char *file, int line) {
-  op_fatal_at(file, line, "cuda", "CUDA call %s failed%s%s%s: %s (error %d)", call,
-              loop ? " in loop \"" : "", loop ? loop : "", loop ? "\"" : "",
-              cudaGetErrorString((cudaError_t)err), err);
-}
-
 /* ---- backend hooks ------------------------------------------------------------------- */
 
 const char *op_backend_name(void) { return "cuda"; }
