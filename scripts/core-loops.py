@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Whether the sources of a static library call each other in a circle.
 
-Reads the library's symbol table with nm: an object file that uses a symbol
-another defines depends on it. Exits 0 when the dependencies have no cycle,
-1 naming each cycle and the symbols that close it, 2 when nm fails, 77
-when nm is not installed. The core
-(op2/core, libop2_core.a) is kept free of cycles so that each of its files can
-be read, tested and replaced knowing only the files below it
-(docs/developing.md, "The map of the house").
+Reads each library's symbol table with nm: an object file that uses a symbol
+another of the same library defines depends on it. Exits 0 when no library's
+dependencies have a cycle, 1 naming each cycle and the symbols that close it,
+2 when nm fails, 77 when nm is not installed. The core (op2/core,
+libop2_core.a) and the libraries above it (a backend's, a solver's) are kept
+free of cycles so that each of their files can be read, tested and replaced
+knowing only the files below it (docs/developing.md, "The map of the house").
 """
 import argparse
 import collections
@@ -80,16 +80,25 @@ def cycles(nodes, edges):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("library", help="a static library (.a), e.g. build/release/op2/libop2_core.a")
+    ap.add_argument("library", nargs="+",
+                    help="a static library (.a), e.g. build/release/op2/libop2_core.a")
     args = ap.parse_args()
-    defined, used, objects = read_symbols(args.library)
+    status = 0
+    for library in args.library:
+        status = max(status, check_library(library))
+    return status
+
+
+def check_library(library):
+    """0 when the library's object files have no cycle, 1 naming each."""
+    defined, used, objects = read_symbols(library)
     edges = {o: {defined[s] for s in used[o] if s in defined and defined[s] != o} for o in objects}
     found = cycles(objects, edges)
     if not found:
-        print(f"core-loops: {len(objects)} object files of {args.library}, no cycle")
+        print(f"core-loops: {len(objects)} object files of {library}, no cycle")
         return 0
     for component in found:
-        print(f"core-loops: a cycle of {len(component)} files: {', '.join(component)}")
+        print(f"core-loops: {library}: a cycle of {len(component)} files: {', '.join(component)}")
         for a in component:
             for b in sorted(edges[a] & set(component)):
                 names = sorted(s for s in used[a] if defined.get(s) == b)

@@ -10,12 +10,48 @@ set_tests_properties(docs.deck_keys PROPERTIES LABELS unit)
 add_test(NAME docs.include_floors
          COMMAND ${OP2_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/include-floors.py ${PROJECT_SOURCE_DIR})
 set_tests_properties(docs.include_floors PROPERTIES LABELS unit)
+# ... and the checker refuses a climb it is shown (a test of the library that
+# includes a mesh's header; validation/tests/include_floors_test.py).
+add_test(NAME docs.include_floors_planted
+         COMMAND ${OP2_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/tests/include_floors_test.py
+                 ${PROJECT_SOURCE_DIR}/scripts/include-floors.py ${OP2_TEST_OUTPUT}/include_floors)
+set_tests_properties(docs.include_floors_planted PROPERTIES LABELS unit)
 
 # The core's files do not call each other in a circle (scripts/core-loops.py
 # on libop2_core.a's symbols; docs/developing.md, "The map of the house").
 add_test(NAME docs.core_no_cycle
          COMMAND ${OP2_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/core-loops.py $<TARGET_FILE:op2_core>)
 set_tests_properties(docs.core_no_cycle PROPERTIES LABELS unit SKIP_RETURN_CODE 77)
+# Nor do the files of any other static library of the build (a backend's,
+# the MPI layer's, a solver's): every one the folders define, collected once
+# the last folder is read (the solvers come after validation/).
+function(op2_static_libraries dir out)
+  get_property(targets DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
+  set(found "")
+  foreach(t ${targets})
+    get_target_property(type ${t} TYPE)
+    if(type STREQUAL "STATIC_LIBRARY")
+      list(APPEND found ${t})
+    endif()
+  endforeach()
+  get_property(subdirs DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
+  foreach(sub ${subdirs})
+    op2_static_libraries(${sub} below)
+    list(APPEND found ${below})
+  endforeach()
+  set(${out} ${found} PARENT_SCOPE)
+endfunction()
+function(op2_libraries_no_cycle_test)
+  op2_static_libraries(${PROJECT_SOURCE_DIR} libraries)
+  set(files "")
+  foreach(l ${libraries})
+    list(APPEND files $<TARGET_FILE:${l}>)
+  endforeach()
+  add_test(NAME docs.libraries_no_cycle
+           COMMAND ${OP2_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/core-loops.py ${files})
+  set_tests_properties(docs.libraries_no_cycle PROPERTIES LABELS unit SKIP_RETURN_CODE 77)
+endfunction()
+cmake_language(DEFER DIRECTORY ${PROJECT_SOURCE_DIR} CALL op2_libraries_no_cycle_test)
 
 # No comment or page points outside the repository: no source document cited
 # by number instead of its publication (docs/references.md), no path into a

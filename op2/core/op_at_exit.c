@@ -1,12 +1,12 @@
 /*
- * op_at_exit.c - the list of teardowns op_exit runs (op2_at_exit.h). A
+ * op_at_exit.c - the list of teardowns op_exit runs (op_at_exit.h). A
  * fixed table: joining happens where modules allocate, and must not itself
  * allocate what op_exit would then have to free.
  */
 #include <stddef.h>
 
-#include "op2_at_exit.h"
 #include "op2_error.h"
+#include "op_at_exit.h"
 
 static struct {
   op_teardown_fn fn;
@@ -20,7 +20,7 @@ void op_at_exit(op_teardown_fn fn, const char *name) {
     if (joined[i].fn == fn) return;
   OP_CHECK(njoined < OP_AT_EXIT_MAX,
            "op_at_exit(\"%s\"): more than %d modules to tear down at op_exit (raise "
-           "OP_AT_EXIT_MAX in op2_at_exit.h)",
+           "OP_AT_EXIT_MAX in op_at_exit.h)",
            name, OP_AT_EXIT_MAX);
   joined[njoined].fn = fn;
   joined[njoined].name = name;

@@ -15,8 +15,8 @@
 
 #include "op2.h"
 #include "op2_error.h"
-#include "op2_registry.h"
-#include "op2_state.h"
+#include "op_dat_handle.h"
+#include "op_state.h"
 
 static op_dat *tombs;
 static size_t ntombs, cap_tombs;

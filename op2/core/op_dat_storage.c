@@ -6,10 +6,11 @@
  * (op2_renumber.h, op_fetch_data in op_decl.c), never the other way round.
  */
 #include "op2.h"
-#include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
-#include "op2_registry.h"
+#include "op_dat_handle.h"
+#include "op_decl.h"
+#include "op_dist.h"
 
 void *op_fetch_data_ptr(op_dat dat) {
   op_dat_require_live(dat, "op_fetch_data_ptr");

@@ -8,14 +8,15 @@
 #include <string.h>
 
 #include "op2.h"
-#include "op2_at_exit.h"
-#include "op2_dist.h"
+#include "op_at_exit.h"
+#include "op_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
-#include "op2_parallel.h"
+#include "op_parallel.h"
 #include "op2_renumber.h"
-#include "op2_registry.h"
-#include "op2_state.h"
+#include "op_dat_handle.h"
+#include "op_decl.h"
+#include "op_state.h"
 
 /* ---- the registry --------------------------------------------------------------- */
 
@@ -99,7 +100,7 @@ static const char *canonical_type_name(op_type t) {
 static void registry_free(void);
 
 /* Every declaration comes here first: the registry joins op_exit's teardown
- * (op2_at_exit.h) at the first, before any module can hold what it declares. */
+ * (op_at_exit.h) at the first, before any module can hold what it declares. */
 static void require_init(const char *what) {
   OP_CHECK(op_g.initialised, "%s called before op_init", what);
   op_start();

@@ -1,6 +1,6 @@
 /*
  * op_dist.c - the OP2 calls that mean something more on many processes
- * (op2_dist.h): on one process without the MPI layer each is what OP2's
+ * (op_dist.h): on one process without the MPI layer each is what OP2's
  * shared-memory library does.
  */
 #include <stdarg.h>
@@ -9,11 +9,12 @@
 #include <string.h>
 
 #include "op2.h"
-#include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
-#include "op2_registry.h"
 #include "op2_slice.h"
+#include "op_dat_handle.h"
+#include "op_decl.h"
+#include "op_dist.h"
 
 void op_partition(const char *lib, const char *routine, op_set prime_set, op_map prime_map,
                   op_dat coords) {

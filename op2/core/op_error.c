@@ -1,7 +1,7 @@
 /* op_error.c - fatal errors and checked allocation. */
 #include "op2_error.h"
 #include "op2.h"
-#include "op2_dist.h"
+#include "op_dist.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -11,12 +11,12 @@
 #include <string.h>
 
 #include "op2.h"
-#include "op2_at_exit.h"
-#include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
-#include "op2_parallel.h"
-#include "op2_state.h"
+#include "op_at_exit.h"
+#include "op_dist.h"
+#include "op_parallel.h"
+#include "op_state.h"
 
 static const char *usage =
     "  --op-diags=N        checks beyond the arguments' (always on): 0 none, 1 every new\n"
@@ -169,7 +169,7 @@ void op_init_strip_options(int *argc, char **argv, int diags) {
 void op_exit(void) {
   if (!op_g.initialised) return;
   if (op_g.started) op_backend_exit();
-  /* Every module that allocated since op_init (op2_at_exit.h): the plans,
+  /* Every module that allocated since op_init (op_at_exit.h): the plans,
    * numberings, timers and profile regions, then the registry they name. */
   op_at_exit_run();
   op_g.initialised = 0;

@@ -8,11 +8,12 @@
 #include <string.h>
 
 #include "op2.h"
-#include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
-#include "op2_registry.h"
-#include "op2_state.h"
+#include "op_dat_handle.h"
+#include "op_decl.h"
+#include "op_dist.h"
+#include "op_state.h"
 
 static const char *access_name(op_access a) {
   switch (a) {

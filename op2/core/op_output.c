@@ -9,10 +9,11 @@
 #include <string.h>
 
 #include "op2.h"
-#include "op2_dist.h"
 #include "op2_error.h"
-#include "op2_registry.h"
 #include "op2_renumber.h"
+#include "op_dat_handle.h"
+#include "op_decl.h"
+#include "op_dist.h"
 #include "op_tmpname.h"
 
 typedef int (*dat_writer)(FILE *f, op_dat dat, int rows, const char *data);

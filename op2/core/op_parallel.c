@@ -1,6 +1,6 @@
 /*
  * op_parallel.c - the library's own work over the backend's threads, and
- * memory for big arrays (op2_parallel.h).
+ * memory for big arrays (op_parallel.h).
  */
 /* madvise's MADV_HUGEPAGE is not POSIX. */
 #define _DEFAULT_SOURCE
@@ -10,7 +10,7 @@
 #include <sys/mman.h>
 
 #include "op2_error.h"
-#include "op2_parallel.h"
+#include "op_parallel.h"
 
 static op_parallel_impl parallel_impl;
 

@@ -9,14 +9,14 @@
 #include <string.h>
 
 #include "op2.h"
-#include "op2_at_exit.h"
-#include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
-#include "op2_parallel.h"
-#include "op2_state.h"
+#include "op_at_exit.h"
+#include "op_dist.h"
+#include "op_parallel.h"
 #include "op_plan.h"
 #include "op_plan_parts.h"
+#include "op_state.h"
 
 /* Index of the lowest zero bit of a 32-bit colour mask (mask != all ones). */
 static inline int find_first_zero(uint32_t mask) { return __builtin_ctz(~mask); }

@@ -16,11 +16,11 @@
 #include <string.h>
 
 #include "op2.h"
-#include "op2_at_exit.h"
 #include "op2_error.h"
-#include "op2_parallel.h"
-#include "op2_state.h"
+#include "op_at_exit.h"
+#include "op_parallel.h"
 #include "op_plan_parts.h"
+#include "op_state.h"
 
 /* ---- the breaks of a map --------------------------------------------------------- */
 

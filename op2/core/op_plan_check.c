@@ -14,10 +14,10 @@
 
 #include "op2.h"
 #include "op2_error.h"
-#include "op2_state.h"
+#include "op_state.h"
 #include "op_plan.h"
 #include "op_plan_parts.h"
-#include "op2_dist.h"
+#include "op_dist.h"
 
 OP_PRINTF(3, 4) static int fail(char *msg, size_t len, const char *fmt, ...) {
   va_list ap;

@@ -15,13 +15,13 @@
 #include <string.h>
 
 #include "op2.h"
-#include "op2_at_exit.h"
-#include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
-#include "op2_parallel.h"
-#include "op2_state.h"
+#include "op_at_exit.h"
+#include "op_dist.h"
+#include "op_parallel.h"
 #include "op_plan_parts.h"
+#include "op_state.h"
 
 /* Rows marked by one piece at least (fewer pieces for fewer rows: each
  * piece zeroes a bitmap over the whole target set). */

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "op2.h"
-#include "op2_dist.h"
 #include "op2_error.h"
+#include "op_dist.h"
 #include "op_plan_parts.h"
 
 /* ---- a bitmap over a set ------------------------------------------------------------ */

@@ -30,7 +30,7 @@ void op_plan_find_affine_runs(op_plan *p, const op_arg *args, int nargs);
 const int *op_plan_map_breaks(op_map m, int *nbreaks);
 /* Forgets what was learnt about the maps (the rows where their affine
  * pattern breaks): after their entries change (op_plan_cache_clear), and at
- * op_exit (it joins the teardown, op2_at_exit.h, when it first learns). */
+ * op_exit (it joins the teardown, op_at_exit.h, when it first learns). */
 void op_plan_affine_forget_maps(void);
 /* May the loop run interleaved runs (op_plan.h)? Only when it reads and
  * increments through its maps and nothing else: no WRITE or RW through a

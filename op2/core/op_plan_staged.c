@@ -19,11 +19,11 @@
 #include <string.h>
 
 #include "op2.h"
-#include "op2_dist.h"
 #include "op2_error.h"
-#include "op2_parallel.h"
-#include "op2_state.h"
+#include "op_dist.h"
+#include "op_parallel.h"
 #include "op_plan_parts.h"
+#include "op_state.h"
 
 static inline int target(const op_arg *a, int n) { return a->map->map[n * a->map->dim + a->idx]; }
 

@@ -9,10 +9,10 @@
 #include <time.h>
 
 #include "op2.h"
-#include "op2_at_exit.h"
 #include "op2_loop.h"
 #include "op2_error.h"
-#include "op2_state.h"
+#include "op_at_exit.h"
+#include "op_state.h"
 
 #define MAX_DEPTH 64
 

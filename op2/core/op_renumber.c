@@ -13,13 +13,13 @@
 #include <string.h>
 
 #include "op2.h"
-#include "op2_at_exit.h"
-#include "op2_dist.h"
 #include "op2_error.h"
-#include "op2_parallel.h"
 #include "op2_renumber.h"
-#include "op2_state.h"
+#include "op_at_exit.h"
+#include "op_dist.h"
+#include "op_parallel.h"
 #include "op_plan.h"
+#include "op_state.h"
 
 /* Elements a window holds, and how far ahead a window may look for them. */
 #define FREE_WINDOW 64

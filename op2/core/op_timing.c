@@ -5,11 +5,11 @@
 #include <time.h>
 
 #include "op2.h"
-#include "op2_at_exit.h"
-#include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
-#include "op2_state.h"
+#include "op_at_exit.h"
+#include "op_dist.h"
+#include "op_state.h"
 
 /* The clock every timing of the library reads (monotonic: a change of the
  * system's time of day does not move it). */

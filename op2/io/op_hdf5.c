@@ -15,10 +15,10 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-/* op_num_sets/op_set_at, ...: the core's registry (op2/core/op2_registry.h). */
-#include "op2_dist.h"
-#include "op2_registry.h"
 #include "op2_renumber.h"
+/* op_num_sets/op_set_at, ...: the core's registry (op2/core/op_decl.h). */
+#include "op_decl.h"
+#include "op_dist.h"
 #include "op_text.h"
 
 /* ---- basics ------------------------------------------------------------------- */

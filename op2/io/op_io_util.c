@@ -8,10 +8,10 @@
 
 #include "op_io_util.h"
 #include "op_tmpname.h"
-#include "op2_dist.h"
+#include "op_dist.h"
 
 #include "op2_error.h"
-#include "op2_registry.h"
+#include "op_decl.h"
 #include "op_text.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /*
- * op_mpi_api.c - the OP2 API on many processes: the core's hooks (op2_dist.h)
+ * op_mpi_api.c - the OP2 API on many processes: the core's hooks (op_dist.h)
  * on the distributed mesh of this layer (docs/mpi.md, "How a distributed run
  * goes").
  *
@@ -24,11 +24,10 @@
 #include <unistd.h>
 
 #include "op2.h"
-#include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
-#include "op2_parallel.h" /* op_alloc_big_zero */
-#include "op2_registry.h"
+#include "op_decl.h"
+#include "op_dist.h"
 #include "op_mpi_check.h"
 #include "op_mpi_exchange.h"
 #include "op_mpi_halo.h"
@@ -36,6 +35,7 @@
 #include "op_mpi_mesh.h"
 #include "op_mpi_partition.h"
 #include "op_mpi_reduce.h"
+#include "op_parallel.h" /* op_alloc_big_zero */
 
 static op_mpi_mesh mesh;
 static int distributed;

@@ -35,11 +35,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "op2_parallel.h" /* op_alloc_big: huge-page memory, as the core's arrays */
 #include "op_mpi_check.h"
 #include "op_mpi_dist.h"
 #include "op_mpi_exchange.h"
 #include "op_mpi_partition.h"
+#include "op_parallel.h" /* op_alloc_big: huge-page memory, as the core's arrays */
 
 /* An array of the mesh, in the memory the core gives its own (aborting the
  * job when there is none). */

@@ -1,5 +1,5 @@
 /*
- * test_at_exit - op_exit's teardown list (op2_at_exit.h): every module of the
+ * test_at_exit - op_exit's teardown list (op_at_exit.h): every module of the
  * core that allocated joins it (the registry, op_renumber's numberings, the
  * timing table, the plan cache, what plans learn of the maps, the profile's
  * regions), each once however often
@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 #include "op2.h"
-#include "op2_at_exit.h"
 #include "op2_loop.h"
-#include "op2_registry.h"
+#include "op_at_exit.h"
+#include "op_decl.h"
 #include "op_plan.h"
 #include "op_plan_parts.h"
 

@@ -113,8 +113,8 @@ static int read_data_line(line_reader *r, const char *comment_marks) {
 /* The message for a line that is not there: the reader's own when it failed
  * (got < 0), else fmt (which starts with "%s:%ld: " for the file and line). */
 static int missing(const line_reader *r, int got, char *err, size_t errlen, const char *what) {
-  if (got < 0) return jacobi_fail(err, errlen, "%s", r->err);
-  return jacobi_fail(err, errlen, "%s:%ld: %s", r->path, r->line + (r->line == 0), what);
+  if (got < 0) return op_text_fail(err, errlen, "%s", r->err);
+  return op_text_fail(err, errlen, "%s:%ld: %s", r->path, r->line + (r->line == 0), what);
 }
 
 static int parse_long(const char *s, long *v) {
@@ -133,10 +133,10 @@ static int parse_long(const char *s, long *v) {
 static int parse_value(const line_reader *r, const char *s, double *v, char *err, size_t errlen) {
   op_number_status st = op_number_parse(s, strlen(s), v);
   if (st == OP_NUMBER_SYNTAX)
-    return jacobi_fail(err, errlen, "%s:%ld: bad number '%.40s' (a decimal number)", r->path,
+    return op_text_fail(err, errlen, "%s:%ld: bad number '%.40s' (a decimal number)", r->path,
                        r->line, s);
   if (st != OP_NUMBER_OK)
-    return jacobi_fail(err, errlen, "%s:%ld: '%.40s' %s", r->path, r->line, s,
+    return op_text_fail(err, errlen, "%s:%ld: '%.40s' %s", r->path, r->line, s,
                        op_number_reason(st));
   return 0;
 }
@@ -154,30 +154,30 @@ static const char banner_help[] = "'%%MatrixMarket matrix coordinate real genera
 static int check_matrix_banner(line_reader *r, int *symmetric, char *err, size_t errlen) {
   const char *p = r->path;
   if (r->ntok != 5 || strcasecmp(r->tok[0], "%%MatrixMarket") != 0)
-    return jacobi_fail(err, errlen, "%s:1: bad Matrix Market banner '%s' (expected %s)", p, r->text,
-                banner_help);
+    return op_text_fail(err, errlen, "%s:1: bad Matrix Market banner '%s' (expected %s)", p,
+                        r->text, banner_help);
   if (strcasecmp(r->tok[1], "matrix") != 0)
-    return jacobi_fail(err, errlen, "%s:1: object '%.40s' is not supported (only 'matrix')", p, r->tok[1]);
+    return op_text_fail(err, errlen, "%s:1: object '%.40s' is not supported (only 'matrix')", p, r->tok[1]);
   if (strcasecmp(r->tok[2], "array") == 0)
-    return jacobi_fail(err, errlen,
+    return op_text_fail(err, errlen,
                 "%s:1: format 'array' (dense storage) is not supported for the matrix: write it "
                 "in 'coordinate' format",
                 p);
   if (strcasecmp(r->tok[2], "coordinate") != 0)
-    return jacobi_fail(err, errlen, "%s:1: unknown format '%.40s' (expected 'coordinate')", p, r->tok[2]);
+    return op_text_fail(err, errlen, "%s:1: unknown format '%.40s' (expected 'coordinate')", p, r->tok[2]);
   if (strcasecmp(r->tok[3], "pattern") == 0)
-    return jacobi_fail(err, errlen,
+    return op_text_fail(err, errlen,
                 "%s:1: field 'pattern' is not supported: the matrix needs values ('real')", p);
   if (strcasecmp(r->tok[3], "complex") == 0)
-    return jacobi_fail(err, errlen, "%s:1: field 'complex' is not supported: the solver is real", p);
+    return op_text_fail(err, errlen, "%s:1: field 'complex' is not supported: the solver is real", p);
   if (strcasecmp(r->tok[3], "real") != 0 && strcasecmp(r->tok[3], "integer") != 0)
-    return jacobi_fail(err, errlen, "%s:1: unknown field '%.40s' (expected 'real')", p, r->tok[3]);
+    return op_text_fail(err, errlen, "%s:1: unknown field '%.40s' (expected 'real')", p, r->tok[3]);
   if (strcasecmp(r->tok[4], "general") == 0)
     *symmetric = 0;
   else if (strcasecmp(r->tok[4], "symmetric") == 0)
     *symmetric = 1;
   else
-    return jacobi_fail(err, errlen, "%s:1: symmetry '%.40s' is not supported (general or symmetric)", p,
+    return op_text_fail(err, errlen, "%s:1: symmetry '%.40s' is not supported (general or symmetric)", p,
                 r->tok[4]);
   return 0;
 }
@@ -195,7 +195,7 @@ static int grow(jacobi_coo *m, long *cap, long need, char *err, size_t errlen) {
   long *line = realloc(m->line, sizeof(long) * (size_t)c);
   if (line) m->line = line;
   if (!row || !col || !val || !line)
-    return jacobi_fail(err, errlen, "out of memory for %ld matrix entries", c);
+    return op_text_fail(err, errlen, "out of memory for %ld matrix entries", c);
   *cap = c;
   return 0;
 }
@@ -217,33 +217,33 @@ static int read_entries(line_reader *r, jacobi_coo *m, long announced, long size
   if (grow(m, &cap, announced < (1L << 20) ? announced + 1 : (1L << 20), err, errlen)) return -1;
   for (;;) {
     int rc = read_data_line(r, "%");
-    if (rc < 0) return jacobi_fail(err, errlen, "%s", r->err);
+    if (rc < 0) return op_text_fail(err, errlen, "%s", r->err);
     if (rc == 0) break;
     if (count == announced)
-      return jacobi_fail(err, errlen, "%s:%ld: more entries than the %ld announced on line %ld", p,
+      return op_text_fail(err, errlen, "%s:%ld: more entries than the %ld announced on line %ld", p,
                   r->line, announced, size_line);
     if (r->ntok != 3)
-      return jacobi_fail(err, errlen, "%s:%ld: bad entry '%s' (expected 'row column value')", p,
+      return op_text_fail(err, errlen, "%s:%ld: bad entry '%s' (expected 'row column value')", p,
                   r->line, r->text);
     long i, j;
     double v;
     if (parse_long(r->tok[0], &i) != 0)
-      return jacobi_fail(err, errlen, "%s:%ld: bad row index '%.40s'", p, r->line, r->tok[0]);
+      return op_text_fail(err, errlen, "%s:%ld: bad row index '%.40s'", p, r->line, r->tok[0]);
     if (parse_long(r->tok[1], &j) != 0)
-      return jacobi_fail(err, errlen, "%s:%ld: bad column index '%.40s'", p, r->line, r->tok[1]);
+      return op_text_fail(err, errlen, "%s:%ld: bad column index '%.40s'", p, r->line, r->tok[1]);
     if (i < 1 || i > m->n)
-      return jacobi_fail(err, errlen, "%s:%ld: row index %ld outside 1..%d", p, r->line, i, m->n);
+      return op_text_fail(err, errlen, "%s:%ld: row index %ld outside 1..%d", p, r->line, i, m->n);
     if (j < 1 || j > m->n)
-      return jacobi_fail(err, errlen, "%s:%ld: column index %ld outside 1..%d", p, r->line, j, m->n);
+      return op_text_fail(err, errlen, "%s:%ld: column index %ld outside 1..%d", p, r->line, j, m->n);
     if (parse_value(r, r->tok[2], &v, err, errlen) != 0) return -1;
     if (m->symmetric && i < j)
-      return jacobi_fail(err, errlen,
+      return op_text_fail(err, errlen,
                   "%s:%ld: entry (%ld, %ld) lies above the diagonal, but a symmetric file "
                   "stores the lower triangle only",
                   p, r->line, i, j);
     long need = m->nnz + (m->symmetric && i != j ? 2 : 1);
     if (need > INT_MAX)
-      return jacobi_fail(err, errlen, "%s:%ld: more than %d stored coefficients: too large", p, r->line,
+      return op_text_fail(err, errlen, "%s:%ld: more than %d stored coefficients: too large", p, r->line,
                   INT_MAX);
     if (grow(m, &cap, need, err, errlen)) return -1;
     if (count % 65536 == 0 && announced > 0) jacobi_progress((double)count / (double)announced);
@@ -253,7 +253,7 @@ static int read_entries(line_reader *r, jacobi_coo *m, long announced, long size
   }
   m->file_entries = count;
   if (count < announced)
-    return jacobi_fail(err, errlen, "%s:%ld: the file ends after %ld of the %ld entries announced on line %ld",
+    return op_text_fail(err, errlen, "%s:%ld: the file ends after %ld of the %ld entries announced on line %ld",
                 p, r->line, count, announced, size_line);
   return 0;
 }
@@ -267,7 +267,7 @@ int jacobi_mtx_read(const char *path, int nparts, int part, jacobi_coo *m, char 
                     size_t errlen) {
   memset(m, 0, sizeof *m);
   if (nparts < 1 || part < 0 || part >= nparts)
-    return jacobi_fail(err, errlen, "reading %s: part %d of %d", path, part, nparts);
+    return op_text_fail(err, errlen, "reading %s: part %d of %d", path, part, nparts);
   line_reader r;
   if (open_reader(&r, path, "matrix file", err, errlen) != 0) return -1;
   const char *p = r.path;
@@ -280,7 +280,7 @@ int jacobi_mtx_read(const char *path, int nparts, int part, jacobi_coo *m, char 
     goto done;
   }
   if (!is_banner(&r)) {
-    jacobi_fail(err, errlen, "%s:1: not a Matrix Market file: the first line must be %s", p,
+    op_text_fail(err, errlen, "%s:1: not a Matrix Market file: the first line must be %s", p,
          banner_help);
     goto done;
   }
@@ -294,26 +294,26 @@ int jacobi_mtx_read(const char *path, int nparts, int part, jacobi_coo *m, char 
   long rows, cols, nnz;
   if (r.ntok != 3 || parse_long(r.tok[0], &rows) || parse_long(r.tok[1], &cols) ||
       parse_long(r.tok[2], &nnz)) {
-    jacobi_fail(err, errlen, "%s:%ld: bad size line '%s' (expected 'rows columns entries')", p,
+    op_text_fail(err, errlen, "%s:%ld: bad size line '%s' (expected 'rows columns entries')", p,
          r.line, r.text);
     goto done;
   }
   if (rows < 1 || cols < 1 || nnz < 0) {
-    jacobi_fail(err, errlen, "%s:%ld: bad size line '%s': sizes must be positive", p, r.line, r.text);
+    op_text_fail(err, errlen, "%s:%ld: bad size line '%s': sizes must be positive", p, r.line, r.text);
     goto done;
   }
   if (rows != cols) {
-    jacobi_fail(err, errlen, "%s:%ld: the matrix is %ld x %ld: Jacobi needs a square matrix", p,
+    op_text_fail(err, errlen, "%s:%ld: the matrix is %ld x %ld: Jacobi needs a square matrix", p,
          r.line, rows, cols);
     goto done;
   }
   if (rows > INT_MAX / 2) {
-    jacobi_fail(err, errlen, "%s:%ld: %ld rows: too large", p, r.line, rows);
+    op_text_fail(err, errlen, "%s:%ld: %ld rows: too large", p, r.line, rows);
     goto done;
   }
   if (nnz > INT_MAX) {
-    jacobi_fail(err, errlen, "%s:%ld: %ld entries: more than the %d an OP2 set can hold", p, r.line,
-                nnz, INT_MAX);
+    op_text_fail(err, errlen, "%s:%ld: %ld entries: more than the %d an OP2 set can hold", p,
+                 r.line, nnz, INT_MAX);
     goto done;
   }
   /* From here on, a line per announced entry. */
@@ -345,7 +345,7 @@ static int read_array_vector(line_reader *r, int n, double *v, char *err, size_t
       strcasecmp(r->tok[2], "array") != 0 ||
       (strcasecmp(r->tok[3], "real") != 0 && strcasecmp(r->tok[3], "integer") != 0) ||
       strcasecmp(r->tok[4], "general") != 0)
-    return jacobi_fail(err, errlen,
+    return op_text_fail(err, errlen,
                 "%s:1: a right-hand side in Matrix Market form must be "
                 "'%%%%MatrixMarket matrix array real general' (found '%s')",
                 p, r->text);
@@ -353,26 +353,26 @@ static int read_array_vector(line_reader *r, int n, double *v, char *err, size_t
   if (got <= 0) return missing(r, got, err, errlen, "the file ends before the size line 'rows columns'");
   long rows, cols;
   if (r->ntok != 2 || parse_long(r->tok[0], &rows) || parse_long(r->tok[1], &cols))
-    return jacobi_fail(err, errlen, "%s:%ld: bad size line '%s' (expected 'rows columns')", p, r->line,
+    return op_text_fail(err, errlen, "%s:%ld: bad size line '%s' (expected 'rows columns')", p, r->line,
                 r->text);
   if (cols != 1 || rows != n)
-    return jacobi_fail(err, errlen, "%s:%ld: the vector is %ld x %ld, but the matrix needs %d x 1", p,
+    return op_text_fail(err, errlen, "%s:%ld: the vector is %ld x %ld, but the matrix needs %d x 1", p,
                 r->line, rows, cols, n);
   for (int i = 0; i < n; i++) {
     got = read_data_line(r, "%");
     if (got < 0) return missing(r, got, err, errlen, "");
     if (got == 0)
-      return jacobi_fail(err, errlen, "%s:%ld: the file ends after %d of the %d values", p, r->line, i,
+      return op_text_fail(err, errlen, "%s:%ld: the file ends after %d of the %d values", p, r->line, i,
                   n);
     if (r->ntok != 1)
-      return jacobi_fail(err, errlen, "%s:%ld: expected one value per line, found '%s'", p, r->line,
-                  r->text);
+      return op_text_fail(err, errlen, "%s:%ld: expected one value per line, found '%s'", p,
+                          r->line, r->text);
     if (parse_value(r, r->tok[0], &v[i], err, errlen) != 0) return -1;
   }
   got = read_data_line(r, "%");
   if (got < 0) return missing(r, got, err, errlen, "");
   if (got > 0)
-    return jacobi_fail(err, errlen, "%s:%ld: more values than the %d announced", p, r->line, n);
+    return op_text_fail(err, errlen, "%s:%ld: more values than the %d announced", p, r->line, n);
   return 0;
 }
 
@@ -400,12 +400,12 @@ int jacobi_vector_read(const char *path, int n, double *v, char *err, size_t err
     if (!is_blank(r.buf) && !is_comment(r.buf, "%#")) {
       tokenize(&r);
       if (r.ntok != 1) {
-        jacobi_fail(err, errlen, "%s:%ld: expected one value per line, found '%s'", p, r.line,
+        op_text_fail(err, errlen, "%s:%ld: expected one value per line, found '%s'", p, r.line,
              r.text);
         goto done;
       }
       if (count == n) {
-        jacobi_fail(err, errlen, "%s:%ld: more than the %d values the matrix needs (one per row)", p,
+        op_text_fail(err, errlen, "%s:%ld: more than the %d values the matrix needs (one per row)", p,
              r.line, n);
         goto done;
       }
@@ -415,7 +415,7 @@ int jacobi_vector_read(const char *path, int n, double *v, char *err, size_t err
     got = read_raw(&r);
   }
   if (count < n) {
-    jacobi_fail(err, errlen, "%s:%ld: %d values, but the matrix has %d rows", p, r.line, count, n);
+    op_text_fail(err, errlen, "%s:%ld: %d values, but the matrix has %d rows", p, r.line, count, n);
     goto done;
   }
   rc = 0;

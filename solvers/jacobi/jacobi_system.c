@@ -6,35 +6,12 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "jacobi_system.h"
 #include "op_text.h"
-
-int jacobi_fail(char *err, size_t errlen, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  op_text_vformat(err, errlen, fmt, ap); /* messages quote the files: made safe to print */
-  va_end(ap);
-  return -1;
-}
-
-/* ---- progress ------------------------------------------------------------------- */
-
-static void (*progress_fn)(double, void *);
-static void *progress_ctx;
-
-void jacobi_set_progress(void (*fn)(double fraction, void *ctx), void *ctx) {
-  progress_fn = fn;
-  progress_ctx = ctx;
-}
-
-void jacobi_progress(double fraction) {
-  if (progress_fn) progress_fn(fraction, progress_ctx);
-}
 
 /* ---- the generator --------------------------------------------------------------- */
 
@@ -85,8 +62,8 @@ static int alloc_system(jacobi_system *s, int first, int n, int n_total, long ne
   s->first = first;
   s->n_total = n_total;
   if (nedge > INT_MAX)
-    return jacobi_fail(err, errlen, "%ld coefficients: more than the %d an OP2 set can hold", nedge,
-                INT_MAX);
+    return op_text_fail(err, errlen, "%ld coefficients: more than the %d an OP2 set can hold",
+                        nedge, INT_MAX);
   s->n = n;
   s->nedge = (int)nedge;
   s->pedge = malloc(sizeof(int) * 2 * (size_t)(nedge ? nedge : 1));
@@ -95,7 +72,7 @@ static int alloc_system(jacobi_system *s, int first, int n, int n_total, long ne
   s->diag = malloc(sizeof(double) * (size_t)(n ? n : 1));
   if (!s->pedge || !s->a || !s->r || !s->diag) {
     jacobi_system_free(s);
-    return jacobi_fail(err, errlen, "out of memory for %d unknowns and %ld coefficients (%.1f GB)", n,
+    return op_text_fail(err, errlen, "out of memory for %d unknowns and %ld coefficients (%.1f GB)", n,
                 nedge, (double)nedge * 16.0 / 1e9);
   }
   return 0;
@@ -152,7 +129,7 @@ static int jac_row_length(int m, int i, int j) {
 
 int jacobi_build_jac(int nn, int nparts, int part, jacobi_system *s, char *err, size_t errlen) {
   if (nn < 2 || nn > 20000)
-    return jacobi_fail(err, errlen, "jac: NN = %d is outside 2..20000", nn);
+    return op_text_fail(err, errlen, "jac: NN = %d is outside 2..20000", nn);
   const int m = nn - 1; /* interior points per side */
   const int n_total = m * m;
   int first, n;
@@ -209,7 +186,7 @@ static int fill_rhs_rows(const char *rhs, int n, int first, int count, jacobi_lc
     case RHS_FILE: {
       /* A vector file: one value a row, read whole (n values, not the matrix). */
       double *all = malloc(sizeof(double) * (size_t)n);
-      if (!all) return jacobi_fail(err, errlen, "out of memory for %d values", n);
+      if (!all) return op_text_fail(err, errlen, "out of memory for %d values", n);
       int rc = jacobi_vector_read(rhs, n, all, err, errlen);
       if (rc == 0) memcpy(b, all + first, sizeof(double) * (size_t)count);
       free(all);
@@ -218,7 +195,7 @@ static int fill_rhs_rows(const char *rhs, int n, int first, int count, jacobi_lc
     case RHS_FROM_SOLUTION:
       break;
   }
-  return jacobi_fail(err, errlen, "internal error: rhs from_solution needs the matrix");
+  return op_text_fail(err, errlen, "internal error: rhs from_solution needs the matrix");
 }
 
 /* Rows whose edges are interleaved in the dense system: enough that a
@@ -234,7 +211,7 @@ static int fill_rhs_rows(const char *rhs, int n, int first, int count, jacobi_lc
 int jacobi_build_dense(int ndim, uint64_t seed, const char *rhs, int nparts, int part,
                        jacobi_system *s, char *err, size_t errlen) {
   if (ndim < 1 || ndim > 46340)
-    return jacobi_fail(err, errlen, "dense: Ndim = %d is outside 1..46340", ndim);
+    return op_text_fail(err, errlen, "dense: Ndim = %d is outside 1..46340", ndim);
   const int n = ndim;
   /* Whole groups of rows: their edges are interleaved. */
   int group0, ngroups;
@@ -249,7 +226,7 @@ int jacobi_build_dense(int ndim, uint64_t seed, const char *rhs, int nparts, int
     free(row);
     free(b);
     jacobi_system_free(s);
-    return jacobi_fail(err, errlen, "out of memory");
+    return op_text_fail(err, errlen, "out of memory");
   }
   const rhs_kind kind = rhs_kind_of(rhs);
   jacobi_lcg g;
@@ -325,14 +302,14 @@ int jacobi_build_mtx(const char *path, const char *rhs, uint64_t seed, int npart
                      jacobi_system *s, char *err, size_t errlen) {
   memset(s, 0, sizeof *s);
   if (!path || !*path)
-    return jacobi_fail(err, errlen, "problem mtx: key 'matrix' must name a Matrix Market file");
+    return op_text_fail(err, errlen, "problem mtx: key 'matrix' must name a Matrix Market file");
   jacobi_coo m;
   if (jacobi_mtx_read(path, nparts, part, &m, err, errlen) != 0) return -1;
   const int n = m.n, first = m.first_row, nrows = m.nrows;
   entry_key *order = malloc(sizeof(entry_key) * (size_t)(m.nnz ? m.nnz : 1));
   if (!order) {
     jacobi_coo_free(&m);
-    return jacobi_fail(err, errlen, "out of memory for %ld entries", m.nnz);
+    return op_text_fail(err, errlen, "out of memory for %ld entries", m.nnz);
   }
   for (long k = 0; k < m.nnz; k++) {
     order[k].key = (uint64_t)m.row[k] * (uint64_t)n + (uint64_t)m.col[k];
@@ -351,7 +328,7 @@ int jacobi_build_mtx(const char *path, const char *rhs, uint64_t seed, int npart
   diag_line = calloc((size_t)nrows + 1, sizeof(long)); /* 0: no diagonal entry */
   b = malloc(sizeof(double) * (size_t)(nrows + 1));
   if (!diag_line || !b) {
-    jacobi_fail(err, errlen, "out of memory");
+    op_text_fail(err, errlen, "out of memory");
     goto done;
   }
   /* Sum duplicates: the coefficients of A, row by row, columns ascending. */
@@ -376,14 +353,14 @@ int jacobi_build_mtx(const char *path, const char *rhs, uint64_t seed, int npart
   for (int i = 0; i < nrows; i++) {
     const int row = first + i;
     if (!diag_line[i]) {
-      jacobi_fail(err, errlen,
+      op_text_fail(err, errlen,
            "%s: row %d has no diagonal entry: Jacobi divides by A(%d,%d), which must be "
            "non-zero",
            path, row + 1, row + 1, row + 1);
       goto done;
     }
     if (s->diag[i] == 0.0) {
-      jacobi_fail(err, errlen, "%s:%ld: row %d: the diagonal entry A(%d,%d) is zero%s: Jacobi divides by it",
+      op_text_fail(err, errlen, "%s:%ld: row %d: the diagonal entry A(%d,%d) is zero%s: Jacobi divides by it",
            path, diag_line[i], row + 1, row + 1, row + 1,
            ndup ? " (after summing duplicates)" : "");
       goto done;
@@ -391,7 +368,7 @@ int jacobi_build_mtx(const char *path, const char *rhs, uint64_t seed, int npart
     /* Each value read is zero or a normal double (op_number.h); a sum of
      * duplicates may still fall below: 1 / A(i,i) would overflow. */
     if (fabs(s->diag[i]) < DBL_MIN) {
-      jacobi_fail(err, errlen,
+      op_text_fail(err, errlen,
                   "%s:%ld: row %d: the diagonal entry A(%d,%d) is %g%s, below 2.2e-308 in "
                   "magnitude: Jacobi divides by it, and its reciprocal overflows a double",
                   path, diag_line[i], row + 1, row + 1, row + 1, s->diag[i],

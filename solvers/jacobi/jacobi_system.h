@@ -114,15 +114,11 @@ void jacobi_system_free(jacobi_system *s);
  * describing the system kept. */
 void jacobi_system_free_arrays(jacobi_system *s);
 
-/* The builders call fn(fraction done, ctx) now and then, so that a long
- * set-up can show progress (NULL: no calls). */
+/* The builders and the reader call fn(fraction done, ctx) now and then, so
+ * that a long set-up can show progress (NULL: no calls; jacobi_progress.c). */
 void jacobi_set_progress(void (*fn)(double fraction, void *ctx), void *ctx);
-/* What the builders call. */
+/* What the builders and the reader call. */
 void jacobi_progress(double fraction);
-
-/* Writes a message into err (printf-style) and returns -1: the error path of
- * the readers and builders. */
-int jacobi_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* ---- Matrix Market reading (jacobi_mtx.c) ---------------------------------- */
 

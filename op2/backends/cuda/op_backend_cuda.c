@@ -9,15 +9,15 @@
 #include <string.h>
 
 #include "op2.h"
-#include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
-#include "op2_parallel.h"
 #include "op_cuda.h"
 #include "op_cuda_device.h"
 #include "op_cuda_rt.h"
 #include "op_cuda_start.h"
+#include "op_dist.h"
 #include "op_omp_threads.h"
+#include "op_parallel.h"
 
 /* Halo rows on many processes (op_cuda_halo.cu). */
 extern const op_device_rows_ops op_cuda_device_rows;
@@ -32,14 +32,6 @@ static struct {
   } *pending;
   int npending;
 } G = {.opt = {.device = 0}};
-
-/* ---- errors ------------------------------------------------------------------------ */
-
-void op_cuda_fail(int err, const char *call, const char *loop, const char *file, int line) {
-  op_fatal_at(file, line, "cuda", "CUDA call %s failed%s%s%s: %s (error %d)", call,
-              loop ? " in loop \"" : "", loop ? loop : "", loop ? "\"" : "",
-              cudaGetErrorString((cudaError_t)err), err);
-}
 
 /* ---- backend hooks ------------------------------------------------------------------- */
 

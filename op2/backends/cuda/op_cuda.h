@@ -117,7 +117,7 @@ typedef int (*op_cuda_const_updater)(const char *name, const void *data, size_t 
                                      char *err, size_t errlen);
 void op_cuda_register_const_updater(op_cuda_const_updater fn);
 
-/* ---- errors ---- */
+/* ---- errors (op_cuda_fail.c) ---- */
 /* Fatal error for a failed CUDA call: file, line, the call, the CUDA message, the loop. */
 void op_cuda_fail(int err, const char *call, const char *loop, const char *file, int line);
 

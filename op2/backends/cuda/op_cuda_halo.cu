@@ -1,6 +1,6 @@
 /*
  * op_cuda_halo.cu - halo rows of dats kept on the device, for the MPI layer's
- * exchanges (op2_dist.h, op_device_rows_ops): the rows a neighbour needs are
+ * exchanges (op_dist.h, op_device_rows_ops): the rows a neighbour needs are
  * gathered on the device into one buffer, copied to the host in one transfer
  * and put in place in the host copy, from which the layer sends them; the
  * rows received are one contiguous range (the halos), copied back in one
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "op2_dist.h"
 #include "op_cuda_kernel.h"
+#include "op_dist.h"
 
 /* out[k] = data[rows[k / size] * size + k % size]: byte by byte, n rows. */
 __global__ void op_cuda_gather_rows(const char *data, const int *rows, int n, int size, char *out) {

@@ -21,13 +21,13 @@
 #include <string.h>
 
 #include "op2.h"
-#include "op2_dist.h"
 #include "op2_error.h"
 #include "op2_loop.h"
-#include "op2_registry.h"
 #include "op_cuda.h"
 #include "op_cuda_device.h"
 #include "op_cuda_rt.h"
+#include "op_decl.h"
+#include "op_dist.h"
 
 /* Halo rows on many processes (op_cuda_halo.cu). */
 void op_cuda_rows_free(void);

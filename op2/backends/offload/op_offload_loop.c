@@ -28,7 +28,7 @@
 #include "op2.h"
 #include "op2_error.h"
 #include "op2_loop.h"
-#include "op2_registry.h"
+#include "op_decl.h"
 #include "op_offload.h"
 #include "op_offload_device.h"
 #include "op_plan_image.h"

@@ -8,10 +8,10 @@
 
 #include "op2.h"
 #include "op2_loop.h"
-#include "op2_parallel.h"
-#include "op2_state.h"
 #include "op_omp_threads.h"
 #include "op_omp_wait.h"
+#include "op_parallel.h"
+#include "op_state.h"
 
 static int requested_threads;
 /* Checked here with the other options; applied before main (op_omp_wait.c). */

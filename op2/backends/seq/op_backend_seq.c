@@ -1,7 +1,7 @@
 /* op_backend_seq.c - the sequential backend: host memory only, one thread. */
 #include "op2.h"
 #include "op2_loop.h"
-#include "op2_state.h"
+#include "op_state.h"
 
 const char *op_backend_name(void) { return "seq"; }
 int op_num_threads(void) { return 1; }

@@ -17,7 +17,7 @@ int op_omp_threads_option(const char *arg, int *threads);
  * OpenMP would only warn about. */
 void op_omp_threads_apply(int threads);
 
-/* The library's own work (plans, declarations; op2_parallel.h) over the
+/* The library's own work (plans, declarations; op_parallel.h) over the
  * OpenMP threads: thread t takes the t-th of equal contiguous pieces, as a
  * static schedule gives the loops' blocks, so that the data a thread first
  * touches is the data its loops will use. Backends register it at op_init

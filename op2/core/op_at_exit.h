@@ -1,5 +1,5 @@
 /*
- * op2_at_exit.h - op_exit's teardown, as a list the core's modules join. Not
+ * op_at_exit.h - op_exit's teardown, as a list the core's modules join. Not
  * for applications.
  *
  * A module that holds memory until op_exit (the registry, the plan cache,
@@ -17,8 +17,8 @@
  * its own arrays), so the order changes no result; it keeps a teardown that
  * would read an earlier module's state safe.
  */
-#ifndef OP2_AT_EXIT_H
-#define OP2_AT_EXIT_H
+#ifndef OP_AT_EXIT_H
+#define OP_AT_EXIT_H
 
 /* Most modules the list holds at once (the core has eight; one more than
  * this fails loudly where it first allocates, in every build). */

@@ -1,9 +1,10 @@
 /*
- * op2_registry.h - enumeration of everything declared so far, for I/O (dumps,
- * checkpoints) and diagnostics.
+ * op_decl.h - what the declarations (op_decl.c) give the rest of the
+ * library: enumeration of everything declared so far, for I/O (dumps,
+ * checkpoints) and diagnostics, and the names of OP2's types.
  */
-#ifndef OP2_REGISTRY_H
-#define OP2_REGISTRY_H
+#ifndef OP_DECL_H
+#define OP_DECL_H
 
 #include "op2.h"
 
@@ -38,17 +39,6 @@ int op_type_from_name(const char *name);
 /* 1 when the type name asks for OP2's structure-of-arrays layout (":soa"). */
 int op_type_is_soa(const char *name);
 int op_type_bytes(op_type t);
-
-/* Why a dat's handle is dead (op_dat's `freed`; op_dat_handle.c). */
-enum { OP_DAT_FREED_TEMP = 1, OP_DAT_FREED_EXIT = 2 };
-/* Stops the program, naming the dat and the call, when dat is NULL or was
- * freed (by op_free_dat_temp, or by op_exit). Every call that takes a dat
- * asks this before it looks at the dat's rows. */
-void op_dat_require_live(op_dat dat, const char *call);
-/* Frees what dat holds but its record and name, which stay until the
- * process exits, marked freed for why (OP_DAT_FREED_*). The caller has
- * removed it from the registry and told the backend and the MPI layer. */
-void op_dat_retire(op_dat dat, int why);
 
 #ifdef __cplusplus
 }

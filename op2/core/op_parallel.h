@@ -1,5 +1,5 @@
 /*
- * op2_parallel.h - work the library does outside loops (plans, declarations,
+ * op_parallel.h - work the library does outside loops (plans, declarations,
  * renumbering) spread over the backend's threads, and the memory that big
  * dats and maps live in. Not for applications.
  *
@@ -8,8 +8,8 @@
  * one, op_parallel_for runs the pieces one after another. Work given to it
  * must not depend on the order of the pieces.
  */
-#ifndef OP2_PARALLEL_H
-#define OP2_PARALLEL_H
+#ifndef OP_PARALLEL_H
+#define OP_PARALLEL_H
 
 #include <stddef.h>
 

@@ -1,9 +1,9 @@
-/* op2_state.h - the library's global state (one per process, defined in op_state.c). */
-#ifndef OP2_STATE_H
-#define OP2_STATE_H
+/* op_state.h - the library's global state (one per process, defined in op_state.c). */
+#ifndef OP_STATE_H
+#define OP_STATE_H
 
 #include "op2.h"
-#include "op2_registry.h"
+#include "op_decl.h"
 
 typedef struct {
   int initialised;

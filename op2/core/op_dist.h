@@ -1,5 +1,5 @@
 /*
- * op2_dist.h - the hooks through which the core runs on many processes.
+ * op_dist.h - the hooks through which the core runs on many processes.
  *
  * The core alone is the shared-memory library: one process holds the whole
  * mesh. An MPI executable links the distributed-memory layer (op2/mpi), whose
@@ -9,8 +9,8 @@
  * With op_dist NULL every call is what it was, so the shared-memory backends
  * neither know nor pay for the layer. Not for applications.
  */
-#ifndef OP2_DIST_H
-#define OP2_DIST_H
+#ifndef OP_DIST_H
+#define OP_DIST_H
 
 #include <stddef.h>
 
