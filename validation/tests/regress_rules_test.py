@@ -16,6 +16,11 @@ from host_load import load_verdict  # noqa: E402
 from regress_report import NOT_REPRODUCIBLE, rule_for  # noqa: E402
 from test_checks import check, finish  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
+import suite_version  # noqa: E402  (--help, --version: its usage, and nothing run)
+
+suite_version.answer(sys.argv, __doc__)
+
 case = {"rtol": 1e-8, "atol": 1e-11}
 
 
