@@ -259,6 +259,21 @@ void op_decl_const_named(int dim, const char *type, const void *data, size_t byt
  * change by rounding only: increments into a datum come in another order. */
 void op_renumber(op_map base);
 
+/* op_renumber only where it pays: the order op_renumber would give is found, and the
+ * locality of every map it reaches measured before and after (op2_renumber.h: step bits,
+ * weighed by entries, and the mean span of rows with more than one entry); the mesh is
+ * renumbered when the step bits fall by at least min_gain (-HUGE_VAL: always), else left
+ * as it is. Returns 1 when it renumbered; *r says what was measured. On the MPI build it
+ * does nothing and returns 0 with r zeroed, saying so as op_renumber does only when
+ * min_gain is -HUGE_VAL. */
+typedef struct {
+  double bits_before, bits_after; /* mean step bits of the maps' entries */
+  double span_before, span_after; /* mean index span of a row */
+  int renumbered;
+  int measured; /* 0 on the MPI build, where nothing is measured */
+} op_renumber_result;
+int op_renumber_if(op_map base, double min_gain, op_renumber_result *r);
+
 /* ---- arguments ----------------------------------------------------------- */
 
 op_arg op_arg_dat(op_dat dat, int idx, op_map map, int dim, const char *type, op_access acc);
