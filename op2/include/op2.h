@@ -248,10 +248,13 @@ void op_decl_const_named(int dim, const char *type, const void *data, size_t byt
   op_decl_const_named((dim), (type), (const void *)(var), sizeof(*(var)) * (size_t)(dim), #var)
 
 /* OP2's op_renumber: renumbers the mesh for locality before the first loop.
- * base's to-set (the cells of an edge-to-cell map) is ordered by reverse
- * Cuthill-McKee on the graph base's rows make; every set the maps reach
- * follows (rows by their lowest entry, in windows of elements that share no
- * entry; sets mapped into, by first use). Dats and maps are permuted in
+ * base's to-set (the cells of an edge-to-cell map) is ordered in rows when a
+ * map of 4 entries from it shows quadrilaterals that form one structured
+ * block (op2_renumber.h, op_renumber_quad_rows), else by reverse Cuthill-McKee
+ * on the graph base's rows make; every set the maps reach follows (rows by
+ * their lowest entries, after reverse Cuthill-McKee in windows of elements
+ * that share no entry; sets mapped into, by first use, a block's nodes in its
+ * rows). Dats and maps are permuted in
  * place. Everything that leaves the library by number keeps the user's
  * numbering: op_fetch_data, op_fetch_data_idx, the dumps, files written by
  * the I/O library, op_arg_idx. op_fetch_data_ptr gives the library's
