@@ -266,9 +266,10 @@ void op_renumber(op_map base);
  * locality of every map it reaches measured before and after (op2_renumber.h: step bits,
  * weighed by entries, and the mean span of rows with more than one entry); the mesh is
  * renumbered when the step bits fall by at least min_gain (-HUGE_VAL: always), else left
- * as it is. Returns 1 when it renumbered; *r says what was measured. On the MPI build it
- * does nothing and returns 0 with r zeroed, saying so as op_renumber does only when
- * min_gain is -HUGE_VAL. */
+ * as it is. Where the step bits are already below min_gain no order could gain it, and
+ * none is sought (bits_after and span_after are then NaN). Returns 1 when it renumbered; *r says
+ * what was measured. On the MPI build it does nothing and returns 0 with r zeroed, saying so as
+ * op_renumber does only when min_gain is -HUGE_VAL. */
 typedef struct {
   double bits_before, bits_after; /* mean step bits of the maps' entries */
   double span_before, span_after; /* mean index span of a row */

@@ -356,7 +356,13 @@ int main(int argc, char **argv) {
     op_renumber_result r;
     const int always = !strcmp(deck_string(d, "renumber"), "yes");
     renumbered = op_renumber_if(pedge, always ? -HUGE_VAL : RENUMBER_MIN_GAIN_BITS, &r);
-    if (r.measured)
+    if (r.measured && isnan(r.bits_after))
+      printf(
+          "jacobi: renumber=%s: kept the matrix's order (mean step bits %.2f, mean span %.0f: "
+          "no order could gain %g), %.2f s\n",
+          deck_string(d, "renumber"), r.bits_before, r.span_before, RENUMBER_MIN_GAIN_BITS,
+          op_wtime() - t0);
+    else if (r.measured)
       printf(
           "jacobi: renumber=%s: %s (mean step bits %.2f -> %.2f, mean span %.0f -> %.0f), "
           "%.2f s\n",
