@@ -10,9 +10,10 @@ import os
 import random
 import sys
 
-if len(sys.argv) == 2 and sys.argv[1] in ("-h", "--help"):
-    print(__doc__)
-    sys.exit(0)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scripts", "lib"))
+import suite_version  # noqa: E402  (--help, --version: its usage, and nothing run)
+
+suite_version.answer(sys.argv, __doc__)
 if len(sys.argv) != 4 or not sys.argv[1].isdigit() or not sys.argv[2].isdigit() or int(sys.argv[1]) < 2:
     print(__doc__.splitlines()[0], file=sys.stderr)
     sys.exit(2)
