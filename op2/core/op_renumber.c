@@ -153,22 +153,27 @@ void op_renumber_rcm(int n, const int *xadj, const int *adj, int *order) {
   free(level);
 }
 
-typedef struct {
-  int key, key2, old;
-} keyed;
-
-static int cmp_keyed(const void *a, const void *b) {
-  const keyed *x = a, *y = b;
-  if (x->key != y->key) return (x->key > y->key) - (x->key < y->key);
-  if (x->key2 != y->key2) return (x->key2 > y->key2) - (x->key2 < y->key2);
-  return (x->old > y->old) - (x->old < y->old);
+/* out = the positions `in` (n of them) stably ordered by key[position], keys in [0, range). */
+static void counting_sort(int n, const int *in, const int *key, int range, int *out) {
+  int *start = op_calloc((size_t)range + 1, sizeof(int));
+  for (int i = 0; i < n; i++) start[key[in[i]] + 1]++;
+  for (int k = 0; k < range; k++) start[k + 1] += start[k];
+  for (int i = 0; i < n; i++) out[start[key[in[i]]]++] = in[i];
+  free(start);
 }
 
 void op_renumber_by_targets(int nfrom, int dim, const int *map, const int *new_of_old,
                             int *order) {
-  keyed *k = op_malloc(sizeof(keyed) * ((size_t)nfrom + 1));
+  /* The lowest entry and the next above it (0 for rows of one entry), each plus one. Two
+   * stable counting sorts, by the second key and then the first, order the rows by both
+   * with ties by old number, in linear time (a comparison sort of the 1.4 million edges of
+   * the standard mesh took a third of a second). */
+  int *key = op_malloc(sizeof(int) * ((size_t)nfrom + 1));
+  int *key2 = op_malloc(sizeof(int) * ((size_t)nfrom + 1));
+  int *rows = op_malloc(sizeof(int) * ((size_t)nfrom + 1));
+  int range = 1;
   for (long r = 0; r < nfrom; r++) {
-    int low = new_of_old[map[r * dim]], next = -1; /* the lowest entry, the next above it */
+    int low = new_of_old[map[r * dim]], next = -1;
     for (int a = 1; a < dim; a++) {
       const int v = new_of_old[map[r * dim + a]];
       if (v < low) {
@@ -178,13 +183,18 @@ void op_renumber_by_targets(int nfrom, int dim, const int *map, const int *new_o
         next = v;
       }
     }
-    k[r].key = low;
-    k[r].key2 = next;
-    k[r].old = (int)r;
+    key[r] = low + 1;
+    key2[r] = next + 1;
+    if (low + 2 > range) range = low + 2;
+    if (next + 2 > range) range = next + 2;
+    rows[r] = (int)r;
   }
-  qsort(k, (size_t)nfrom, sizeof(keyed), cmp_keyed);
-  for (int r = 0; r < nfrom; r++) order[r] = k[r].old;
-  free(k);
+  counting_sort(nfrom, rows, key2, range, order);
+  counting_sort(nfrom, order, key, range, rows);
+  memcpy(order, rows, sizeof(int) * (size_t)nfrom);
+  free(rows);
+  free(key2);
+  free(key);
 }
 
 void op_renumber_by_first_use(int nfrom, int dim, const int *map, const int *from_order, int nto,

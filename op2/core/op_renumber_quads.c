@@ -136,45 +136,66 @@ static void node_rows(int ncell, const int *quad, const int *nb, const int *orde
   free(seen);
 }
 
+/* The length of the row a walk from cell s, entering by face west, would start with. */
+static int first_row(int ncell, const int *nb, int s, int west) {
+  int len = 0;
+  for (int c = s, in = west; c >= 0 && len <= ncell;) {
+    len++;
+    const int next = nb[4 * c + (in + 2) % 4];
+    if (next < 0 || next == s) break;
+    in = face_to(nb, next, c);
+    c = next;
+  }
+  return len;
+}
+
+typedef struct {
+  int row, found, cell, west, north; /* found: its place among the candidates */
+} candidate;
+
+static int longer_row_first(const void *a, const void *b) {
+  const candidate *x = a, *y = b;
+  if (x->row != y->row) return (x->row < y->row) - (x->row > y->row);
+  return (x->found > y->found) - (x->found < y->found);
+}
+
 int op_renumber_quad_rows(int ncell, const int *quad, int nnode, int *order, int *node_order) {
   if (ncell < 2) return 0;
   int *nb = op_malloc(sizeof(int) * (4 * (size_t)ncell + 1));
-  int *trial = op_malloc(sizeof(int) * ((size_t)ncell + 1));
-  char *visited = op_malloc((size_t)ncell + 1);
   const int ok = face_neighbours(ncell, quad, nnode, nb);
-  /* The walk that places every cell with the longest rows (fewest row ends, where runs
-   * break); ties to the first found. */
-  int best_row = 0, corners = 0, best_corner = -1, best_west = 0, best_north = 0;
-  for (int c = 0; ok && c < ncell && corners < MAX_CORNERS; c++)
+  /* Walks from the first corners found, along either boundary face (enter by one, stack the
+   * rows away from the other), tried by the length of their first row, longest first (the
+   * fewest row ends, where runs break): the first that places every cell is taken. Only its
+   * first row is walked for each, so a mesh whose order scatters the cells over memory is
+   * walked whole once or twice, not once a candidate. */
+  candidate cand[2 * MAX_CORNERS];
+  int ncand = 0;
+  for (int c = 0; ok && c < ncell && ncand < 2 * MAX_CORNERS; c++)
     for (int k = 0; k < 4; k++) {
       if (nb[4 * c + k] >= 0 || nb[4 * c + (k + 1) % 4] >= 0) continue;
-      corners++;
-      /* Along either boundary face: enter by one, stack the rows away from the other. */
       const int ways[2][2] = {{k, (k + 3) % 4}, {(k + 1) % 4, (k + 2) % 4}};
-      for (int w = 0; w < 2; w++) {
-        int row;
-        const int n =
-            walk(ncell, quad, nb, c, ways[w][0], ways[w][1], visited, trial, &row, NULL, NULL);
-        if (n == ncell && row > best_row) {
-          best_row = row;
-          best_corner = c;
-          best_west = ways[w][0];
-          best_north = ways[w][1];
-        }
-      }
+      for (int w = 0; w < 2; w++)
+        cand[ncand] =
+            (candidate){first_row(ncell, nb, c, ways[w][0]), ncand, c, ways[w][0], ways[w][1]},
+        ncand++;
       break;
     }
-  if (best_row > 0) {
+  qsort(cand, (size_t)ncand, sizeof(candidate), longer_row_first);
+  int found = 0;
+  if (ncand > 0) {
+    char *visited = op_malloc((size_t)ncell + 1);
     int *in_face = op_malloc(sizeof(int) * ((size_t)ncell + 1));
-    int *row_of = op_malloc(sizeof(int) * ((size_t)ncell + 1)), row;
-    walk(ncell, quad, nb, best_corner, best_west, best_north, visited, order, &row, in_face,
-         row_of);
-    node_rows(ncell, quad, nb, order, in_face, row_of, nnode, node_order);
+    int *row_of = op_malloc(sizeof(int) * ((size_t)ncell + 1));
+    for (int i = 0; i < ncand && !found; i++) {
+      int row;
+      found = walk(ncell, quad, nb, cand[i].cell, cand[i].west, cand[i].north, visited, order, &row,
+                   in_face, row_of) == ncell;
+    }
+    if (found) node_rows(ncell, quad, nb, order, in_face, row_of, nnode, node_order);
     free(row_of);
     free(in_face);
+    free(visited);
   }
-  free(trial);
-  free(visited);
   free(nb);
-  return ok && best_row > 0;
+  return found;
 }
