@@ -5,6 +5,9 @@
  *
  *   airfoil_convert IN.dat OUT.h5     ASCII to HDF5
  *   airfoil_convert IN.h5 OUT.dat     HDF5 to ASCII
+ *   airfoil_convert --permute SEED IN.dat OUT.dat
+ *                                     the same mesh, its sets in a random order (a renumbering's
+ *                                     worst case: docs/performance.md)
  *
  * The coordinates stored in HDF5 are the ones read from the ASCII file, so a
  * solver gives the same result bitwise from either file.
@@ -106,18 +109,57 @@ static int hdf5_to_ascii(const char *in, const char *out) {
   return rc != 0 ? 2 : 0;
 }
 
+/* IN.dat's mesh in the order airfoil_mesh_permute gives it for seed. */
+static int permute_ascii(const char *seed_text, const char *in, const char *out) {
+  char *end;
+  const unsigned long long seed = strtoull(seed_text, &end, 10);
+  if (!*seed_text || *end || seed_text[0] == '-') {
+    fprintf(stderr, "airfoil_convert: --permute: the seed '%s' is not a whole number >= 0\n",
+            seed_text);
+    return 2;
+  }
+  airfoil_mesh m;
+  char err[1024];
+  if (airfoil_mesh_read_ascii(in, &m, err, sizeof err) != 0) {
+    fprintf(stderr, "airfoil_convert: %s\n", err);
+    return 2;
+  }
+  int rc = 0;
+  if (airfoil_mesh_permute(&m, seed) != 0) {
+    fprintf(stderr, "airfoil_convert: out of memory permuting %s\n", in);
+    rc = 2;
+  } else if (airfoil_mesh_write_ascii(out, &m, err, sizeof err) != 0) {
+    fprintf(stderr, "airfoil_convert: %s\n", err);
+    rc = 2;
+  }
+  airfoil_mesh_free(&m);
+  return rc;
+}
+
+#define USAGE \
+  "usage: airfoil_convert IN.dat OUT.h5 | IN.h5 OUT.dat | --permute SEED IN.dat OUT.dat\n"
+
 int main(int argc, char **argv) {
   if (op_asks_version(argc, argv)) {
     op_print_version("airfoil_convert");
     return 0;
   }
   if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-    printf("usage: airfoil_convert IN.dat OUT.h5 | IN.h5 OUT.dat\n"
-           "  converts the airfoil mesh between OP2's ASCII format and HDF5 (OP2 layout)\n");
+    printf(USAGE
+           "  converts the airfoil mesh between OP2's ASCII format and HDF5 (OP2 layout);\n"
+           "  --permute writes the same ASCII mesh with its nodes, cells, edges and boundary\n"
+           "  edges in a random order drawn from SEED (the same order for the same seed)\n");
     return 0;
   }
+  if (argc == 5 && !strcmp(argv[1], "--permute")) {
+    if (ends_with(argv[3], ".h5") || ends_with(argv[4], ".h5")) {
+      fprintf(stderr, "airfoil_convert: --permute reads and writes ASCII meshes, not .h5\n");
+      return 2;
+    }
+    return permute_ascii(argv[2], argv[3], argv[4]);
+  }
   if (argc != 3) {
-    fprintf(stderr, "usage: airfoil_convert IN.dat OUT.h5 | IN.h5 OUT.dat\n");
+    fprintf(stderr, USAGE);
     return 2;
   }
   if (ends_with(argv[1], ".h5") && !ends_with(argv[2], ".h5")) return hdf5_to_ascii(argv[1], argv[2]);

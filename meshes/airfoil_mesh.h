@@ -128,6 +128,12 @@ int airfoil_mesh_check_part(const airfoil_mesh *m, const airfoil_mesh_part *part
                             const char *source, char *err, size_t errlen, long long *key);
 
 /* Frees the arrays and zeroes *m; safe on an empty mesh. */
+/* Shuffles the numbering of nodes, cells, edges and boundary edges at random (SplitMix64 from
+ * seed: the same order from the same seed on every machine), keeping every row's contents, so
+ * the mesh and its results are the same but for the order. Returns 0, or -1 when out of
+ * memory (m then partly shuffled: free it). */
+int airfoil_mesh_permute(airfoil_mesh *m, unsigned long long seed);
+
 void airfoil_mesh_free(airfoil_mesh *m);
 
 #endif

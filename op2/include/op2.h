@@ -267,16 +267,35 @@ void op_decl_const_named(int dim, const char *type, const void *data, size_t byt
   op_decl_const_named((dim), (type), (const void *)(var), sizeof(*(var)) * (size_t)(dim), #var)
 
 /* OP2's op_renumber: renumbers the mesh for locality before the first loop.
- * base's to-set (the cells of an edge-to-cell map) is ordered by reverse
- * Cuthill-McKee on the graph base's rows make; every set the maps reach
- * follows (rows by their lowest entry, in windows of elements that share no
- * entry; sets mapped into, by first use). Dats and maps are permuted in
+ * base's to-set (the cells of an edge-to-cell map) is ordered in rows when a
+ * map of 4 entries from it shows quadrilaterals that form one structured
+ * block (op2_renumber.h, op_renumber_quad_rows), else by reverse Cuthill-McKee
+ * on the graph base's rows make; every set the maps reach follows (rows by
+ * their lowest entries, after reverse Cuthill-McKee in windows of elements
+ * that share no entry; sets mapped into, by first use, a block's nodes in its
+ * rows). Dats and maps are permuted in
  * place. Everything that leaves the library by number keeps the user's
  * numbering: op_fetch_data, op_fetch_data_idx, the dumps, files written by
  * the I/O library, op_arg_idx. op_fetch_data_ptr gives the library's
  * storage, in its own order, consistent with the maps' entries. Results
  * change by rounding only: increments into a datum come in another order. */
 void op_renumber(op_map base);
+
+/* op_renumber only where it pays: the order op_renumber would give is found, and the
+ * locality of every map it reaches measured before and after (op2_renumber.h: step bits,
+ * weighed by entries, and the mean span of rows with more than one entry); the mesh is
+ * renumbered when the step bits fall by at least min_gain (-HUGE_VAL: always), else left
+ * as it is. Where the step bits are already below min_gain no order could gain it, and
+ * none is sought (bits_after and span_after are then NaN). Returns 1 when it renumbered; *r says
+ * what was measured. On the MPI build it does nothing and returns 0 with r zeroed, saying so as
+ * op_renumber does only when min_gain is -HUGE_VAL. */
+typedef struct {
+  double bits_before, bits_after; /* mean step bits of the maps' entries */
+  double span_before, span_after; /* mean index span of a row */
+  int renumbered;
+  int measured; /* 0 on the MPI build, where nothing is measured */
+} op_renumber_result;
+int op_renumber_if(op_map base, double min_gain, op_renumber_result *r);
 
 /* ---- arguments ----------------------------------------------------------- */
 

@@ -33,12 +33,23 @@ extern "C" {
  * lower degree, then the lower number, so the order is the same every run. */
 void op_renumber_rcm(int n, const int *xadj, const int *adj, int *order);
 
+/* Cells that are quadrilaterals (quad: 4 nodes a cell, in order around it, of nnode nodes)
+ * in rows, when they form one structured block: from a corner cell, row by row, each row
+ * walked across opposite faces (op_renumber_quads.c). Of the walks from the first corners
+ * found, the one with the longest first row. The nodes in rows too (node_order, nnode): the
+ * first row's near side, then each row's far side, so that the corners of a row's cells
+ * step by one from cell to cell. Returns 1 with both orders filled, or 0 when the cells are
+ * not one such block (a face shared by three cells, no corner, a cell no walk reaches), the
+ * orders then undefined. */
+int op_renumber_quad_rows(int ncell, const int *quad, int nnode, int *order, int *node_order);
+
 /* The graph of the to-set of a map: two elements are adjacent when one row
  * names both. *xadj (n + 1) and *adj are malloc'd. */
 void op_renumber_map_graph(int nfrom, int dim, const int *map, int nto, int **xadj, int **adj);
 
-/* Rows of a map ordered by their lowest entry's new number (new_of_old of
- * the to-set), ties by old number: the from-set follows the to-set. */
+/* Rows of a map ordered by their entries' new numbers (new_of_old of the to-set), lowest
+ * first, then the next lowest, ties by old number: the from-set follows the to-set, and the
+ * rows of one element come in the same order at every element. */
 void op_renumber_by_targets(int nfrom, int dim, const int *map, const int *new_of_old,
                             int *order);
 
@@ -57,6 +68,21 @@ void op_renumber_by_first_use(int nfrom, int dim, const int *map, const int *fro
  * waiting for another. */
 void op_renumber_free_windows(int n, int dim, const int *map, int window, int lookahead,
                               int *order);
+
+/* How local a map's accesses are in an order (docs/performance.md, "Renumbering from any
+ * order"): walking the rows in turn, step_bits is the mean of log2(1 + |distance|) (linear
+ * between powers of two, so cheap to take: 1.5 for a distance of 2, exact at 0, 1, 3, 7, ...) between
+ * an entry and the same entry of the row before (the bits of the jump a loop makes through
+ * the to-set's data: 0 when rows repeat, about log2(n) when they are random); mean_span and
+ * max_span the mean and largest distance between a row's lowest and highest entry. */
+typedef struct {
+  double step_bits, mean_span, max_span;
+} op_locality;
+
+/* The locality of a map of nfrom rows of dim entries, its rows taken in row_order (NULL: as
+ * they are) and its entries renamed by new_of_old (NULL: as they are). */
+void op_renumber_map_locality(int nfrom, int dim, const int *map, const int *row_order,
+                              const int *new_of_old, op_locality *out);
 
 /* new_of_old[order[k]] = k. */
 void op_renumber_invert(int n, const int *order, int *new_of_old);

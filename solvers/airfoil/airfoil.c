@@ -52,10 +52,13 @@ static const deck_key keys[] = {
      "directory for history.csv, q.h5 and result.json"},
     {"write_solution", DECK_BOOL, "yes", 0, 0, NULL,
      "write the mesh and the final q to output_dir/q.h5, with q.xmf for ParaView/VisIt"},
-    {"renumber", DECK_BOOL, "no", 0, 0, NULL,
-     "renumber the mesh for locality before the first loop (op_renumber: cells by reverse "
-     "Cuthill-McKee, the other sets after them); files keep the mesh's own numbering; on the "
-     "MPI executables nothing (each process keeps the partition's order)"},
+    {"renumber", DECK_CHOICE, "auto", 0, 0, "auto|yes|no",
+     "renumber the mesh for locality before the first loop (op_renumber: cells in rows where "
+     "they form one structured block, else by reverse Cuthill-McKee, the other sets after "
+     "them): yes always, auto when it brings the maps' "
+     "entries nearer (the mean step bits fall by at least 4; a well-ordered mesh is kept as "
+     "it is), no never; files keep the mesh's own numbering; on the MPI executables nothing "
+     "(each process keeps the partition's order)"},
     {"checkpoint_every", DECK_INT, "0", 0, 1e9, NULL,
      "write the state to output_dir/checkpoint.h5 every N iterations (0: never)"},
     {"restart", DECK_STRING, "", 0, 0, DECK_INPUT_FILE,
@@ -69,6 +72,11 @@ static const deck_key keys[] = {
 
 /* OP2's reference airfoil code checks its standard run (720000 cells, 1000
  * iterations) against this rms, to a relative 1e-7. */
+/* renumber=auto renumbers when the maps' mean step bits fall by at least this much, jumps
+ * through the data 16 times shorter: a random order gains 10 bits and more, while reverse
+ * Cuthill-McKee gains 2.4 on the C-mesh's own order and is slower there (docs/performance.md,
+ * "Renumbering from any order"). */
+#define RENUMBER_MIN_GAIN_BITS 4.0
 #define STANDARD_NCELL 720000
 #define STANDARD_ITERATIONS 1000
 #define STANDARD_RMS 0.0001060114637578
@@ -625,6 +633,7 @@ typedef struct {
   double final_rms, wall_iterations, wall_total;
   const solver_verdicts *verdicts;
   long ncell;
+  int renumbered;
 } result_ctx;
 
 static void fill_result(FILE *f, void *vctx) {
@@ -632,6 +641,7 @@ static void fill_result(FILE *f, void *vctx) {
   json_writer w;
   solver_result_begin(&w, f, "airfoil", c->d);
   json_kv_int(&w, "cells", c->ncell);
+  json_kv_bool(&w, "renumbered", c->renumbered);
   json_kv_int(&w, "iterations", c->iterations_done);
   json_kv_number(&w, "final_rms", c->final_rms);
   json_kv_number(&w, "wall_seconds_iterations", c->wall_iterations);
@@ -758,11 +768,25 @@ int main(int argc, char **argv) {
     declare_from_hdf5(mesh_path, &o);
   else
     declare_from_ascii(d, mesh_path, &mesh, &o);
-  if (deck_bool(d, "renumber")) {
-    /* On the MPI executables a no-op that says so (docs/op2-library.md). */
+  /* On the MPI executables a no-op that says so (docs/op2-library.md). */
+  int renumbered = 0;
+  if (strcmp(deck_string(d, "renumber"), "no") != 0) {
     const double t0 = op_wtime();
-    op_renumber(o.pecell);
-    op_printf("airfoil: op_renumber took %.2f s\n", op_wtime() - t0);
+    const int always = !strcmp(deck_string(d, "renumber"), "yes");
+    op_renumber_result r;
+    renumbered = op_renumber_if(o.pecell, always ? -HUGE_VAL : RENUMBER_MIN_GAIN_BITS, &r);
+    if (r.measured && isnan(r.bits_after))
+      op_printf(
+          "airfoil: renumber=%s: kept the mesh's order (mean step bits %.2f, mean span %.0f: "
+          "no order could gain %g), %.2f s\n",
+          deck_string(d, "renumber"), r.bits_before, r.span_before, RENUMBER_MIN_GAIN_BITS,
+          op_wtime() - t0);
+    else if (r.measured)
+      op_printf(
+          "airfoil: renumber=%s: %s (mean step bits %.2f -> %.2f, mean span %.0f -> %.0f), "
+          "%.2f s\n",
+          deck_string(d, "renumber"), renumbered ? "renumbered" : "kept the mesh's order",
+          r.bits_before, r.bits_after, r.span_before, r.span_after, op_wtime() - t0);
   }
   /* The cells over all processes; the host loop below runs over those
    * declared here (all of them on one process, a slice on many). */
@@ -890,7 +914,8 @@ int main(int argc, char **argv) {
   op_timing_output();
   solver_verdicts_print(&verdicts, stdout);
 
-  result_ctx ctx = {d, done, rms, wall_iterations, op_wtime() - t_start, &verdicts, ncell};
+  result_ctx ctx = {d,         done,  rms,       wall_iterations, op_wtime() - t_start,
+                    &verdicts, ncell, renumbered};
   char picture[96] = "", what[256];
   if (deck_choice(d, "image") != 0)
     snprintf(picture, sizeof picture, ", %s.ppm, %s.png", deck_string(d, "image"),
