@@ -41,7 +41,10 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 WORDS = [
-    ("seed-number", re.compile(r"(?i)\bseeds? #?\d{3}\b|\bthe seeds?\b|\bseed's\b")),
+    # "the seed" as a document; a random generator's seed ("the seed given",
+    # "the seed '-1'") is another word.
+    ("seed-number", re.compile(r"(?i)\bseeds? #?\d{3}\b|\bthe seeds?\b(?!\s+(?:given|['\"]))|"
+                               r"\bseed's\b")),
     ("specs", re.compile(r"(?<![\w-])specs/|(?i:\bthe spec\b|\bspec's\b)")),
     ("issue", re.compile(r"(?i)\bissues? #?\d+\b")),
     ("device-tool", re.compile(r"(?i)\bdevice tool\b")),

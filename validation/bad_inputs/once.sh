@@ -16,7 +16,7 @@ out=$("$@" 2>&1)
 rc=$?
 printf '%s\n' "$out"
 n=$(printf '%s\n' "$out" | grep -E -c -e "$regex")
-line=$(printf '%s\n' "$out" | grep -E -m1 -e "$regex")
+line=$(printf '%s\n' "$out" | grep -E -e "$regex" | sed -n 1p)
 signals=$(printf '%s\n' "$out" | grep -c 'signal received')
 if [ "$n" -eq 1 ] && [ "$signals" -eq 0 ]; then
   echo "printed once, no signal message: $line"

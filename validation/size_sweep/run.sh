@@ -32,7 +32,7 @@ tab=$(printf '\t')
 # Each case: "ID | REGEX | COMMAND"; comments and blank lines skipped.
 grep -v '^#' "$here/cases.txt" | grep -v '^[[:space:]]*$' | sed 's/ | /\t/; s/ | /\t/' >"$work/cases.tsv"
 while IFS="$tab" read -r id regex cmd; do
-  if [ -n "${SIZE_SWEEP_ONLY:-}" ] && ! printf '%s\n' "$id" | grep -Eq "$SIZE_SWEEP_ONLY"; then
+  if [ -n "${SIZE_SWEEP_ONLY:-}" ] && ! printf '%s\n' "$id" | grep -Ec "$SIZE_SWEEP_ONLY" >/dev/null; then
     continue
   fi
   OUT=$work/$id
@@ -50,7 +50,7 @@ while IFS="$tab" read -r id regex cmd; do
   if [ -n "$why" ]; then
     failed=$((failed + 1))
     printf 'FAIL %-6s %s: %s\n' "$id" "$why" "$cmd"
-    grep -E 'FAIL|error|refus' "$log" | head -5 | sed 's/^/       /'
+    grep -E 'FAIL|error|refus' "$log" | sed -n '1,5s/^/       /p'
   else
     printf 'ok   %-6s %s\n' "$id" "$cmd"
   fi
