@@ -127,6 +127,12 @@ if [ "$mode" = interrupt ]; then
 elif [ "$mode" = copied ]; then
   # The copy, as cp -r makes it: its build folders (build/release and the
   # base's clone with its own) were configured for, and cloned from, $repo.
+  # Those folders exist once any mode has run in $repo; when this mode runs
+  # first (ctest's order), one run of regress.sh in $repo makes them.
+  if [ ! -f "$repo/build/release/CMakeCache.txt" ] || [ ! -d "$repo/build/regress-base/src" ]; then
+    "$repo/scripts/regress.sh" "${args[@]}" --repeats 1 >"$work/copied-first.log" 2>&1 ||
+      fail "regress.sh in $repo, before the copy (log: $work/copied-first.log)"
+  fi
   copy=$work/copy
   rm -rf "$copy" && cp -r "$repo" "$copy" || fail "cannot copy $repo"
   "$copy/scripts/regress.sh" "${args[@]}" --repeats 1 >"$log" 2>&1
