@@ -27,6 +27,7 @@
 #include "solver_limits.h"
 #include "solver_main.h"
 #include "solver_output.h"
+#include "solver_renumber.h"
 #include "solver_pace.h"
 #include "solver_result.h"
 #include "solver_verdict.h"
@@ -775,18 +776,8 @@ int main(int argc, char **argv) {
     const int always = !strcmp(deck_string(d, "renumber"), "yes");
     op_renumber_result r;
     renumbered = op_renumber_if(o.pecell, always ? -HUGE_VAL : RENUMBER_MIN_GAIN_BITS, &r);
-    if (r.measured && isnan(r.bits_after))
-      op_printf(
-          "airfoil: renumber=%s: kept the mesh's order (mean step bits %.2f, mean span %.0f: "
-          "no order could gain %g), %.2f s\n",
-          deck_string(d, "renumber"), r.bits_before, r.span_before, RENUMBER_MIN_GAIN_BITS,
-          op_wtime() - t0);
-    else if (r.measured)
-      op_printf(
-          "airfoil: renumber=%s: %s (mean step bits %.2f -> %.2f, mean span %.0f -> %.0f), "
-          "%.2f s\n",
-          deck_string(d, "renumber"), renumbered ? "renumbered" : "kept the mesh's order",
-          r.bits_before, r.bits_after, r.span_before, r.span_after, op_wtime() - t0);
+    solver_renumber_report("airfoil", deck_string(d, "renumber"), "the mesh's order", renumbered,
+                           &r, RENUMBER_MIN_GAIN_BITS, op_wtime() - t0);
   }
   /* The cells over all processes; the host loop below runs over those
    * declared here (all of them on one process, a slice on many). */

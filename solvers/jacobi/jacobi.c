@@ -31,6 +31,7 @@
 #include "solver_limits.h"
 #include "solver_main.h"
 #include "solver_output.h"
+#include "solver_renumber.h"
 #include "solver_pace.h"
 #include "solver_result.h"
 #include "solver_verdict.h"
@@ -379,18 +380,8 @@ int main(int argc, char **argv) {
     op_renumber_result r;
     const int always = !strcmp(deck_string(d, "renumber"), "yes");
     renumbered = op_renumber_if(pedge, always ? -HUGE_VAL : RENUMBER_MIN_GAIN_BITS, &r);
-    if (r.measured && isnan(r.bits_after))
-      printf(
-          "jacobi: renumber=%s: kept the matrix's order (mean step bits %.2f, mean span %.0f: "
-          "no order could gain %g), %.2f s\n",
-          deck_string(d, "renumber"), r.bits_before, r.span_before, RENUMBER_MIN_GAIN_BITS,
-          op_wtime() - t0);
-    else if (r.measured)
-      printf(
-          "jacobi: renumber=%s: %s (mean step bits %.2f -> %.2f, mean span %.0f -> %.0f), "
-          "%.2f s\n",
-          deck_string(d, "renumber"), renumbered ? "renumbered" : "kept the matrix's order",
-          r.bits_before, r.bits_after, r.span_before, r.span_after, op_wtime() - t0);
+    solver_renumber_report("jacobi", deck_string(d, "renumber"), "the matrix's order", renumbered,
+                           &r, RENUMBER_MIN_GAIN_BITS, op_wtime() - t0);
   }
   /* Many processes: the unknowns split by PT-Scotch on the matrix graph (or
    * RCB on the jac grid's points, or blocks of edges). */
